@@ -1,0 +1,120 @@
+//! The `Cta` trait: what a kernel body may ask of the machine it runs on.
+
+/// Threads per warp.
+pub const WARP_SIZE: u32 = 32;
+
+/// One thread's view of its CTA (thread block), the only interface device code uses.
+///
+/// Kernel bodies are generic over `Cta` and run unchanged on the GPU ([`crate::NvptxCta`]
+/// on `nvptx64`) and in the host simulator ([`crate::sim`]).
+///
+/// Rules every kernel body follows, which the simulator checks where it can:
+/// - [`Cta::sync`] is reached by every thread of the CTA (no thread returns before a
+///   barrier others wait at);
+/// - warp operations take the exact member mask of the lanes that reach them, and every
+///   lane named in the mask reaches the same operation with the same mask;
+/// - population count and leading zeros are plain `u32::count_ones` /
+///   `u32::leading_zeros` (they lower to `popc` / `clz`).
+///
+/// # Examples
+///
+/// A CTA-wide sum through shared memory, run in the simulator:
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// let mut out = vec![0u32; 2];
+/// let out_ptr = out.as_mut_ptr() as usize;
+/// sim::launch(2, 64, 64 * 4, &|cta: &sim::SimCta| {
+///     let s = cta.shared::<u32>(0);
+///     unsafe { *s.add(cta.tid() as usize) = cta.tid() + cta.block() };
+///     cta.sync();
+///     if cta.tid() == 0 {
+///         let total: u32 = (0..64).map(|i| unsafe { *s.add(i) }).sum();
+///         unsafe { *(out_ptr as *mut u32).add(cta.block() as usize) = total };
+///     }
+/// });
+/// assert_eq!(out, vec![2016, 2080]);
+/// ```
+pub trait Cta {
+    /// Thread index in the CTA (`threadIdx.x`).
+    fn tid(&self) -> u32;
+    /// CTA index in the grid (`blockIdx.x`).
+    fn block(&self) -> u32;
+    /// CTAs in the grid (`gridDim.x`).
+    fn grid(&self) -> u32;
+    /// Threads in the CTA (`blockDim.x`).
+    fn nt(&self) -> u32;
+    /// CTA-wide barrier (`__syncthreads`); also orders shared-memory accesses.
+    fn sync(&self);
+    /// The base of the CTA's dynamic shared memory (16-byte aligned).
+    fn shared_base(&self) -> *mut u8;
+
+    /// Lane index in the warp.
+    #[inline(always)]
+    fn lane(&self) -> u32 {
+        self.tid() % WARP_SIZE
+    }
+    /// Warp index in the CTA.
+    #[inline(always)]
+    fn warp(&self) -> u32 {
+        self.tid() / WARP_SIZE
+    }
+    /// A pointer `byte_offset` bytes into shared memory, typed.
+    #[inline(always)]
+    fn shared<T>(&self, byte_offset: usize) -> *mut T {
+        // SAFETY of the arithmetic: callers lay out shared memory within the launch's size.
+        self.shared_base().wrapping_add(byte_offset) as *mut T
+    }
+
+    /// Warp vote: bit `i` of the result is the predicate of lane `i`, for the lanes in
+    /// `mask` (`vote.sync.ballot`).
+    fn ballot(&self, mask: u32, pred: bool) -> u32;
+    /// `shfl.sync.idx`: the value of lane `src` (within the `width`-lane segment).
+    fn shfl_idx_u32(&self, mask: u32, v: u32, src: u32, width: u32) -> u32;
+    /// `shfl.sync.up`: the value of lane `lane - delta`, or own value when that is below
+    /// the segment.
+    fn shfl_up_u32(&self, mask: u32, v: u32, delta: u32, width: u32) -> u32;
+    /// `shfl.sync.down`: the value of lane `lane + delta`, or own value past the segment.
+    fn shfl_down_u32(&self, mask: u32, v: u32, delta: u32, width: u32) -> u32;
+    /// `shfl.sync.bfly`: the value of lane `lane ^ lane_mask`.
+    fn shfl_xor_u32(&self, mask: u32, v: u32, lane_mask: u32, width: u32) -> u32;
+    /// Warp barrier over `mask` (`bar.warp.sync`).
+    fn sync_warp(&self, mask: u32);
+
+    /// `atomicAdd` on a global (or shared) `u32`, relaxed, GPU scope; returns the old
+    /// value.
+    ///
+    /// # Safety
+    /// `p` must be valid for reads and writes.
+    unsafe fn atomic_add_u32(&self, p: *mut u32, v: u32) -> u32;
+    /// `atomicOr` on a `u32`, relaxed, GPU scope; returns the old value.
+    ///
+    /// # Safety
+    /// `p` must be valid for reads and writes.
+    unsafe fn atomic_or_u32(&self, p: *mut u32, v: u32) -> u32;
+    /// Load with acquire semantics at GPU scope (`ld.acquire.gpu.b32`).
+    ///
+    /// # Safety
+    /// `p` must be valid for reads.
+    unsafe fn load_acquire_u32(&self, p: *const u32) -> u32;
+    /// Store with release semantics at GPU scope (`st.release.gpu.b32`).
+    ///
+    /// # Safety
+    /// `p` must be valid for writes.
+    unsafe fn store_release_u32(&self, p: *mut u32, v: u32);
+    /// Relaxed GPU-scope 64-bit load, single-copy atomic (`ld.relaxed.gpu.b64`).
+    ///
+    /// # Safety
+    /// `p` must be valid for reads and 8-byte aligned.
+    unsafe fn load_relaxed_u64(&self, p: *const u64) -> u64;
+    /// Relaxed GPU-scope 64-bit store, single-copy atomic (`st.relaxed.gpu.b64`).
+    ///
+    /// # Safety
+    /// `p` must be valid for writes and 8-byte aligned.
+    unsafe fn store_relaxed_u64(&self, p: *mut u64, v: u64);
+    /// Acquire-release fence at GPU scope (`fence.acq_rel.gpu`).
+    fn fence_gpu(&self);
+    /// Back off for about `ns` nanoseconds while spinning (`nanosleep`); a no-op in the
+    /// simulator.
+    fn backoff(&self, ns: u32);
+}

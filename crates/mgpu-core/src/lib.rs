@@ -1,0 +1,62 @@
+//! # mgpu-core: the base layer of mgpu
+//!
+//! Layer: **base**. Everything else in mgpu depends on this crate; it depends on nothing
+//! of ours. It holds:
+//!
+//! - [`Cta`]: the abstraction device code is written against (thread and block ids,
+//!   barrier, shared memory, warp vote and shuffles with member masks, grid-scope atomics
+//!   and fences). Two implementations: [`NvptxCta`] on `nvptx64` (intrinsics and `asm!`)
+//!   and, on the host, the coroutine simulator in [`sim`] that runs a CTA's threads on one
+//!   OS thread.
+//! - The seeds' operators as zero-sized types ([`Plus`], [`Maximum`], ...), the
+//!   [`AssociativeOp`] trait for the ones reductions and scans accept, and comparators
+//!   ([`Less`], [`Greater`], [`EqualTo`]).
+//! - [`Element`] (i32, u32, i64, u64, f32, f64) and [`Index`] (u32, u64).
+//! - [`Kernel`]: a kernel body with its entry name, module and launch shape, which the
+//!   host runtime launches on the GPU by name and in the simulator by body, and the
+//!   [`kernel_entry!`] macro that instantiates the `extern "ptx-kernel"` entry point.
+//!
+//! Device code here is `no_std`; the simulator is host only.
+//!
+//! # Examples
+//!
+//! ```
+//! use mgpu_core::{AssociativeOp, BinaryOp, Maximum, Plus};
+//! assert_eq!(<Plus as BinaryOp<u32>>::apply(u32::MAX, 2), 1); // wrapping, as on the GPU
+//! assert_eq!(<Maximum as AssociativeOp<i32>>::identity(), i32::MIN);
+//! ```
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(asm_experimental_arch, stdarch_nvptx, abi_ptx)
+)]
+
+mod cta;
+mod kernel;
+mod ops;
+mod types;
+mod warp;
+
+#[cfg(target_arch = "nvptx64")]
+mod nvptx;
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod sim;
+
+pub use cta::{Cta, WARP_SIZE};
+pub use kernel::{Arch, Kernel};
+pub use ops::{
+    AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, EqualTo, Greater, Less, Maximum,
+    Minimum, Minus, Modulus, Multiplies, Plus,
+};
+pub use types::{Element, Index, Integer};
+pub use warp::{shfl_down, shfl_idx, shfl_up, shfl_xor};
+
+#[cfg(target_arch = "nvptx64")]
+pub use nvptx::NvptxCta;
+
+/// Marker re-exported so `kernel_entry!` expansions need no direct dependency on core.
+#[doc(hidden)]
+pub mod __private {
+    #[cfg(target_arch = "nvptx64")]
+    pub use crate::nvptx::NvptxCta;
+}

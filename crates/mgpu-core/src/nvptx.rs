@@ -1,0 +1,160 @@
+//! The GPU implementation of [`Cta`]: intrinsics and inline PTX.
+//!
+//! Shared memory is one `.extern .shared` array (`mgpu_smem`), sized at launch, reached
+//! through `cvta.shared.u64`. Barrier and memory-ordering `asm!` blocks are never `nomem`.
+
+use crate::Cta;
+use core::arch::asm;
+
+core::arch::global_asm!(".extern .shared .align 16 .b8 mgpu_smem[];");
+
+/// The CTA as seen by a GPU thread. Zero-sized: every query is a special register read.
+#[derive(Clone, Copy, Default)]
+pub struct NvptxCta;
+
+impl NvptxCta {
+    /// The current thread's CTA.
+    #[inline(always)]
+    pub fn new() -> Self {
+        NvptxCta
+    }
+}
+
+impl Cta for NvptxCta {
+    #[inline(always)]
+    fn tid(&self) -> u32 {
+        unsafe { core::arch::nvptx::_thread_idx_x() as u32 }
+    }
+    #[inline(always)]
+    fn block(&self) -> u32 {
+        unsafe { core::arch::nvptx::_block_idx_x() as u32 }
+    }
+    #[inline(always)]
+    fn grid(&self) -> u32 {
+        unsafe { core::arch::nvptx::_grid_dim_x() as u32 }
+    }
+    #[inline(always)]
+    fn nt(&self) -> u32 {
+        unsafe { core::arch::nvptx::_block_dim_x() as u32 }
+    }
+    #[inline(always)]
+    fn sync(&self) {
+        unsafe { asm!("bar.sync 0;", options(nostack)) }
+    }
+    #[inline(always)]
+    fn shared_base(&self) -> *mut u8 {
+        let p: u64;
+        unsafe {
+            asm!("cvta.shared.u64 {p}, mgpu_smem;", p = out(reg64) p, options(pure, nomem, nostack))
+        };
+        p as *mut u8
+    }
+    #[inline(always)]
+    fn lane(&self) -> u32 {
+        let l: u32;
+        unsafe { asm!("mov.u32 {l}, %laneid;", l = out(reg32) l, options(pure, nomem, nostack)) };
+        l
+    }
+    #[inline(always)]
+    fn ballot(&self, mask: u32, pred: bool) -> u32 {
+        let r: u32;
+        unsafe {
+            asm!(
+                "{{ .reg .pred p; setp.ne.u32 p, {v}, 0; vote.sync.ballot.b32 {r}, p, {m}; }}",
+                r = out(reg32) r, v = in(reg32) pred as u32, m = in(reg32) mask,
+                options(nostack)
+            )
+        };
+        r
+    }
+    #[inline(always)]
+    fn shfl_idx_u32(&self, mask: u32, v: u32, src: u32, width: u32) -> u32 {
+        let r: u32;
+        let c = ((32 - width) << 8) | 0x1f;
+        unsafe {
+            asm!("shfl.sync.idx.b32 {r}, {v}, {b}, {c}, {m};",
+                r = out(reg32) r, v = in(reg32) v, b = in(reg32) src, c = in(reg32) c,
+                m = in(reg32) mask, options(nostack))
+        };
+        r
+    }
+    #[inline(always)]
+    fn shfl_up_u32(&self, mask: u32, v: u32, delta: u32, width: u32) -> u32 {
+        let r: u32;
+        let c = (32 - width) << 8;
+        unsafe {
+            asm!("shfl.sync.up.b32 {r}, {v}, {b}, {c}, {m};",
+                r = out(reg32) r, v = in(reg32) v, b = in(reg32) delta, c = in(reg32) c,
+                m = in(reg32) mask, options(nostack))
+        };
+        r
+    }
+    #[inline(always)]
+    fn shfl_down_u32(&self, mask: u32, v: u32, delta: u32, width: u32) -> u32 {
+        let r: u32;
+        let c = ((32 - width) << 8) | 0x1f;
+        unsafe {
+            asm!("shfl.sync.down.b32 {r}, {v}, {b}, {c}, {m};",
+                r = out(reg32) r, v = in(reg32) v, b = in(reg32) delta, c = in(reg32) c,
+                m = in(reg32) mask, options(nostack))
+        };
+        r
+    }
+    #[inline(always)]
+    fn shfl_xor_u32(&self, mask: u32, v: u32, lane_mask: u32, width: u32) -> u32 {
+        let r: u32;
+        let c = ((32 - width) << 8) | 0x1f;
+        unsafe {
+            asm!("shfl.sync.bfly.b32 {r}, {v}, {b}, {c}, {m};",
+                r = out(reg32) r, v = in(reg32) v, b = in(reg32) lane_mask, c = in(reg32) c,
+                m = in(reg32) mask, options(nostack))
+        };
+        r
+    }
+    #[inline(always)]
+    fn sync_warp(&self, mask: u32) {
+        unsafe { asm!("bar.warp.sync {m};", m = in(reg32) mask, options(nostack)) }
+    }
+    #[inline(always)]
+    unsafe fn atomic_add_u32(&self, p: *mut u32, v: u32) -> u32 {
+        let r: u32;
+        asm!("atom.add.u32 {r}, [{p}], {v};", r = out(reg32) r, p = in(reg64) p, v = in(reg32) v,
+            options(nostack));
+        r
+    }
+    #[inline(always)]
+    unsafe fn atomic_or_u32(&self, p: *mut u32, v: u32) -> u32 {
+        let r: u32;
+        asm!("atom.or.b32 {r}, [{p}], {v};", r = out(reg32) r, p = in(reg64) p, v = in(reg32) v,
+            options(nostack));
+        r
+    }
+    #[inline(always)]
+    unsafe fn load_acquire_u32(&self, p: *const u32) -> u32 {
+        let r: u32;
+        asm!("ld.acquire.gpu.b32 {r}, [{p}];", r = out(reg32) r, p = in(reg64) p, options(nostack));
+        r
+    }
+    #[inline(always)]
+    unsafe fn store_release_u32(&self, p: *mut u32, v: u32) {
+        asm!("st.release.gpu.b32 [{p}], {v};", p = in(reg64) p, v = in(reg32) v, options(nostack));
+    }
+    #[inline(always)]
+    unsafe fn load_relaxed_u64(&self, p: *const u64) -> u64 {
+        let r: u64;
+        asm!("ld.relaxed.gpu.b64 {r}, [{p}];", r = out(reg64) r, p = in(reg64) p, options(nostack));
+        r
+    }
+    #[inline(always)]
+    unsafe fn store_relaxed_u64(&self, p: *mut u64, v: u64) {
+        asm!("st.relaxed.gpu.b64 [{p}], {v};", p = in(reg64) p, v = in(reg64) v, options(nostack));
+    }
+    #[inline(always)]
+    fn fence_gpu(&self) {
+        unsafe { asm!("fence.acq_rel.gpu;", options(nostack)) }
+    }
+    #[inline(always)]
+    fn backoff(&self, ns: u32) {
+        unsafe { asm!("nanosleep.u32 {n};", n = in(reg32) ns, options(nostack)) }
+    }
+}
