@@ -32,6 +32,8 @@
 )]
 
 mod cta;
+#[cfg(not(target_arch = "nvptx64"))]
+mod error;
 mod kernel;
 mod ops;
 mod types;
@@ -43,6 +45,8 @@ mod nvptx;
 pub mod sim;
 
 pub use cta::{Cta, WARP_SIZE};
+#[cfg(not(target_arch = "nvptx64"))]
+pub use error::{Error, Result};
 pub use kernel::{Arch, Kernel};
 pub use ops::{
     AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, EqualTo, Greater, Less, Maximum,

@@ -26,14 +26,13 @@
 mod buffer;
 mod cuda;
 mod device;
-mod error;
 mod pool;
 mod simulator;
 
 pub use buffer::{DeviceSlice, DeviceSliceMut, DeviceVec, Temp};
 pub use cuda::Context;
 pub use device::{Device, DeviceInfo};
-pub use error::{Error, Result};
+pub use mgpu_core::{Error, Result};
 pub use pool::Pool;
 pub use simulator::Simulator;
 
