@@ -1,1 +1,381 @@
-//! placeholder
+//! # mgpu-loadstore: moving tiles between global memory, shared memory and registers
+//!
+//! Layer: **device blocks**. Depends on `mgpu-core` only; `no_std` on nvptx64.
+//!
+//! A tile is `NT * VT` elements held by `NT` threads, `VT` per thread, in one of two
+//! orders:
+//! - **strided**: thread `tid` holds elements `tid + i * NT` (`i < VT`). Global loads and
+//!   stores in this order are coalesced: a warp touches 32 consecutive elements at a time.
+//! - **thread order**: thread `tid` holds elements `tid * VT + i`, the order serial
+//!   per-thread work (scans, merges, searches) wants.
+//!
+//! Converting between them goes through shared memory. For 4-byte types choose an odd `VT`
+//! and for 8-byte types an odd `VT` as well: the thread-order accesses then hit distinct
+//! banks. Functions without `_guarded` read or write all `NT * VT` positions; `_guarded`
+//! ones touch only positions below `count` (tile-relative) and fill the rest with `fill`.
+//!
+//! All functions are `unsafe`: the caller guarantees that the pointers cover the positions
+//! touched and that shared memory holds at least `NT * VT` elements. They must be called
+//! by all `NT` threads of the CTA (the `*_thread_order` ones contain barriers).
+//!
+//! # Examples
+//!
+//! A tile round trip in the simulator: global → thread order → global.
+//!
+//! ```
+//! use mgpu_core::{sim, Cta};
+//! use mgpu_loadstore::*;
+//! const NT: usize = 32;
+//! const VT: usize = 3;
+//! let input: Vec<u32> = (0..90).collect(); // a partial tile: 90 of 96
+//! let mut output = vec![0u32; 90];
+//! let (ip, op) = (input.as_ptr() as usize, output.as_mut_ptr() as usize);
+//! sim::launch(1, NT as u32, NT * VT * 4, &|cta: &sim::SimCta| unsafe {
+//!     let sh = cta.shared::<u32>(0);
+//!     let x: [u32; VT] = global_to_thread_order_guarded::<_, _, NT, VT>(cta, ip as *const u32, 90, 0, sh);
+//!     // thread t holds elements 3t, 3t+1, 3t+2
+//!     let t = cta.tid();
+//!     if 3 * t + 2 < 90 { assert_eq!(x, [3 * t, 3 * t + 1, 3 * t + 2]); }
+//!     cta.sync();
+//!     thread_order_to_global_guarded::<_, _, NT, VT>(cta, &x, op as *mut u32, 90, sh);
+//! });
+//! assert_eq!(input, output);
+//! ```
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+
+use mgpu_core::Cta;
+
+/// Global → registers, strided: `x[i] = src[tid + i * NT]`.
+///
+/// # Safety
+/// `src` is valid for `NT * VT` reads.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn global_to_regs_strided<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    src: *const T,
+) -> [T; VT] {
+    let tid = cta.tid() as usize;
+    core::array::from_fn(|i| *src.add(tid + i * NT))
+}
+
+/// Global → registers, strided, reading only positions below `count`; others are `fill`.
+///
+/// # Safety
+/// `src` is valid for `count` reads.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn global_to_regs_strided_guarded<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    src: *const T,
+    count: usize,
+    fill: T,
+) -> [T; VT] {
+    let tid = cta.tid() as usize;
+    core::array::from_fn(|i| {
+        let j = tid + i * NT;
+        if j < count {
+            *src.add(j)
+        } else {
+            fill
+        }
+    })
+}
+
+/// Registers → global, strided: `dst[tid + i * NT] = x[i]`.
+///
+/// # Safety
+/// `dst` is valid for `NT * VT` writes.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn regs_to_global_strided<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    x: &[T; VT],
+    dst: *mut T,
+) {
+    let tid = cta.tid() as usize;
+    for (i, v) in x.iter().enumerate() {
+        *dst.add(tid + i * NT) = *v;
+    }
+}
+
+/// Registers → global, strided, writing only positions below `count`.
+///
+/// # Safety
+/// `dst` is valid for `count` writes.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn regs_to_global_strided_guarded<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    x: &[T; VT],
+    dst: *mut T,
+    count: usize,
+) {
+    let tid = cta.tid() as usize;
+    for (i, v) in x.iter().enumerate() {
+        let j = tid + i * NT;
+        if j < count {
+            *dst.add(j) = *v;
+        }
+    }
+}
+
+/// Registers → shared, strided: `shared[tid + i * NT] = x[i]`.
+///
+/// # Safety
+/// `shared` holds `NT * VT` elements.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn regs_to_shared_strided<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    x: &[T; VT],
+    shared: *mut T,
+) {
+    regs_to_global_strided::<C, T, NT, VT>(cta, x, shared)
+}
+
+/// Shared → registers, strided: `x[i] = shared[tid + i * NT]`.
+///
+/// # Safety
+/// `shared` holds `NT * VT` elements.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn shared_to_regs_strided<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    shared: *const T,
+) -> [T; VT] {
+    global_to_regs_strided::<C, T, NT, VT>(cta, shared)
+}
+
+/// Registers → shared, thread order: `shared[tid * VT + i] = x[i]`.
+///
+/// # Safety
+/// `shared` holds `NT * VT` elements.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn regs_to_shared_thread<C: Cta, T: Copy, const VT: usize>(
+    cta: &C,
+    x: &[T; VT],
+    shared: *mut T,
+) {
+    let base = cta.tid() as usize * VT;
+    for (i, v) in x.iter().enumerate() {
+        *shared.add(base + i) = *v;
+    }
+}
+
+/// Shared → registers, thread order: `x[i] = shared[tid * VT + i]`.
+///
+/// # Safety
+/// `shared` holds `NT * VT` elements.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn shared_to_regs_thread<C: Cta, T: Copy, const VT: usize>(
+    cta: &C,
+    shared: *const T,
+) -> [T; VT] {
+    let base = cta.tid() as usize * VT;
+    core::array::from_fn(|i| *shared.add(base + i))
+}
+
+/// Global → shared, all `NT * VT` elements in a coalesced strided loop (no barrier).
+///
+/// # Safety
+/// `src` is valid for `NT * VT` reads; `shared` holds as many elements.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn global_to_shared<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    src: *const T,
+    shared: *mut T,
+) {
+    let x = global_to_regs_strided::<C, T, NT, VT>(cta, src);
+    regs_to_shared_strided::<C, T, NT, VT>(cta, &x, shared);
+}
+
+/// Global → shared for positions below `count` (a loop copy that suits short intervals:
+/// each thread copies positions `tid, tid + NT, ...` below `count`, any `count`).
+///
+/// # Safety
+/// `src` is valid for `count` reads and `shared` for `count` writes.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn global_to_shared_loop<C: Cta, T: Copy, const NT: usize>(
+    cta: &C,
+    src: *const T,
+    count: usize,
+    shared: *mut T,
+) {
+    let mut j = cta.tid() as usize;
+    while j < count {
+        *shared.add(j) = *src.add(j);
+        j += NT;
+    }
+}
+
+/// Global → registers in thread order, through shared memory: a coalesced strided load,
+/// a barrier, a thread-order read. Ends without a barrier: synchronise before writing
+/// `shared` again.
+///
+/// # Safety
+/// `src` is valid for `NT * VT` reads; `shared` holds as many elements.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn global_to_thread_order<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    src: *const T,
+    shared: *mut T,
+) -> [T; VT] {
+    let x = global_to_regs_strided::<C, T, NT, VT>(cta, src);
+    regs_to_shared_strided::<C, T, NT, VT>(cta, &x, shared);
+    cta.sync();
+    shared_to_regs_thread::<C, T, VT>(cta, shared)
+}
+
+/// [`global_to_thread_order`] reading only positions below `count`; others are `fill`.
+///
+/// # Safety
+/// `src` is valid for `count` reads; `shared` holds `NT * VT` elements.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn global_to_thread_order_guarded<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    src: *const T,
+    count: usize,
+    fill: T,
+    shared: *mut T,
+) -> [T; VT] {
+    let x = global_to_regs_strided_guarded::<C, T, NT, VT>(cta, src, count, fill);
+    regs_to_shared_strided::<C, T, NT, VT>(cta, &x, shared);
+    cta.sync();
+    shared_to_regs_thread::<C, T, VT>(cta, shared)
+}
+
+/// Registers in thread order → global, through shared memory: a thread-order write, a
+/// barrier, a coalesced strided store. Ends without a barrier. The caller must have
+/// synchronised since `shared` was last read.
+///
+/// # Safety
+/// `dst` is valid for `NT * VT` writes; `shared` holds as many elements.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn thread_order_to_global<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    x: &[T; VT],
+    dst: *mut T,
+    shared: *mut T,
+) {
+    regs_to_shared_thread::<C, T, VT>(cta, x, shared);
+    cta.sync();
+    let y = shared_to_regs_strided::<C, T, NT, VT>(cta, shared);
+    regs_to_global_strided::<C, T, NT, VT>(cta, &y, dst);
+}
+
+/// [`thread_order_to_global`] writing only positions below `count`.
+///
+/// # Safety
+/// `dst` is valid for `count` writes; `shared` holds `NT * VT` elements.
+///
+/// # Examples
+/// See the crate docs.
+#[inline(always)]
+pub unsafe fn thread_order_to_global_guarded<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    x: &[T; VT],
+    dst: *mut T,
+    count: usize,
+    shared: *mut T,
+) {
+    regs_to_shared_thread::<C, T, VT>(cta, x, shared);
+    cta.sync();
+    let y = shared_to_regs_strided::<C, T, NT, VT>(cta, shared);
+    regs_to_global_strided_guarded::<C, T, NT, VT>(cta, &y, dst, count);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mgpu_core::sim::{launch, SimCta};
+
+    fn roundtrip<const NT: usize, const VT: usize>(count: usize) {
+        let input: Vec<u64> = (0..count as u64).map(|i| i * 7 + 1).collect();
+        let mut output = vec![0u64; count];
+        let (ip, op) = (input.as_ptr() as usize, output.as_mut_ptr() as usize);
+        launch(1, NT as u32, NT * VT * 8, &|cta: &SimCta| unsafe {
+            let sh = cta.shared::<u64>(0);
+            let x: [u64; VT] = if count == NT * VT {
+                global_to_thread_order::<_, _, NT, VT>(cta, ip as *const u64, sh)
+            } else {
+                global_to_thread_order_guarded::<_, _, NT, VT>(cta, ip as *const u64, count, u64::MAX, sh)
+            };
+            let t = cta.tid() as usize;
+            for (i, v) in x.iter().enumerate() {
+                let j = t * VT + i;
+                let expect = if j < count { j as u64 * 7 + 1 } else { u64::MAX };
+                assert_eq!(*v, expect, "thread {t} slot {i}");
+            }
+            cta.sync();
+            if count == NT * VT {
+                thread_order_to_global::<_, _, NT, VT>(cta, &x, op as *mut u64, sh);
+            } else {
+                thread_order_to_global_guarded::<_, _, NT, VT>(cta, &x, op as *mut u64, count, sh);
+            }
+        });
+        assert_eq!(input, output);
+    }
+
+    #[test]
+    fn thread_order_roundtrips() {
+        roundtrip::<32, 1>(32);
+        roundtrip::<32, 1>(5);
+        roundtrip::<64, 7>(64 * 7);
+        roundtrip::<64, 7>(64 * 7 - 1);
+        roundtrip::<128, 3>(1);
+        roundtrip::<128, 3>(0);
+        roundtrip::<96, 5>(300);
+    }
+
+    #[test]
+    fn loop_copy_short_interval() {
+        let input: Vec<i32> = (0..37).collect();
+        let mut out = vec![0i32; 37];
+        let (ip, op) = (input.as_ptr() as usize, out.as_mut_ptr() as usize);
+        launch(1, 32, 64 * 4, &|cta: &SimCta| unsafe {
+            let sh = cta.shared::<i32>(0);
+            global_to_shared_loop::<_, _, 32>(cta, ip as *const i32, 37, sh);
+            cta.sync();
+            if cta.tid() == 0 {
+                for j in 0..37 {
+                    *(op as *mut i32).add(j) = *sh.add(j);
+                }
+            }
+        });
+        assert_eq!(input, out);
+    }
+}
