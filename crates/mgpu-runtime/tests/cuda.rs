@@ -1,0 +1,200 @@
+//! The CUDA `Context` on a real GPU. CI has none: these are `#[ignore = "needs a CUDA GPU"]`
+//! and run with `cargo test -p mgpu-runtime -- --ignored` (or `cargo xtask test-gpu`) on a
+//! machine with one. Launching kernels is tested by the algorithm crates, which have PTX.
+
+use mgpu_runtime::{Context, Device, DeviceVec, Error};
+
+fn gpu() -> Context {
+    Context::new(0).expect("needs a CUDA GPU")
+}
+
+#[test]
+fn no_driver_is_no_device() {
+    // Deterministic on every machine: with a GPU device 0 opens, without one it is NoDevice.
+    match Context::new(0) {
+        Ok(ctx) => assert!(ctx.info().compute_capability >= (7, 0)),
+        Err(Error::NoDevice(_)) => {}
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn info_is_sane() {
+    let ctx = gpu();
+    let info = ctx.info();
+    assert!(!info.name.is_empty());
+    assert!(info.compute_capability >= (7, 0));
+    assert!(info.sm_count > 0);
+    assert!(info.total_memory > 0);
+    let (major, minor) = info.compute_capability;
+    assert_eq!(
+        Some(ctx.arch()),
+        mgpu_runtime::Arch::for_compute_capability(major, minor)
+    );
+    assert_eq!(ctx.cuda_context().ordinal(), 0);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn alloc_copy_round_trip() {
+    let ctx = gpu();
+    for n in [0usize, 1, 255, 256, 1000, 1 << 20, (1 << 20) + 3] {
+        let host: Vec<u64> = (0..n as u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        let v = DeviceVec::from_slice(&ctx, &host).unwrap();
+        assert_eq!(v.len(), n);
+        if n > 0 {
+            assert_eq!(v.device_ptr() % 256, 0);
+        }
+        assert_eq!(v.to_vec().unwrap(), host, "n = {n}");
+    }
+    ctx.synchronize().unwrap();
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn zero_bytes_allocates_nothing() {
+    let ctx = gpu();
+    assert_eq!(ctx.alloc_bytes(0).unwrap(), 0);
+    unsafe { ctx.free_bytes(0, 0) };
+    let v = DeviceVec::<u32, _>::zeros(&ctx, 0).unwrap();
+    assert!(v.to_vec().unwrap().is_empty());
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn memset_and_zeros() {
+    let ctx = gpu();
+    let z = DeviceVec::<u32, _>::zeros(&ctx, 12345).unwrap();
+    assert!(z.to_vec().unwrap().iter().all(|&x| x == 0));
+
+    let mut v = DeviceVec::<u8, _>::uninit(&ctx, 1000).unwrap();
+    unsafe { ctx.memset(v.device_ptr(), 0xAB, 1000).unwrap() };
+    unsafe { ctx.memset(v.device_ptr() + 100, 0x01, 50).unwrap() };
+    let got = v.to_vec().unwrap();
+    for (i, &b) in got.iter().enumerate() {
+        assert_eq!(
+            b,
+            if (100..150).contains(&i) { 0x01 } else { 0xAB },
+            "byte {i}"
+        );
+    }
+    v.copy_from_host(&[7; 1000]).unwrap();
+    assert_eq!(v.to_vec().unwrap(), vec![7; 1000]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn device_to_device_copy() {
+    let ctx = gpu();
+    let host: Vec<i32> = (0..10_000).map(|i| i * 3 - 7).collect();
+    let a = DeviceVec::from_slice(&ctx, &host).unwrap();
+    let b = DeviceVec::<i32, _>::zeros(&ctx, host.len()).unwrap();
+    unsafe {
+        ctx.copy_dtod(b.device_ptr(), a.device_ptr(), host.len() * 4)
+            .unwrap()
+    };
+    assert_eq!(b.to_vec().unwrap(), host);
+    // A sub-range, offset on both sides.
+    let c = DeviceVec::<i32, _>::zeros(&ctx, 100).unwrap();
+    unsafe {
+        ctx.copy_dtod(c.device_ptr() + 40, a.device_ptr() + 400, 60 * 4)
+            .unwrap()
+    };
+    let got = c.to_vec().unwrap();
+    assert!(got[..10].iter().all(|&x| x == 0));
+    assert_eq!(&got[10..70], &host[100..160]);
+    assert!(got[70..].iter().all(|&x| x == 0));
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn pool_reuses_and_drop_frees() {
+    let ctx = gpu();
+    let a = ctx.pool().take(&ctx, 1000).unwrap();
+    unsafe { ctx.pool().give(a, 1000) };
+    let b = ctx.pool().take(&ctx, 1024).unwrap();
+    assert_eq!(a, b);
+    unsafe { ctx.pool().give(b, 1024) };
+    drop(ctx); // frees the cached block
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn out_of_memory_is_reported() {
+    let ctx = gpu();
+    let too_much = ctx.info().total_memory.saturating_mul(4);
+    match ctx.alloc_bytes(too_much) {
+        Err(Error::OutOfMemory { bytes }) => assert_eq!(bytes, too_much),
+        other => panic!("expected OutOfMemory, got {other:?}"),
+    }
+    // The context is still usable.
+    let v = DeviceVec::from_slice(&ctx, &[1u8, 2, 3]).unwrap();
+    assert_eq!(v.to_vec().unwrap(), vec![1, 2, 3]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn missing_family_is_a_clear_error() {
+    use mgpu_core::{Cta, Kernel};
+    #[derive(Clone, Copy)]
+    #[repr(C)]
+    struct Args {
+        out: *mut u32,
+    }
+    struct Missing;
+    impl Kernel for Missing {
+        type Args = Args;
+        const MODULE: &'static str = "no_such_family";
+        const ENTRY: &'static str = "no_such_family_kernel";
+        const NT: u32 = 32;
+        const SHARED_BYTES: u32 = 0;
+        fn body<C: Cta>(_: &C, _: &Args) {}
+    }
+    let ctx = gpu();
+    let args = Args {
+        out: std::ptr::null_mut(),
+    };
+    // grid 0: nothing to launch, no module needed.
+    unsafe { ctx.launch::<Missing>(0, &args).unwrap() };
+    match unsafe { ctx.launch::<Missing>(1, &args) } {
+        Err(Error::Cuda(msg)) => assert!(msg.contains("no_such_family"), "{msg}"),
+        other => panic!("expected Error::Cuda, got {other:?}"),
+    }
+    ctx.synchronize().unwrap();
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn clones_share_one_stream_and_threads_can_use_it() {
+    let ctx = gpu();
+    let other = ctx.clone();
+    assert!(std::sync::Arc::ptr_eq(ctx.stream(), other.stream()));
+    let handles: Vec<_> = (0..4)
+        .map(|t| {
+            let ctx = ctx.clone();
+            std::thread::spawn(move || {
+                let host: Vec<u32> = (0..1000).map(|i| i * t).collect();
+                let v = DeviceVec::from_slice(&ctx, &host).unwrap();
+                assert_eq!(v.to_vec().unwrap(), host);
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn from_stream_uses_the_callers_stream() {
+    let ctx = gpu();
+    let stream = ctx.cuda_context().new_stream().unwrap();
+    let mine = Context::from_stream(stream.clone()).unwrap();
+    assert!(std::sync::Arc::ptr_eq(mine.stream(), &stream));
+    assert_eq!(mine.info(), ctx.info());
+    let v = DeviceVec::from_slice(&mine, &[5u16; 77]).unwrap();
+    assert_eq!(v.to_vec().unwrap(), vec![5; 77]);
+}
