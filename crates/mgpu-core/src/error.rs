@@ -55,7 +55,11 @@ impl fmt::Display for Error {
             Error::ContextLost(s) => write!(f, "CUDA context lost after a device fault: {s}"),
             Error::Cuda(s) => write!(f, "CUDA error: {s}"),
             Error::OutOfMemory { bytes } => write!(f, "out of device memory ({bytes} bytes asked)"),
-            Error::LengthMismatch { what, expected, got } => {
+            Error::LengthMismatch {
+                what,
+                expected,
+                got,
+            } => {
                 write!(f, "{what}: expected length {expected}, got {got}")
             }
             Error::IndexOverflow { what, max } => {

@@ -26,10 +26,7 @@
 //! assert_eq!(<Maximum as AssociativeOp<i32>>::identity(), i32::MIN);
 //! ```
 #![cfg_attr(target_arch = "nvptx64", no_std)]
-#![cfg_attr(
-    target_arch = "nvptx64",
-    feature(asm_experimental_arch, stdarch_nvptx, abi_ptx)
-)]
+#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch, stdarch_nvptx))]
 
 mod cta;
 #[cfg(not(target_arch = "nvptx64"))]

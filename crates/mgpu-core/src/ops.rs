@@ -340,7 +340,10 @@ mod tests {
     #[test]
     fn integer_arithmetic_wraps() {
         assert_eq!(<Plus as BinaryOp<i32>>::apply(i32::MAX, 1), i32::MIN);
-        assert_eq!(<Multiplies as BinaryOp<u64>>::apply(u64::MAX, 2), u64::MAX - 1);
+        assert_eq!(
+            <Multiplies as BinaryOp<u64>>::apply(u64::MAX, 2),
+            u64::MAX - 1
+        );
         assert_eq!(<Modulus as BinaryOp<i64>>::apply(i64::MIN, -1), 0);
     }
 }

@@ -96,7 +96,13 @@ impl SimCta {
             width.is_power_of_two() && width <= WARP_SIZE,
             "shuffle width {width} is not a power of two up to 32"
         );
-        self.suspend(Request::Warp(WarpReq { kind, mask, value, arg, width }))
+        self.suspend(Request::Warp(WarpReq {
+            kind,
+            mask,
+            value,
+            arg,
+            width,
+        }))
     }
 }
 
@@ -170,9 +176,9 @@ thread_local! {
 }
 
 fn take_stack() -> DefaultStack {
-    STACKS
-        .with(|s| s.borrow_mut().pop())
-        .unwrap_or_else(|| DefaultStack::new(STACK_BYTES).expect("simulator: cannot allocate a thread stack"))
+    STACKS.with(|s| s.borrow_mut().pop()).unwrap_or_else(|| {
+        DefaultStack::new(STACK_BYTES).expect("simulator: cannot allocate a thread stack")
+    })
 }
 
 fn give_stack(s: DefaultStack) {
@@ -201,7 +207,9 @@ fn resolve_warp(states: &mut [State], base: usize, block: u32) -> bool {
     let lanes = (states.len() - base).min(WARP_SIZE as usize);
     let mut progressed = false;
     for l in 0..lanes {
-        let State::AtWarp(req) = states[base + l] else { continue };
+        let State::AtWarp(req) = states[base + l] else {
+            continue;
+        };
         let mask = req.mask;
         let mut all_here = true;
         for m in 0..WARP_SIZE as usize {
@@ -288,7 +296,14 @@ pub fn launch(grid: u32, nt: u32, shared_bytes: usize, body: &dyn Fn(&SimCta)) {
         let mut threads: Vec<Coroutine<u32, Request, (), DefaultStack>> = (0..nt)
             .map(|tid| {
                 Coroutine::with_stack(take_stack(), move |y: &Yielder<u32, Request>, _| {
-                    let cta = SimCta { tid, block, grid, nt, shared: shared_ptr, yielder: y };
+                    let cta = SimCta {
+                        tid,
+                        block,
+                        grid,
+                        nt,
+                        shared: shared_ptr,
+                        yielder: y,
+                    };
                     body(&cta);
                 })
             })
@@ -343,7 +358,9 @@ pub fn launch(grid: u32, nt: u32, shared_bytes: usize, body: &dyn Fn(&SimCta)) {
 /// # Examples
 /// See [`Kernel`].
 pub fn launch_kernel<K: Kernel>(grid: u32, args: &K::Args) {
-    launch(grid, K::NT, K::SHARED_BYTES as usize, &|cta: &SimCta| K::body(cta, args));
+    launch(grid, K::NT, K::SHARED_BYTES as usize, &|cta: &SimCta| {
+        K::body(cta, args)
+    });
 }
 
 #[cfg(test)]

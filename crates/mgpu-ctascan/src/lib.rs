@@ -121,14 +121,22 @@ pub unsafe fn cta_scan<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize
     }
     cta.sync();
     if warp == 0 {
-        let v = if (lane as usize) < nw { *shared.add(lane as usize) } else { Op::identity() };
+        let v = if (lane as usize) < nw {
+            *shared.add(lane as usize)
+        } else {
+            Op::identity()
+        };
         let s = warp_scan_inclusive::<C, T, Op>(cta, v);
         if (lane as usize) < nw {
             *shared.add(lane as usize) = s;
         }
     }
     cta.sync();
-    let warp_prefix = if warp > 0 { *shared.add(warp - 1) } else { Op::identity() };
+    let warp_prefix = if warp > 0 {
+        *shared.add(warp - 1)
+    } else {
+        Op::identity()
+    };
     let total = *shared.add(nw - 1);
     let scan = match kind {
         ScanKind::Inclusive => Op::apply(warp_prefix, inc),
@@ -176,7 +184,11 @@ pub unsafe fn cta_reduce<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usi
         *shared.add(cta.warp() as usize) = w;
     }
     cta.sync();
-    let mut t = if lane < nw { *shared.add(lane) } else { Op::identity() };
+    let mut t = if lane < nw {
+        *shared.add(lane)
+    } else {
+        Op::identity()
+    };
     t = warp_reduce::<C, T, Op>(cta, t);
     t
 }

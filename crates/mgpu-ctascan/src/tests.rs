@@ -12,7 +12,12 @@ fn check<T: Element, Op: AssociativeOp<T>, const NT: usize>(xs: &[T]) {
     let mut inc = vec![T::ZERO; NT];
     let mut tot = vec![T::ZERO; NT];
     let mut red = vec![T::ZERO; NT];
-    let ptrs = [exc.as_mut_ptr() as usize, inc.as_mut_ptr() as usize, tot.as_mut_ptr() as usize, red.as_mut_ptr() as usize];
+    let ptrs = [
+        exc.as_mut_ptr() as usize,
+        inc.as_mut_ptr() as usize,
+        tot.as_mut_ptr() as usize,
+        red.as_mut_ptr() as usize,
+    ];
     let xp = xs.as_ptr() as usize;
     let bytes = cta_scan_shared_len(NT) * core::mem::size_of::<T>();
     launch(1, NT as u32, bytes, &|cta: &SimCta| unsafe {

@@ -332,12 +332,22 @@ mod tests {
             let x: [u64; VT] = if count == NT * VT {
                 global_to_thread_order::<_, _, NT, VT>(cta, ip as *const u64, sh)
             } else {
-                global_to_thread_order_guarded::<_, _, NT, VT>(cta, ip as *const u64, count, u64::MAX, sh)
+                global_to_thread_order_guarded::<_, _, NT, VT>(
+                    cta,
+                    ip as *const u64,
+                    count,
+                    u64::MAX,
+                    sh,
+                )
             };
             let t = cta.tid() as usize;
             for (i, v) in x.iter().enumerate() {
                 let j = t * VT + i;
-                let expect = if j < count { j as u64 * 7 + 1 } else { u64::MAX };
+                let expect = if j < count {
+                    j as u64 * 7 + 1
+                } else {
+                    u64::MAX
+                };
                 assert_eq!(*v, expect, "thread {t} slot {i}");
             }
             cta.sync();

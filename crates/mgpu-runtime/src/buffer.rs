@@ -46,7 +46,12 @@ impl<T: Copy + 'static, D: Device> DeviceVec<T, D> {
     /// `len` elements with undefined contents.
     pub fn uninit(dev: &D, len: usize) -> Result<Self> {
         let ptr = dev.alloc_bytes(bytes_of::<T>(len)?)?;
-        Ok(DeviceVec { dev: dev.clone(), ptr, len, _t: PhantomData })
+        Ok(DeviceVec {
+            dev: dev.clone(),
+            ptr,
+            len,
+            _t: PhantomData,
+        })
     }
 
     /// `len` elements, all bytes zero.
@@ -91,12 +96,22 @@ impl<T: Copy + 'static, D: Device> DeviceVec<T, D> {
 
     /// Borrows the whole vector.
     pub fn as_slice(&self) -> DeviceSlice<'_, T, D> {
-        DeviceSlice { dev: &self.dev, ptr: self.ptr, len: self.len, _t: PhantomData }
+        DeviceSlice {
+            dev: &self.dev,
+            ptr: self.ptr,
+            len: self.len,
+            _t: PhantomData,
+        }
     }
 
     /// Borrows the whole vector mutably.
     pub fn as_mut_slice(&mut self) -> DeviceSliceMut<'_, T, D> {
-        DeviceSliceMut { dev: &self.dev, ptr: self.ptr, len: self.len, _t: PhantomData }
+        DeviceSliceMut {
+            dev: &self.dev,
+            ptr: self.ptr,
+            len: self.len,
+            _t: PhantomData,
+        }
     }
 
     /// Borrows `range`.
@@ -130,7 +145,13 @@ impl<T: Copy + 'static, D: Device> Drop for DeviceVec<T, D> {
 
 impl<T: Copy + 'static, D: Device> std::fmt::Debug for DeviceVec<T, D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DeviceVec<{}>[{}] @ {:#x}", std::any::type_name::<T>(), self.len, self.ptr)
+        write!(
+            f,
+            "DeviceVec<{}>[{}] @ {:#x}",
+            std::any::type_name::<T>(),
+            self.len,
+            self.ptr
+        )
     }
 }
 
@@ -167,7 +188,12 @@ impl<'a, T: Copy + 'static, D: Device> DeviceSlice<'a, T, D> {
     /// `ptr` must address `len` initialised `T`s on `dev` that stay valid and unwritten
     /// for `'a` (for example a cudarc `CudaView`'s range).
     pub unsafe fn from_raw(dev: &'a D, ptr: u64, len: usize) -> Self {
-        DeviceSlice { dev, ptr, len, _t: PhantomData }
+        DeviceSlice {
+            dev,
+            ptr,
+            len,
+            _t: PhantomData,
+        }
     }
     /// Number of elements.
     pub fn len(&self) -> usize {
@@ -204,7 +230,11 @@ impl<'a, T: Copy + 'static, D: Device> DeviceSlice<'a, T, D> {
         let mut out: Vec<T> = Vec::with_capacity(self.len);
         // SAFETY: out has capacity for len elements, all written by the copy.
         unsafe {
-            self.dev.copy_dtoh(out.as_mut_ptr() as *mut u8, self.ptr, self.len * size_of::<T>())?;
+            self.dev.copy_dtoh(
+                out.as_mut_ptr() as *mut u8,
+                self.ptr,
+                self.len * size_of::<T>(),
+            )?;
             out.set_len(self.len);
         }
         Ok(out)
@@ -235,7 +265,12 @@ impl<'a, T: Copy + 'static, D: Device> DeviceSliceMut<'a, T, D> {
     /// # Safety
     /// `ptr` must address `len` `T`s on `dev`, valid and not otherwise accessed for `'a`.
     pub unsafe fn from_raw(dev: &'a D, ptr: u64, len: usize) -> Self {
-        DeviceSliceMut { dev, ptr, len, _t: PhantomData }
+        DeviceSliceMut {
+            dev,
+            ptr,
+            len,
+            _t: PhantomData,
+        }
     }
     /// Number of elements.
     pub fn len(&self) -> usize {
@@ -259,27 +294,54 @@ impl<'a, T: Copy + 'static, D: Device> DeviceSliceMut<'a, T, D> {
     }
     /// Reborrows read-only.
     pub fn as_slice(&self) -> DeviceSlice<'_, T, D> {
-        DeviceSlice { dev: self.dev, ptr: self.ptr, len: self.len, _t: PhantomData }
+        DeviceSlice {
+            dev: self.dev,
+            ptr: self.ptr,
+            len: self.len,
+            _t: PhantomData,
+        }
     }
     /// Reborrows mutably (for passing on without giving up this slice).
     pub fn reborrow(&mut self) -> DeviceSliceMut<'_, T, D> {
-        DeviceSliceMut { dev: self.dev, ptr: self.ptr, len: self.len, _t: PhantomData }
+        DeviceSliceMut {
+            dev: self.dev,
+            ptr: self.ptr,
+            len: self.len,
+            _t: PhantomData,
+        }
     }
     /// Overwrites the slice from `host` (same length).
     pub fn copy_from_host(&mut self, host: &[T]) -> Result<()> {
         if host.len() != self.len {
-            return Err(Error::LengthMismatch { what: "host source", expected: self.len, got: host.len() });
+            return Err(Error::LengthMismatch {
+                what: "host source",
+                expected: self.len,
+                got: host.len(),
+            });
         }
         // SAFETY: both ranges have len elements.
-        unsafe { self.dev.copy_htod(self.ptr, host.as_ptr() as *const u8, self.len * size_of::<T>()) }
+        unsafe {
+            self.dev.copy_htod(
+                self.ptr,
+                host.as_ptr() as *const u8,
+                self.len * size_of::<T>(),
+            )
+        }
     }
     /// Queues a copy from another device slice of the same length.
     pub fn copy_from_device(&mut self, src: DeviceSlice<'_, T, D>) -> Result<()> {
         if src.len() != self.len {
-            return Err(Error::LengthMismatch { what: "device source", expected: self.len, got: src.len() });
+            return Err(Error::LengthMismatch {
+                what: "device source",
+                expected: self.len,
+                got: src.len(),
+            });
         }
         // SAFETY: both ranges have len elements.
-        unsafe { self.dev.copy_dtod(self.ptr, src.device_ptr(), self.len * size_of::<T>()) }
+        unsafe {
+            self.dev
+                .copy_dtod(self.ptr, src.device_ptr(), self.len * size_of::<T>())
+        }
     }
 }
 
@@ -304,7 +366,12 @@ impl<T: Copy + 'static, D: Device> Temp<T, D> {
     /// `len` elements, contents undefined.
     pub fn new(dev: &D, len: usize) -> Result<Self> {
         let ptr = dev.pool().take(dev, bytes_of::<T>(len)?)?;
-        Ok(Temp { dev: dev.clone(), ptr, len, _t: PhantomData })
+        Ok(Temp {
+            dev: dev.clone(),
+            ptr,
+            len,
+            _t: PhantomData,
+        })
     }
     /// `len` elements, zeroed (queued memset).
     pub fn zeroed(dev: &D, len: usize) -> Result<Self> {

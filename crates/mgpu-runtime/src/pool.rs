@@ -32,7 +32,13 @@ impl Pool {
     /// An allocation of at least `bytes`, from the cache or from `dev`.
     pub fn take<D: crate::Device>(&self, dev: &D, bytes: usize) -> crate::Result<u64> {
         let class = Self::class(bytes);
-        if let Some(p) = self.free.lock().unwrap().get_mut(&class).and_then(|v| v.pop()) {
+        if let Some(p) = self
+            .free
+            .lock()
+            .unwrap()
+            .get_mut(&class)
+            .and_then(|v| v.pop())
+        {
             return Ok(p);
         }
         dev.alloc_bytes(class)
@@ -43,12 +49,19 @@ impl Pool {
     /// # Safety
     /// `ptr` came from `take(_, bytes)` of this pool and is not used afterwards by the host.
     pub unsafe fn give(&self, ptr: u64, bytes: usize) {
-        self.free.lock().unwrap().entry(Self::class(bytes)).or_default().push(ptr);
+        self.free
+            .lock()
+            .unwrap()
+            .entry(Self::class(bytes))
+            .or_default()
+            .push(ptr);
     }
 
     /// Takes every cached block out, for freeing: `(ptr, bytes)` pairs.
     pub fn drain(&self) -> Vec<(u64, usize)> {
         let mut m = self.free.lock().unwrap();
-        m.drain().flat_map(|(c, v)| v.into_iter().map(move |p| (p, c))).collect()
+        m.drain()
+            .flat_map(|(c, v)| v.into_iter().map(move |p| (p, c)))
+            .collect()
     }
 }

@@ -23,7 +23,10 @@ impl Drop for Inner {
 
 unsafe fn free(ptr: u64, bytes: usize) {
     if bytes != 0 {
-        dealloc(ptr as *mut u8, Layout::from_size_align(bytes, ALIGN).unwrap());
+        dealloc(
+            ptr as *mut u8,
+            Layout::from_size_align(bytes, ALIGN).unwrap(),
+        );
     }
 }
 

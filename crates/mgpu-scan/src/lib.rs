@@ -1,1 +1,45 @@
-//! placeholder
+//! # mgpu-scan: scan and reduce
+//!
+//! Layer: **algorithms**. Depends on `mgpu-core`, `mgpu-ctascan`, `mgpu-loadstore` (device)
+//! and `mgpu-runtime` (host). `no_std` on nvptx64, where only the kernel bodies exist.
+//!
+//! - `device`: the kernel bodies (decoupled look-back for integers; deterministic
+//!   reduce-then-scan for floats).
+//! - `kernels`: the kernels as types, their tuning tables, and the instantiation list.
+//! - `host` (re-exported at the top): the launchers, generic over
+//!   [`mgpu_runtime::Device`], so they run on a CUDA [`mgpu_runtime::Context`] and in the
+//!   [`mgpu_runtime::Simulator`].
+//!
+//! Operators are passed as values of their zero-sized types (`Plus`, `Maximum`, ...).
+//! Integer arithmetic wraps, as on the GPU. Results are deterministic: the same input on the
+//! same device gives the same bits, floats included.
+//!
+//! # Examples
+//!
+//! The seeds' `Scan(counts)` on the simulator (a CUDA `Context` works the same):
+//!
+//! ```
+//! use mgpu_runtime::{DeviceVec, Simulator};
+//! let dev = Simulator::new();
+//! let mut counts = DeviceVec::from_slice(&dev, &[3u32, 2, 5]).unwrap();
+//! let total = mgpu_scan::scan_counts_exclusive_in_place(counts.as_mut_slice()).unwrap();
+//! assert_eq!(total, 10);
+//! assert_eq!(counts.to_vec().unwrap(), vec![0, 3, 5]);
+//! ```
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+
+pub mod device;
+pub mod kernels;
+
+#[cfg(not(target_arch = "nvptx64"))]
+mod host;
+#[cfg(not(target_arch = "nvptx64"))]
+pub use host::*;
+
+pub use kernels::ScanOp;
+pub use mgpu_ctascan::ScanKind;
+
+#[doc(hidden)]
+pub use mgpu_core as __core;
+#[doc(hidden)]
+pub use paste as __paste;

@@ -1,1 +1,17 @@
-//! placeholder
+//! # mgpu-kernels: every kernel entry point, for nvptx64
+//!
+//! Layer: **kernels**. This crate holds no logic: it instantiates the `extern "ptx-kernel"`
+//! entry point of each kernel of each family, from the family crate's single instance list
+//! (for the scan family, `mgpu_scan::for_each_scan_instance!`). `cargo xtask ptx` builds it
+//! once per family (cargo feature) and architecture (`--cfg mgpu_arch="sm_70"|"sm_90"`,
+//! which picks the tuning table) into `kernels-ptx/ptx/<family>_<arch>.ptx`. On the host
+//! it is empty.
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx))]
+
+/// The scan family: look-back scan (integers), partials, spine, downsweep (floats).
+#[cfg(feature = "scan")]
+pub mod scan {
+    use mgpu_scan::scan_entries;
+    mgpu_scan::for_each_scan_instance!(scan_entries);
+}

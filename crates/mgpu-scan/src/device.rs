@@ -1,0 +1,474 @@
+//! Kernel bodies of the scan family, generic over `Cta`, element type, operator and the
+//! launch shape (`NT` threads, `VT` values per thread). `no_std`.
+//!
+//! Two strategies:
+//! - **Decoupled look-back** ([`lookback`], integers): one pass. Each CTA takes the next
+//!   tile id from a counter, scans its tile, publishes its aggregate, then warp 0 walks back
+//!   over its predecessors' published aggregates and inclusive prefixes, 32 at a time, until
+//!   it meets an inclusive prefix. Integer operators are exactly associative, so the result
+//!   does not depend on which predecessors had finished: it is deterministic.
+//! - **Reduce-then-scan** ([`partials`], [`spine`], [`downsweep`], floats): each of `G`
+//!   CTAs reduces a fixed contiguous range of tiles, one CTA scans the `G` partials, and each
+//!   CTA scans its range again from its partial. The association order is fixed by `G` and
+//!   the tile shape alone, so float results are the same bits on every run of a device.
+//!   [`partials`] + [`spine`] are also the reduction of every type.
+
+use mgpu_core::{AssociativeOp, Cta, Element};
+use mgpu_ctascan::{
+    cta_reduce, cta_scan, cta_scan_shared_len, thread_reduce, thread_scan, warp_reduce, ScanKind,
+};
+use mgpu_loadstore::{
+    global_to_regs_strided, global_to_regs_strided_guarded, global_to_thread_order,
+    global_to_thread_order_guarded, thread_order_to_global, thread_order_to_global_guarded,
+};
+
+/// `flags` bit: inclusive scan (else exclusive).
+pub const FLAG_INCLUSIVE: u32 = 1;
+/// `flags` bit: check that the inclusive scan never decreases (unsigned sum without
+/// overflow: the count scans), raising [`ERROR_OVERFLOW`] otherwise.
+pub const FLAG_CHECK_MONOTONIC: u32 = 2;
+/// Error bit: an unsigned sum wrapped.
+pub const ERROR_OVERFLOW: u32 = 1;
+
+/// Tile status: not yet published.
+const STATUS_X: u32 = 0;
+/// Tile status: the tile's aggregate is published.
+const STATUS_A: u32 = 1;
+/// Tile status: the tile's inclusive prefix is published.
+const STATUS_P: u32 = 2;
+
+/// The single by-value argument of every scan-family kernel.
+///
+/// Which fields a kernel reads is documented at each kernel body.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ScanArgs<T> {
+    /// Input values.
+    pub input: *const T,
+    /// Output values (may equal `input`: every tile is read before it is written).
+    pub output: *mut T,
+    /// Number of input values (the number of partials for [`spine`]).
+    pub n: u64,
+    /// Look-back: tile status words, zeroed before the launch, followed by the tile
+    /// counter and the error word (one `u64`: counter in the low half).
+    pub status: *mut u64,
+    /// Look-back of 8-byte types: aggregates then inclusive prefixes, `2 * tiles`.
+    /// Reduce-then-scan: the `G` partials.
+    pub values: *mut T,
+    /// Where the total goes.
+    pub total: *mut T,
+    /// Error word, OR-ed with `ERROR_*` bits.
+    pub error: *mut u32,
+    /// `FLAG_*` bits.
+    pub flags: u32,
+    /// Reduce-then-scan: tiles per CTA.
+    pub tiles_per_cta: u32,
+}
+
+/// Shared-memory layout of the scan kernels: the tile, the CTA-scan scratch, then a 16-byte
+/// slot for broadcasts.
+pub const fn shared_bytes(size: usize, nt: usize, vt: usize) -> usize {
+    misc_offset(size, nt, vt) + 16
+}
+
+const fn scan_offset(size: usize, nt: usize, vt: usize) -> usize {
+    (nt * vt * size).div_ceil(16) * 16
+}
+
+const fn misc_offset(size: usize, nt: usize, vt: usize) -> usize {
+    scan_offset(size, nt, vt) + (cta_scan_shared_len(nt) * size).div_ceil(16) * 16
+}
+
+struct Smem<T> {
+    tile: *mut T,
+    scan: *mut T,
+    misc_u32: *mut u32,
+    misc_t: *mut T,
+}
+
+#[inline(always)]
+fn smem<C: Cta, T: Element, const NT: usize, const VT: usize>(cta: &C) -> Smem<T> {
+    let s = core::mem::size_of::<T>();
+    Smem {
+        tile: cta.shared(0),
+        scan: cta.shared(scan_offset(s, NT, VT)),
+        misc_u32: cta.shared(misc_offset(s, NT, VT)),
+        misc_t: cta.shared(misc_offset(s, NT, VT) + 8),
+    }
+}
+
+#[inline(always)]
+fn kind_of(flags: u32) -> ScanKind {
+    if flags & FLAG_INCLUSIVE != 0 {
+        ScanKind::Inclusive
+    } else {
+        ScanKind::Exclusive
+    }
+}
+
+/// Whether the running scan `carry op x[0] op ...` ever decreases: for unsigned sums,
+/// whether the true sum passed the type's maximum (each step adds less than 2^bits, so a
+/// wrap shows as a decrease).
+#[inline(always)]
+fn decreases<T: Element, Op: AssociativeOp<T>, const VT: usize>(x: &[T; VT], carry: T) -> bool {
+    let mut c = carry;
+    let mut bad = false;
+    for v in x.iter() {
+        let next = Op::apply(c, *v);
+        bad |= next < c;
+        c = next;
+    }
+    bad
+}
+
+/// Loads a tile of `count` values (`count <= NT * VT`) in thread order; missing ones are
+/// the identity.
+#[inline(always)]
+unsafe fn load_tile<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>(
+    cta: &C,
+    src: *const T,
+    count: usize,
+    sh: *mut T,
+) -> [T; VT] {
+    if count == NT * VT {
+        global_to_thread_order::<C, T, NT, VT>(cta, src, sh)
+    } else {
+        global_to_thread_order_guarded::<C, T, NT, VT>(cta, src, count, Op::identity(), sh)
+    }
+}
+
+#[inline(always)]
+unsafe fn store_tile<C: Cta, T: Element, const NT: usize, const VT: usize>(
+    cta: &C,
+    y: &[T; VT],
+    dst: *mut T,
+    count: usize,
+    sh: *mut T,
+) {
+    if count == NT * VT {
+        thread_order_to_global::<C, T, NT, VT>(cta, y, dst, sh)
+    } else {
+        thread_order_to_global_guarded::<C, T, NT, VT>(cta, y, dst, count, sh)
+    }
+}
+
+/// Scans one loaded tile from `prefix`: CTA scan of the thread totals, serial scan, checks,
+/// store. Returns this thread's carry-out (its inclusive scan value past its last slot).
+/// Starts after the caller's barrier; ends without one.
+#[inline(always)]
+unsafe fn scan_tile_from<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    x: &[T; VT],
+    thread_exc: T,
+    prefix: T,
+    dst: *mut T,
+    count: usize,
+    sh: &Smem<T>,
+) -> T {
+    let carry = Op::apply(prefix, thread_exc);
+    let (y, out) = thread_scan::<T, Op, VT>(x, carry, kind_of(a.flags));
+    if a.flags & FLAG_CHECK_MONOTONIC != 0 && decreases::<T, Op, VT>(x, carry) {
+        cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
+    }
+    store_tile::<C, T, NT, VT>(cta, &y, dst, count, sh.tile);
+    out
+}
+
+#[inline(always)]
+unsafe fn publish<C: Cta, T: Element>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    tiles: u64,
+    tile: u64,
+    status: u32,
+    v: T,
+) {
+    if T::WORDS == 1 {
+        let word = ((status as u64) << 32) | v.to_words()[0] as u64;
+        cta.store_relaxed_u64(a.status.add(tile as usize), word);
+    } else {
+        let slot = if status == STATUS_P {
+            tiles + tile
+        } else {
+            tile
+        };
+        a.values.add(slot as usize).write_volatile(v);
+        cta.store_release_u32((a.status as *mut u32).add(tile as usize), status);
+    }
+}
+
+#[inline(always)]
+unsafe fn read_status<C: Cta, T: Element>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    tiles: u64,
+    tile: u64,
+) -> (u32, T) {
+    if T::WORDS == 1 {
+        let word = cta.load_relaxed_u64(a.status.add(tile as usize));
+        ((word >> 32) as u32, T::from_words([word as u32, 0]))
+    } else {
+        let status = cta.load_acquire_u32((a.status as *const u32).add(tile as usize));
+        let slot = if status == STATUS_P {
+            tiles + tile
+        } else {
+            tile
+        };
+        let v = if status == STATUS_X {
+            T::ZERO
+        } else {
+            a.values.add(slot as usize).read_volatile()
+        };
+        (status, v)
+    }
+}
+
+/// Warp 0's walk over the predecessors of `tile` (> 0): the exclusive prefix of the tile.
+#[inline(always)]
+unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    tiles: u64,
+    tile: u64,
+) -> T {
+    let lane = cta.lane() as u64;
+    let mut prefix = Op::identity();
+    let mut end = tile;
+    loop {
+        let (mut status, mut v);
+        loop {
+            if end > lane {
+                (status, v) = read_status::<C, T>(cta, a, tiles, end - 1 - lane);
+            } else {
+                (status, v) = (STATUS_P, Op::identity());
+            }
+            if cta.ballot(!0, status == STATUS_X) == 0 {
+                break;
+            }
+            cta.backoff(64);
+        }
+        let p_mask = cta.ballot(!0, status == STATUS_P);
+        let first_p = p_mask.trailing_zeros() as u64;
+        let contrib = if lane <= first_p { v } else { Op::identity() };
+        prefix = Op::apply(warp_reduce::<C, T, Op>(cta, contrib), prefix);
+        if p_mask != 0 {
+            return prefix;
+        }
+        end -= 32;
+    }
+}
+
+/// Single-pass scan with decoupled look-back, one tile per CTA, `grid = tiles`.
+///
+/// Reads `input`, `n`, `status` (zeroed: `tiles` words, then the counter word), `values`
+/// (8-byte types: `2 * tiles`), `flags`; writes `output`, `total` (by the last tile),
+/// `error`. Integers only: the association order depends on timing.
+///
+/// # Safety
+/// The pointers cover what the launch reads and writes; `NT` equals the block size; shared
+/// memory holds `shared_bytes(size_of::<T>(), NT, VT)`.
+#[inline(always)]
+pub unsafe fn lookback<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    a: &ScanArgs<T>,
+) {
+    let nv = (NT * VT) as u64;
+    let sh = smem::<C, T, NT, VT>(cta);
+    let tiles = a.n.div_ceil(nv);
+    if cta.tid() == 0 {
+        *sh.misc_u32 = cta.atomic_add_u32(a.status.add(tiles as usize) as *mut u32, 1);
+    }
+    cta.sync();
+    let tile = *sh.misc_u32 as u64;
+    let base = tile * nv;
+    let count = (a.n - base).min(nv) as usize;
+    let x = load_tile::<C, T, Op, NT, VT>(cta, a.input.add(base as usize), count, sh.tile);
+    let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(
+        cta,
+        thread_reduce::<T, Op, VT>(&x),
+        sh.scan,
+        ScanKind::Exclusive,
+    );
+    if cta.warp() == 0 {
+        let prefix = if tile == 0 {
+            Op::identity()
+        } else {
+            if cta.lane() == 0 {
+                publish::<C, T>(cta, a, tiles, tile, STATUS_A, agg);
+            }
+            look_back::<C, T, Op>(cta, a, tiles, tile)
+        };
+        if cta.lane() == 0 {
+            let inclusive = Op::apply(prefix, agg);
+            publish::<C, T>(cta, a, tiles, tile, STATUS_P, inclusive);
+            *sh.misc_t = prefix;
+            if tile == tiles - 1 {
+                *a.total = inclusive;
+            }
+        }
+    }
+    cta.sync();
+    let prefix = *sh.misc_t;
+    scan_tile_from::<C, T, Op, NT, VT>(
+        cta,
+        a,
+        &x,
+        thread_exc,
+        prefix,
+        a.output.add(base as usize),
+        count,
+        &sh,
+    );
+}
+
+/// The tiles `[first, end)` of the calling CTA in reduce-then-scan.
+#[inline(always)]
+fn cta_tiles<C: Cta>(cta: &C, tiles: u64, per_cta: u32) -> (u64, u64) {
+    let first = cta.block() as u64 * per_cta as u64;
+    (first, (first + per_cta as u64).min(tiles))
+}
+
+/// Reduce-then-scan upsweep (and the first pass of reduce): CTA `b` reduces tiles
+/// `[b * tiles_per_cta, ...)` into `values[b]`, loading strided (coalesced, no shared
+/// transpose); every thread folds its values left to right in a fixed order.
+///
+/// Reads `input`, `n`, `tiles_per_cta`; writes `values`.
+///
+/// # Safety
+/// As for [`lookback`].
+#[inline(always)]
+pub unsafe fn partials<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    a: &ScanArgs<T>,
+) {
+    let nv = (NT * VT) as u64;
+    let sh = smem::<C, T, NT, VT>(cta);
+    let (first, end) = cta_tiles(cta, a.n.div_ceil(nv), a.tiles_per_cta);
+    let mut acc = Op::identity();
+    let mut tile = first;
+    while tile < end {
+        let base = tile * nv;
+        let src = a.input.add(base as usize);
+        let count = (a.n - base).min(nv) as usize;
+        let x: [T; VT] = if count == nv as usize {
+            global_to_regs_strided::<C, T, NT, VT>(cta, src)
+        } else {
+            global_to_regs_strided_guarded::<C, T, NT, VT>(cta, src, count, Op::identity())
+        };
+        acc = Op::apply(acc, thread_reduce::<T, Op, VT>(&x));
+        tile += 1;
+    }
+    let total = cta_reduce::<C, T, Op, NT>(cta, acc, sh.scan);
+    if cta.tid() == 0 {
+        *a.values.add(cta.block() as usize) = total;
+    }
+}
+
+/// Reduce-then-scan spine, one CTA: exclusive scan of the `n` values at `values` in place,
+/// and their reduction into `total`.
+///
+/// # Safety
+/// As for [`lookback`]; launched with one CTA.
+#[inline(always)]
+pub unsafe fn spine<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &ScanArgs<T>,
+) {
+    let nv = (NT * VT) as u64;
+    let sh = smem::<C, T, NT, VT>(cta);
+    let mut carry = Op::identity();
+    let mut base = 0u64;
+    while base < a.n {
+        let count = (a.n - base).min(nv) as usize;
+        let p = a.values.add(base as usize);
+        let x = load_tile::<C, T, Op, NT, VT>(cta, p, count, sh.tile);
+        let (exc, agg) = cta_scan::<C, T, Op, NT>(
+            cta,
+            thread_reduce::<T, Op, VT>(&x),
+            sh.scan,
+            ScanKind::Exclusive,
+        );
+        let (y, _) = thread_scan::<T, Op, VT>(&x, Op::apply(carry, exc), ScanKind::Exclusive);
+        store_tile::<C, T, NT, VT>(cta, &y, p, count, sh.tile);
+        carry = Op::apply(carry, agg);
+        base += nv;
+        cta.sync();
+    }
+    if cta.tid() == 0 {
+        *a.total = carry;
+    }
+}
+
+/// Reduce-then-scan downsweep: CTA `b` scans its tiles from the exclusive prefix
+/// `values[b]`; the thread holding the last element writes `total`, its carry-out, so the
+/// total equals the last inclusive value bit for bit.
+///
+/// Reads `input`, `n`, `values`, `flags`, `tiles_per_cta`; writes `output`, `total`,
+/// `error`.
+///
+/// # Safety
+/// As for [`lookback`].
+#[inline(always)]
+pub unsafe fn downsweep<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    a: &ScanArgs<T>,
+) {
+    let nv = (NT * VT) as u64;
+    let sh = smem::<C, T, NT, VT>(cta);
+    let tiles = a.n.div_ceil(nv);
+    let (first, end) = cta_tiles(cta, tiles, a.tiles_per_cta);
+    let mut carry = *a.values.add(cta.block() as usize);
+    let mut tile = first;
+    while tile < end {
+        let base = tile * nv;
+        let count = (a.n - base).min(nv) as usize;
+        let x = load_tile::<C, T, Op, NT, VT>(cta, a.input.add(base as usize), count, sh.tile);
+        let (exc, agg) = cta_scan::<C, T, Op, NT>(
+            cta,
+            thread_reduce::<T, Op, VT>(&x),
+            sh.scan,
+            ScanKind::Exclusive,
+        );
+        let out = scan_tile_from::<C, T, Op, NT, VT>(
+            cta,
+            a,
+            &x,
+            exc,
+            carry,
+            a.output.add(base as usize),
+            count,
+            &sh,
+        );
+        if tile == tiles - 1 && cta.tid() as usize == (count - 1) / VT {
+            *a.total = out;
+        }
+        carry = Op::apply(carry, agg);
+        tile += 1;
+        cta.sync();
+    }
+}
