@@ -1,1 +1,95 @@
-fn main() {}
+//! The mgpu project's task runner, invoked as `cargo xtask <command>` (an alias in
+//! `.cargo/config.toml`). See `xtask/README.md` for the commands.
+
+mod bundle;
+mod gpu;
+mod json;
+mod lint;
+mod ptx;
+mod util;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The usage text printed by `cargo xtask help` and after a bad command line.
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  ptx                 regenerate kernels-ptx/ptx/<family>_<arch>.ptx (nightly + rust-src)
+  ptx --check         fail if the committed PTX is stale, missing or fails the lint
+                      (local memory, .extern .func, .version too high)
+  test-gpu [ARGS..]   run every GPU test: cargo test --release --workspace -- --ignored ARGS..
+  bundle [--out DIR]  stripped demo, benchmark and GPU test binaries + run.sh in DIR
+                      (default bundle/), for a GPU machine without Rust
+  help                this text";
+
+/// Parses the command line, runs the command and turns an error into exit code 1.
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the command named by `args` (the arguments after `cargo xtask`).
+fn dispatch(args: &[String]) -> util::Result<()> {
+    let rest = args.get(1..).unwrap_or_default();
+    match args.first().map(String::as_str) {
+        Some("ptx") => match rest {
+            [] => ptx::ptx(false),
+            [flag] if flag == "--check" => ptx::ptx(true),
+            _ => Err(format!("unexpected arguments to ptx: {rest:?}\n{USAGE}")),
+        },
+        Some("test-gpu") => {
+            let extra = match rest.first().map(String::as_str) {
+                Some("--") => &rest[1..],
+                _ => rest,
+            };
+            gpu::test_gpu(extra)
+        }
+        Some("bundle") => bundle::bundle(parse_bundle_args(rest)?),
+        Some("help" | "-h" | "--help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command `{other}`\n{USAGE}")),
+        None => Err(format!("no command\n{USAGE}")),
+    }
+}
+
+/// The output folder of `bundle [--out DIR]` (`--out=DIR` also accepted).
+fn parse_bundle_args(args: &[String]) -> util::Result<Option<PathBuf>> {
+    match args {
+        [] => Ok(None),
+        [flag, dir] if flag == "--out" => Ok(Some(PathBuf::from(dir))),
+        [flag] if flag.starts_with("--out=") => Ok(Some(PathBuf::from(&flag["--out=".len()..]))),
+        _ => Err(format!("unexpected arguments to bundle: {args:?}\n{USAGE}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundle_arguments() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(parse_bundle_args(&[]).unwrap(), None);
+        assert_eq!(
+            parse_bundle_args(&s(&["--out", "/tmp/b"])).unwrap(),
+            Some(PathBuf::from("/tmp/b"))
+        );
+        assert_eq!(
+            parse_bundle_args(&s(&["--out=b"])).unwrap(),
+            Some(PathBuf::from("b"))
+        );
+        assert!(parse_bundle_args(&s(&["--out"])).is_err());
+        assert!(dispatch(&s(&["frobnicate"])).is_err());
+        assert!(dispatch(&s(&["ptx", "--bogus"])).is_err());
+    }
+}

@@ -1,0 +1,480 @@
+//! `cargo xtask bundle [--out DIR]`: stripped release demo, benchmark and GPU test
+//! binaries plus a `run.sh`, in one folder that runs on a GPU machine without Rust
+//! (DESIGN.md §6).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::json::{self, Value};
+use crate::util::{cargo, dir_size, display_path, mib, output, render, workspace_root, Result};
+
+/// The bundle may not be larger than this.
+const MAX_BUNDLE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The demo: (package, bin). Required.
+const DEMO: (&str, &str) = ("mgpu-demo", "mgpu-demo");
+
+/// The GPU benchmark: (package, bin). Skipped with a warning while it does not exist.
+const BENCH: (&str, &str) = ("mgpu-benches", "mgpu-bench");
+
+/// A test executable that cargo built.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestExe {
+    /// The package it belongs to.
+    pub package: String,
+    /// The target name (the lib's crate name for unit tests, the file for `tests/`).
+    pub target: String,
+    /// Where cargo put it.
+    pub path: PathBuf,
+}
+
+/// Entry point: builds and fills `out` (default `<workspace>/bundle`).
+pub fn bundle(out: Option<PathBuf>) -> Result<()> {
+    let root = workspace_root();
+    let out = out.unwrap_or_else(|| root.join("bundle"));
+    prepare_out_dir(&out)?;
+
+    let packages = workspace_packages(&root)?;
+    let has_bin = |(pkg, bin): (&str, &str)| {
+        packages
+            .iter()
+            .any(|p| p.name == pkg && p.bins.iter().any(|b| b == bin))
+    };
+    if !has_bin(DEMO) {
+        return Err(format!("package {} has no bin target {}", DEMO.0, DEMO.1));
+    }
+    let with_bench = has_bin(BENCH);
+    if !with_bench {
+        eprintln!(
+            "warning: package {} has no bin target {}; the bundle has no benchmark",
+            BENCH.0, BENCH.1
+        );
+    }
+
+    // The demo and the benchmark, stripped.
+    let mut cmd = stripped_cargo(&root);
+    cmd.args([
+        "build",
+        "--release",
+        "--message-format=json-render-diagnostics",
+    ])
+    .args(["-p", DEMO.0, "--bin", DEMO.1]);
+    if with_bench {
+        cmd.args(["-p", BENCH.0, "--bin", BENCH.1]);
+    }
+    eprintln!("xtask: {}", render(&cmd));
+    let bins = bin_executables(&output(&mut cmd)?)?;
+    let mut copied = Vec::new();
+    for (_, bin) in [DEMO].into_iter().chain(with_bench.then_some(BENCH)) {
+        let exe = bins
+            .get(bin)
+            .ok_or_else(|| format!("cargo reported no executable for bin {bin}"))?;
+        copy_exe(exe, &out.join(bin))?;
+        copied.push(bin.to_string());
+    }
+
+    // Every test executable with at least one ignored (GPU) test.
+    let mut cmd = stripped_cargo(&root);
+    cmd.args(["test", "--release", "--workspace", "--no-run"])
+        .arg("--message-format=json-render-diagnostics");
+    eprintln!("xtask: {}", render(&cmd));
+    let manifest_to_package: BTreeMap<&str, &str> = packages
+        .iter()
+        .map(|p| (p.manifest_path.as_str(), p.name.as_str()))
+        .collect();
+    let tests = test_executables(&output(&mut cmd)?, &manifest_to_package)?;
+    let mut test_names = Vec::new();
+    for t in &tests {
+        let listed = output(Command::new(&t.path).args(["--list", "--ignored"]))?;
+        let count = count_listed_tests(&listed);
+        let name = format!("test-{}-{}", t.package, t.target);
+        if count == 0 {
+            eprintln!("xtask: {name}: no GPU test, left out");
+            continue;
+        }
+        if test_names.contains(&name) {
+            return Err(format!("two test executables would both be named {name}"));
+        }
+        eprintln!("xtask: {name}: {count} GPU test{}", plural(count));
+        copy_exe(&t.path, &out.join(&name))?;
+        test_names.push(name);
+    }
+    if test_names.is_empty() {
+        eprintln!("warning: no test executable has an ignored (GPU) test");
+    }
+
+    let script = out.join("run.sh");
+    fs::write(&script, run_script(&test_names, with_bench))
+        .map_err(|e| format!("{}: {e}", script.display()))?;
+    make_executable(&script)?;
+
+    let size = dir_size(&out)?;
+    eprintln!(
+        "xtask: bundle {}: {} + {} test binar{} + run.sh, {}",
+        display_path(&out),
+        copied.join(" + "),
+        test_names.len(),
+        if test_names.len() == 1 { "y" } else { "ies" },
+        mib(size)
+    );
+    if size > MAX_BUNDLE_BYTES {
+        return Err(format!(
+            "the bundle is {}, over the limit of {}: keep the GPU tests in fewer binaries \
+             (each embeds the PTX)",
+            mib(size),
+            mib(MAX_BUNDLE_BYTES)
+        ));
+    }
+    Ok(())
+}
+
+/// `s` for a count other than one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Creates `out`, removing what an earlier bundle left there (`run.sh`, the demo,
+/// the benchmark, `test-*`); other files are left alone.
+fn prepare_out_dir(out: &Path) -> Result<()> {
+    fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    for entry in fs::read_dir(out).map_err(|e| format!("{}: {e}", out.display()))? {
+        let entry = entry.map_err(|e| format!("{}: {e}", out.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == "run.sh" || name == DEMO.1 || name == BENCH.1 || name.starts_with("test-") {
+            let path = entry.path();
+            fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// A cargo command in the workspace root whose release and bench profiles strip
+/// symbols (`cargo test --release` builds tests with the bench profile's settings).
+fn stripped_cargo(root: &Path) -> Command {
+    let mut cmd = cargo();
+    cmd.current_dir(root)
+        .env("CARGO_PROFILE_RELEASE_STRIP", "symbols")
+        .env("CARGO_PROFILE_BENCH_STRIP", "symbols");
+    cmd
+}
+
+/// A workspace package as `cargo metadata` describes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Package {
+    /// Package name.
+    pub name: String,
+    /// Absolute path of its Cargo.toml.
+    pub manifest_path: String,
+    /// Names of its bin targets.
+    pub bins: Vec<String>,
+}
+
+/// The workspace's packages, from `cargo metadata --no-deps`.
+fn workspace_packages(root: &Path) -> Result<Vec<Package>> {
+    let mut cmd = cargo();
+    cmd.current_dir(root)
+        .args(["metadata", "--no-deps", "--format-version", "1"]);
+    parse_metadata(&output(&mut cmd)?)
+}
+
+/// Reads the packages out of `cargo metadata` JSON.
+pub fn parse_metadata(text: &str) -> Result<Vec<Package>> {
+    let meta = json::parse(text).map_err(|e| format!("cargo metadata: {e}"))?;
+    let mut packages = Vec::new();
+    for p in meta
+        .get("packages")
+        .map(Value::as_array)
+        .unwrap_or_default()
+    {
+        let field = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or_default();
+        let bins = p
+            .get("targets")
+            .map(Value::as_array)
+            .unwrap_or_default()
+            .iter()
+            .filter(|t| has_kind(t, "bin"))
+            .filter_map(|t| t.get("name").and_then(Value::as_str))
+            .map(str::to_string)
+            .collect();
+        packages.push(Package {
+            name: field("name").to_string(),
+            manifest_path: field("manifest_path").to_string(),
+            bins,
+        });
+    }
+    Ok(packages)
+}
+
+/// Whether a cargo target object lists `kind` in its `kind` array.
+fn has_kind(target: &Value, kind: &str) -> bool {
+    target
+        .get("kind")
+        .map(Value::as_array)
+        .unwrap_or_default()
+        .iter()
+        .any(|k| k.as_str() == Some(kind))
+}
+
+/// The `compiler-artifact` messages of cargo's JSON output, parsed.
+fn artifacts(messages: &str) -> Result<Vec<Value>> {
+    let mut found = Vec::new();
+    for line in messages.lines() {
+        if !line.starts_with('{') || !line.contains("\"compiler-artifact\"") {
+            continue;
+        }
+        let v = json::parse(line).map_err(|e| format!("cargo message: {e}"))?;
+        if v.get("reason").and_then(Value::as_str) == Some("compiler-artifact") {
+            found.push(v);
+        }
+    }
+    Ok(found)
+}
+
+/// Bin name to executable, from the JSON messages of `cargo build`.
+pub fn bin_executables(messages: &str) -> Result<BTreeMap<String, PathBuf>> {
+    let mut bins = BTreeMap::new();
+    for a in artifacts(messages)? {
+        let target = a.get("target");
+        let exe = a.get("executable").and_then(Value::as_str);
+        let name = target.and_then(|t| t.get("name")).and_then(Value::as_str);
+        if let (Some(t), Some(exe), Some(name)) = (target, exe, name) {
+            if has_kind(t, "bin") {
+                bins.insert(name.to_string(), PathBuf::from(exe));
+            }
+        }
+    }
+    Ok(bins)
+}
+
+/// The test executables in the JSON messages of `cargo test --no-run`: artifacts
+/// with `profile.test == true` and an `executable`. `manifest_to_package` names the
+/// package of each manifest path.
+pub fn test_executables(
+    messages: &str,
+    manifest_to_package: &BTreeMap<&str, &str>,
+) -> Result<Vec<TestExe>> {
+    let mut tests = Vec::new();
+    for a in artifacts(messages)? {
+        let is_test = a
+            .get("profile")
+            .and_then(|p| p.get("test"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        let Some(exe) = a.get("executable").and_then(Value::as_str) else {
+            continue;
+        };
+        if !is_test {
+            continue;
+        }
+        let target = a
+            .get("target")
+            .and_then(|t| t.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("unknown");
+        let manifest = a
+            .get("manifest_path")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let package = manifest_to_package
+            .get(manifest)
+            .copied()
+            .ok_or_else(|| format!("test executable {exe}: unknown manifest {manifest:?}"))?;
+        tests.push(TestExe {
+            package: package.to_string(),
+            target: target.to_string(),
+            path: PathBuf::from(exe),
+        });
+    }
+    Ok(tests)
+}
+
+/// The number of tests in the output of a libtest `--list` (lines `name: test`).
+pub fn count_listed_tests(listing: &str) -> usize {
+    listing
+        .lines()
+        .filter(|l| l.trim_end().ends_with(": test"))
+        .count()
+}
+
+/// Copies an executable into the bundle, keeping its permissions.
+fn copy_exe(from: &Path, to: &Path) -> Result<()> {
+    fs::copy(from, to).map_err(|e| format!("copy {} to {}: {e}", from.display(), to.display()))?;
+    Ok(())
+}
+
+/// Marks `path` executable (rwxr-xr-x).
+#[cfg(unix)]
+fn make_executable(path: &Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Marks `path` executable: nothing to do off Unix.
+#[cfg(not(unix))]
+fn make_executable(_path: &Path) -> Result<()> {
+    Ok(())
+}
+
+/// The text of `run.sh` for these test executables, with or without the benchmark.
+pub fn run_script(tests: &[String], with_bench: bool) -> String {
+    let mut s = String::from(
+        r#"#!/usr/bin/env bash
+# mgpu bundle: generated by `cargo xtask bundle`. Run from anywhere on a machine with
+# an NVIDIA GPU and driver (no Rust needed):
+#   ./run.sh [--bench-args ARGS...]
+# Runs the demo, every GPU test binary (--ignored --test-threads=1; a failure does
+# not stop the others) and the benchmark (writing to ${OUT:-.}). Exits non-zero if
+# anything failed.
+set -u
+cd "$(dirname "$0")"
+
+bench_args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --bench-args) shift; bench_args=("$@"); break ;;
+        *) echo "run.sh: unknown argument $1 (usage: ./run.sh [--bench-args ARGS...])" >&2; exit 2 ;;
+    esac
+done
+
+status=0
+echo "== nvidia-smi -L"
+nvidia-smi -L || echo "run.sh: warning: nvidia-smi -L failed"
+
+echo "== mgpu-demo"
+if ! ./mgpu-demo; then
+    echo "run.sh: mgpu-demo FAILED"
+    status=1
+fi
+
+passed=0
+failed=0
+failed_names=()
+"#,
+    );
+    s.push_str("tests=(");
+    for t in tests {
+        s.push_str(&format!(" {t}"));
+    }
+    s.push_str(" )\n");
+    s.push_str(
+        r#"for t in ${tests[@]+"${tests[@]}"}; do
+    echo "== $t --ignored --test-threads=1"
+    if "./$t" --ignored --test-threads=1; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        failed_names+=("$t")
+    fi
+done
+"#,
+    );
+    if with_bench {
+        s.push_str(
+            r#"
+if [ -x ./mgpu-bench ]; then
+    echo "== mgpu-bench --out ${OUT:-.} ${bench_args[*]+"${bench_args[*]}"}"
+    if ! ./mgpu-bench --out "${OUT:-.}" ${bench_args[@]+"${bench_args[@]}"}; then
+        echo "run.sh: mgpu-bench FAILED"
+        status=1
+    fi
+fi
+"#,
+        );
+    } else {
+        s.push_str(
+            "\nif [ ${#bench_args[@]} -gt 0 ]; then echo \"run.sh: no mgpu-bench in this bundle; \
+             --bench-args ignored\"; fi\n",
+        );
+    }
+    s.push_str(
+        r#"
+if [ "$failed" -gt 0 ]; then
+    echo "run.sh: failed test binaries: ${failed_names[*]}"
+    status=1
+fi
+echo "$passed passed, $failed failed"
+exit "$status"
+"#,
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_packages_and_bins() {
+        let text = r#"{"packages":[{"name":"mgpu-demo","manifest_path":"/w/crates/mgpu-demo/Cargo.toml","targets":[{"kind":["bin"],"name":"mgpu-demo"}]},{"name":"mgpu-benches","manifest_path":"/w/benches/Cargo.toml","targets":[{"kind":["lib"],"name":"mgpu_benches"}]}],"workspace_root":"/w","version":1}"#;
+        let p = parse_metadata(text).unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0].bins, ["mgpu-demo"]);
+        assert!(p[1].bins.is_empty());
+        assert_eq!(p[1].manifest_path, "/w/benches/Cargo.toml");
+    }
+
+    #[test]
+    fn executables_from_cargo_messages() {
+        let messages = r#"{"reason":"compiler-artifact","package_id":"path+file:///w/crates/mgpu-core#0.1.0","manifest_path":"/w/crates/mgpu-core/Cargo.toml","target":{"kind":["lib"],"name":"mgpu_core"},"profile":{"test":false},"executable":null,"fresh":true}
+{"reason":"compiler-artifact","package_id":"x","manifest_path":"/w/crates/mgpu-core/Cargo.toml","target":{"kind":["lib"],"name":"mgpu_core"},"profile":{"test":true},"executable":"/w/target/release/deps/mgpu_core-ab","fresh":false}
+{"reason":"compiler-artifact","package_id":"y","manifest_path":"/w/crates/mgpu-scan/Cargo.toml","target":{"kind":["test"],"name":"gpu"},"profile":{"test":true},"executable":"/w/target/release/deps/gpu-cd","fresh":false}
+{"reason":"compiler-artifact","package_id":"z","manifest_path":"/w/crates/mgpu-demo/Cargo.toml","target":{"kind":["bin"],"name":"mgpu-demo"},"profile":{"test":false},"executable":"/w/target/release/mgpu-demo","fresh":false}
+{"reason":"build-finished","success":true}
+Finished something
+"#;
+        let map: BTreeMap<&str, &str> = [
+            ("/w/crates/mgpu-core/Cargo.toml", "mgpu-core"),
+            ("/w/crates/mgpu-scan/Cargo.toml", "mgpu-scan"),
+            ("/w/crates/mgpu-demo/Cargo.toml", "mgpu-demo"),
+        ]
+        .into_iter()
+        .collect();
+        let tests = test_executables(messages, &map).unwrap();
+        assert_eq!(
+            tests,
+            [
+                TestExe {
+                    package: "mgpu-core".into(),
+                    target: "mgpu_core".into(),
+                    path: "/w/target/release/deps/mgpu_core-ab".into()
+                },
+                TestExe {
+                    package: "mgpu-scan".into(),
+                    target: "gpu".into(),
+                    path: "/w/target/release/deps/gpu-cd".into()
+                },
+            ]
+        );
+        let bins = bin_executables(messages).unwrap();
+        assert_eq!(bins.len(), 1);
+        assert_eq!(
+            bins["mgpu-demo"],
+            PathBuf::from("/w/target/release/mgpu-demo")
+        );
+    }
+
+    #[test]
+    fn counts_listed_tests() {
+        let listing = "gpu::scan_u32: test\ngpu::scan_f64: test\n\n2 tests, 0 benchmarks\n";
+        assert_eq!(count_listed_tests(listing), 2);
+        assert_eq!(count_listed_tests("\n0 tests, 0 benchmarks\n"), 0);
+    }
+
+    #[test]
+    fn run_script_lists_tests_and_bench() {
+        let s = run_script(&["test-mgpu-scan-gpu".into()], true);
+        assert!(s.starts_with("#!/usr/bin/env bash\n"));
+        assert!(s.contains("tests=( test-mgpu-scan-gpu )"));
+        assert!(s.contains("./mgpu-bench --out \"${OUT:-.}\""));
+        assert!(s.contains("echo \"$passed passed, $failed failed\""));
+        let s = run_script(&[], false);
+        assert!(!s.contains("./mgpu-bench --out"));
+    }
+}
