@@ -1,1 +1,183 @@
-//! placeholder
+//! # mgpu-benches: benchmark support
+//!
+//! Layer: **tooling**. The GPU benchmark binary `mgpu-bench` (DESIGN §6: median of 15 timed
+//! calls after 2 warm-ups with CUDA events, and the **copy ratio**, the median time over the
+//! median time of a device-to-device copy of `n` 4-byte elements in the same process) and
+//! the criterion benches of the CPU backend. This library holds what the binary shares:
+//! input generators, the row type and the CSV/JSON/SVG writers.
+//!
+//! # Examples
+//!
+//! ```
+//! use mgpu_benches::{Rng, Row};
+//! let mut r = Rng::new(1);
+//! let x = r.below(16);
+//! assert!(x < 16);
+//! let row = Row::new("scan_exclusive", "i32", "uniform[0,16)", 1 << 20, 0.01, 0.01, 8 << 20);
+//! assert_eq!(row.copy_ratio, 1.0);
+//! ```
+
+use std::fmt::Write as _;
+
+/// Deterministic pseudo-random numbers (splitmix64), so every run benchmarks the same input.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A stream from `seed`.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `[0, bound)`.
+    pub fn below(&mut self, bound: u64) -> u64 {
+        ((self.next_u64() as u128 * bound as u128) >> 64) as u64
+    }
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// One benchmark result.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Operation name.
+    pub op: String,
+    /// Element type(s).
+    pub ty: String,
+    /// Input distribution.
+    pub input: String,
+    /// The size parameter n (DESIGN §6 / ANCHORS.md say which count it is per operation).
+    pub n: usize,
+    /// Median time of the operation, ms.
+    pub median_ms: f64,
+    /// Median time of a device-to-device copy of n 4-byte elements, ms.
+    pub copy_ms: f64,
+    /// `median_ms / copy_ms`.
+    pub copy_ratio: f64,
+    /// n per second.
+    pub elems_per_s: f64,
+    /// Bytes the operation must move (read + write) per second, GB/s.
+    pub gbps: f64,
+}
+
+impl Row {
+    /// A row from its measurements; `bytes` is the minimum traffic of the operation.
+    pub fn new(op: &str, ty: &str, input: &str, n: usize, median_ms: f64, copy_ms: f64, bytes: usize) -> Row {
+        Row {
+            op: op.into(),
+            ty: ty.into(),
+            input: input.into(),
+            n,
+            median_ms,
+            copy_ms,
+            copy_ratio: median_ms / copy_ms,
+            elems_per_s: n as f64 / (median_ms * 1e-3),
+            gbps: bytes as f64 / (median_ms * 1e-3) / 1e9,
+        }
+    }
+}
+
+/// The median of `xs` (sorted in place).
+///
+/// ```
+/// assert_eq!(mgpu_benches::median(&mut [3.0, 1.0, 2.0]), 2.0);
+/// ```
+pub fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let m = xs.len() / 2;
+    if xs.len() % 2 == 1 {
+        xs[m]
+    } else {
+        (xs[m - 1] + xs[m]) / 2.0
+    }
+}
+
+/// The rows as CSV.
+///
+/// ```
+/// let r = mgpu_benches::Row::new("reduce", "i32", "u", 4, 1.0, 2.0, 16);
+/// assert!(mgpu_benches::to_csv(&[r]).lines().nth(1).unwrap().starts_with("reduce,i32,u,4,"));
+/// ```
+pub fn to_csv(rows: &[Row]) -> String {
+    let mut s = String::from("op,type,input,n,median_ms,copy_ms,copy_ratio,elems_per_s,gb_per_s\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{:.6},{:.6},{:.4},{:.4e},{:.2}",
+            r.op, r.ty, r.input, r.n, r.median_ms, r.copy_ms, r.copy_ratio, r.elems_per_s, r.gbps
+        );
+    }
+    s
+}
+
+/// The rows as a JSON array (with the device name).
+///
+/// ```
+/// let r = mgpu_benches::Row::new("reduce", "i32", "u", 4, 1.0, 2.0, 16);
+/// assert!(mgpu_benches::to_json("H100", &[r]).contains("\"copy_ratio\": 0.5000"));
+/// ```
+pub fn to_json(device: &str, rows: &[Row]) -> String {
+    let mut s = format!("{{\n  \"device\": \"{}\",\n  \"rows\": [\n", device.replace('"', "'"));
+    for (i, r) in rows.iter().enumerate() {
+        let _ = write!(
+            s,
+            "    {{\"op\": \"{}\", \"type\": \"{}\", \"input\": \"{}\", \"n\": {}, \"median_ms\": {:.6}, \"copy_ms\": {:.6}, \"copy_ratio\": {:.4}, \"elems_per_s\": {:.4e}, \"gb_per_s\": {:.2}}}{}\n",
+            r.op,
+            r.ty,
+            r.input,
+            r.n,
+            r.median_ms,
+            r.copy_ms,
+            r.copy_ratio,
+            r.elems_per_s,
+            r.gbps,
+            if i + 1 < rows.len() { "," } else { "" }
+        );
+    }
+    s.push_str("  ]\n}\n");
+    s
+}
+
+/// A horizontal bar chart of throughput (GB/s), one bar per row, as SVG.
+///
+/// ```
+/// let r = mgpu_benches::Row::new("reduce", "i32", "u", 4, 1.0, 2.0, 16);
+/// assert!(mgpu_benches::to_svg("H100", &[r]).starts_with("<svg"));
+/// ```
+pub fn to_svg(device: &str, rows: &[Row]) -> String {
+    let bar_h = 18;
+    let left = 360;
+    let width = 900;
+    let height = 40 + rows.len() * (bar_h + 6) + 20;
+    let max = rows.iter().map(|r| r.gbps).fold(1.0, f64::max);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"monospace\" font-size=\"12\">\n<text x=\"10\" y=\"20\" font-size=\"14\">mgpu throughput on {} (GB/s moved; label: copy ratio)</text>\n",
+        device.replace('<', "")
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let y = 36 + i * (bar_h + 6);
+        let w = ((width - left - 80) as f64 * r.gbps / max).max(1.0);
+        let _ = writeln!(
+            s,
+            "<text x=\"10\" y=\"{}\">{} {} n=2^{:.0}</text><rect x=\"{left}\" y=\"{y}\" width=\"{w:.0}\" height=\"{bar_h}\" fill=\"#4a7ab5\"/><text x=\"{:.0}\" y=\"{}\">{:.0} GB/s ({:.2})</text>",
+            y + 13,
+            r.op,
+            r.ty,
+            (r.n as f64).log2(),
+            left as f64 + w + 4.0,
+            y + 13,
+            r.gbps,
+            r.copy_ratio
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}

@@ -1,12 +1,12 @@
 //! The GPU implementation of [`Cta`]: intrinsics and inline PTX.
 //!
 //! Shared memory is one `.extern .shared` array (`mgpu_smem`), sized at launch, reached
-//! through `cvta.shared.u64`. Barrier and memory-ordering `asm!` blocks are never `nomem`.
+//! through `cvta.shared.u64`. Module-level assembly is emitted only into the crate that
+//! contains it, so the declaration comes from [`crate::ptx_module_prelude!`], invoked once
+//! by the crate that is compiled to PTX. Barrier and memory-ordering `asm!` blocks are never `nomem`.
 
 use crate::Cta;
 use core::arch::asm;
-
-core::arch::global_asm!(".extern .shared .align 16 .b8 mgpu_smem[];");
 
 /// The CTA as seen by a GPU thread. Zero-sized: every query is a special register read.
 #[derive(Clone, Copy, Default)]

@@ -1,0 +1,150 @@
+//! The GPU benchmark (DESIGN §6). Per algorithm, type and size: median time, elements/s,
+//! GB/s and the copy ratio (median time / median time of a device-to-device copy of n
+//! 4-byte elements, same process). Writes `bench.csv`, `bench.json` and `bench.svg` to
+//! `--out DIR` (default `.`).
+//!
+//! Usage: `mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING]`
+
+use cudarc::driver::sys::CUevent_flags;
+use mgpu_benches::{median, to_csv, to_json, to_svg, Rng, Row};
+use mgpu_core::{Element, Plus};
+use mgpu_runtime::{Context, Device, DeviceVec, Result};
+use mgpu_scan::{ScanKind, ScanOp};
+
+const WARMUPS: usize = 2;
+const TIMED: usize = 15;
+
+/// Median milliseconds of `f` over `TIMED` calls after `WARMUPS`, each bracketed by CUDA
+/// events on the context's stream.
+fn time(ctx: &Context, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
+    let cuda = ctx.cuda_context();
+    let start = cuda.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(cuda_err)?;
+    let stop = cuda.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(cuda_err)?;
+    for _ in 0..WARMUPS {
+        f()?;
+    }
+    ctx.synchronize()?;
+    let mut ts = Vec::with_capacity(TIMED);
+    for _ in 0..TIMED {
+        start.record(ctx.stream()).map_err(cuda_err)?;
+        f()?;
+        stop.record(ctx.stream()).map_err(cuda_err)?;
+        ts.push(start.elapsed_ms(&stop).map_err(cuda_err)? as f64);
+    }
+    ctx.synchronize()?;
+    Ok(median(&mut ts))
+}
+
+fn cuda_err(e: cudarc::driver::DriverError) -> mgpu_runtime::Error {
+    mgpu_runtime::Error::Cuda(format!("{e:?}"))
+}
+
+/// Median time of a device-to-device copy of n 4-byte elements.
+fn copy_ms(ctx: &Context, n: usize) -> Result<f64> {
+    let a = DeviceVec::<u32, _>::zeros(ctx, n)?;
+    let mut b = DeviceVec::<u32, _>::zeros(ctx, n)?;
+    time(ctx, || b.as_mut_slice().copy_from_device(a.as_slice()))
+}
+
+struct Bench<'a> {
+    ctx: &'a Context,
+    rows: Vec<Row>,
+    only: Option<String>,
+}
+
+impl Bench<'_> {
+    fn wants(&self, name: &str) -> bool {
+        self.only.as_ref().is_none_or(|o| name.contains(o.as_str()))
+    }
+
+    fn push(&mut self, row: Row) {
+        println!(
+            "{:<24} {:<5} {:<16} n=2^{:<4.1} {:>9.4} ms {:>10.3e} elem/s {:>8.1} GB/s  copy ratio {:.3}",
+            row.op,
+            row.ty,
+            row.input,
+            (row.n as f64).log2(),
+            row.median_ms,
+            row.elems_per_s,
+            row.gbps,
+            row.copy_ratio
+        );
+        self.rows.push(row);
+    }
+
+    fn scan<T: Element>(&mut self, n: usize, copy: f64, input: &str, gen: impl Fn(&mut Rng) -> T) -> Result<()>
+    where
+        Plus: ScanOp<T>,
+    {
+        let mut rng = Rng::new(0x5eed ^ n as u64);
+        let host: Vec<T> = (0..n).map(|_| gen(&mut rng)).collect();
+        let x = DeviceVec::from_slice(self.ctx, &host)?;
+        let mut y = DeviceVec::<T, _>::uninit(self.ctx, n)?;
+        let size = std::mem::size_of::<T>();
+        if self.wants("scan_exclusive") {
+            let ms = time(self.ctx, || {
+                mgpu_scan::scan_into(x.as_slice(), y.as_mut_slice(), ScanKind::Exclusive, None, Plus)
+            })?;
+            self.push(Row::new("scan_exclusive", T::NAME, input, n, ms, copy, 2 * n * size));
+        }
+        if self.wants("reduce") {
+            let mut out = DeviceVec::<T, _>::uninit(self.ctx, 1)?;
+            let ms = time(self.ctx, || mgpu_scan::reduce_into(x.as_slice(), out.as_mut_slice(), Plus))?;
+            self.push(Row::new("reduce", T::NAME, input, n, ms, copy, n * size));
+        }
+        Ok(())
+    }
+}
+
+fn main() {
+    let mut out_dir = String::from(".");
+    let mut sizes = vec![20u32, 24, 27];
+    let mut only = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--out" => out_dir = args.next().expect("--out DIR"),
+            "--sizes" => {
+                sizes = args.next().expect("--sizes 20,24").split(',').map(|s| s.parse().expect("log2 size")).collect()
+            }
+            "--only" => only = args.next(),
+            _ => {
+                eprintln!("usage: mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING]");
+                std::process::exit(2);
+            }
+        }
+    }
+    let ctx = match Context::new(0) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("mgpu-bench needs a CUDA GPU: {e}");
+            std::process::exit(1);
+        }
+    };
+    let info = ctx.info().clone();
+    println!("device: {} (sm_{}{}, {} SMs)", info.name, info.compute_capability.0, info.compute_capability.1, info.sm_count);
+    let mut b = Bench { ctx: &ctx, rows: Vec::new(), only };
+    let run = |b: &mut Bench| -> Result<()> {
+        for &lg in &sizes {
+            let n = 1usize << lg;
+            let copy = copy_ms(b.ctx, n)?;
+            println!("copy of 2^{lg} 4-byte elements: {copy:.4} ms");
+            b.scan::<i32>(n, copy, "uniform[0,16)", |r| r.below(16) as i32)?;
+            b.scan::<f64>(n, copy, "uniform[0,16)", |r| r.below(16) as f64)?;
+        }
+        Ok(())
+    };
+    if let Err(e) = run(&mut b) {
+        eprintln!("benchmark failed: {e}");
+        std::process::exit(1);
+    }
+    let write = |name: &str, text: String| {
+        let p = std::path::Path::new(&out_dir).join(name);
+        if let Err(e) = std::fs::write(&p, text) {
+            eprintln!("cannot write {}: {e}", p.display());
+        }
+    };
+    write("bench.csv", to_csv(&b.rows));
+    write("bench.json", to_json(&info.name, &b.rows));
+    write("bench.svg", to_svg(&info.name, &b.rows));
+}

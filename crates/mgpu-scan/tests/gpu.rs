@@ -1,0 +1,152 @@
+//! GPU cross-checks of scan and reduce: every element type and operator against a host
+//! fold, bit for bit for integers; exactly representable float inputs (so any association
+//! order gives the same bits) plus arbitrary floats within a stated tolerance; sizes from 0
+//! to 10^8. Ignored without a GPU: run with `cargo xtask test-gpu` or the bundle's `run.sh`.
+
+use mgpu_core::{AssociativeOp, BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus};
+use mgpu_runtime::{Context, DeviceVec, Error};
+use mgpu_scan::{ScanKind, ScanOp};
+
+fn ctx() -> Context {
+    Context::new(0).expect("needs a CUDA GPU")
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+fn reference<T: Element, Op: AssociativeOp<T>>(x: &[T], kind: ScanKind) -> (Vec<T>, T) {
+    let mut acc = Op::identity();
+    let mut out = Vec::with_capacity(x.len());
+    for &v in x {
+        let next = Op::apply(acc, v);
+        out.push(if kind == ScanKind::Inclusive { next } else { acc });
+        acc = next;
+    }
+    (out, acc)
+}
+
+const SIZES: &[usize] = &[0, 1, 2, 1791, 1792, 1793, 3839, 3840, 3841, 100_000, 1 << 20, 3_000_017];
+
+fn check<T: Element, Op: ScanOp<T>>(ctx: &Context, sizes: &[usize], gen: impl Fn(&mut Rng) -> T) {
+    for &n in sizes {
+        let mut rng = Rng(n as u64 ^ 0xABCD);
+        let x: Vec<T> = (0..n).map(|_| gen(&mut rng)).collect();
+        let dx = DeviceVec::from_slice(ctx, &x).unwrap();
+        let mut dy = DeviceVec::<T, _>::zeros(ctx, n).unwrap();
+        for kind in [ScanKind::Exclusive, ScanKind::Inclusive] {
+            let (want, want_total) = reference::<T, Op>(&x, kind);
+            let total = match kind {
+                ScanKind::Exclusive => mgpu_scan::scan_exclusive(dx.as_slice(), dy.as_mut_slice(), Op::default()),
+                ScanKind::Inclusive => mgpu_scan::scan_inclusive(dx.as_slice(), dy.as_mut_slice(), Op::default()),
+            }
+            .unwrap();
+            let got = dy.to_vec().unwrap();
+            let ctx_s = format!("{} {} n={n} {kind:?}", T::NAME, Op::NAME);
+            if let Some(i) = (0..n).find(|&i| got[i] != want[i]) {
+                panic!("{ctx_s}: first mismatch at {i}: {:?} vs {:?}", got[i], want[i]);
+            }
+            assert_eq!(total, want_total, "total {ctx_s}");
+        }
+        let r = mgpu_scan::reduce(dx.as_slice(), Op::default()).unwrap();
+        assert_eq!(r, reference::<T, Op>(&x, ScanKind::Exclusive).1, "reduce {} {} n={n}", T::NAME, Op::NAME);
+    }
+}
+
+macro_rules! int_gpu_tests {
+    ($($name:ident: $t:ty),*) => {$(
+        #[test]
+        #[ignore = "needs a CUDA GPU"]
+        fn $name() {
+            let c = ctx();
+            check::<$t, Plus>(&c, SIZES, |r| r.next() as $t);
+            check::<$t, Multiplies>(&c, SIZES, |r| (r.next() | 1) as $t);
+            check::<$t, Maximum>(&c, SIZES, |r| r.next() as $t);
+            check::<$t, Minimum>(&c, SIZES, |r| r.next() as $t);
+            check::<$t, BitAnd>(&c, SIZES, |r| !((r.next() % 2 == 0) as $t).wrapping_shl((r.next() % 64) as u32));
+            check::<$t, BitOr>(&c, SIZES, |r| ((r.next() % 4096 == 0) as $t).wrapping_shl((r.next() % 64) as u32));
+            check::<$t, BitXor>(&c, SIZES, |r| r.next() as $t);
+        }
+    )*};
+}
+
+int_gpu_tests!(gpu_all_ops_i32: i32, gpu_all_ops_u32: u32, gpu_all_ops_i64: i64, gpu_all_ops_u64: u64);
+
+macro_rules! float_gpu_tests {
+    ($($name:ident: $t:ty),*) => {$(
+        #[test]
+        #[ignore = "needs a CUDA GPU"]
+        fn $name() {
+            let c = ctx();
+            check::<$t, Plus>(&c, SIZES, |r| (r.next() % 33) as $t - 16.0);
+            check::<$t, Multiplies>(&c, SIZES, |r| match r.next() % 4096 { 0 => 2.0, 1 => 0.5, k if k < 2048 => -1.0, _ => 1.0 });
+            check::<$t, Maximum>(&c, SIZES, |r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
+            check::<$t, Minimum>(&c, SIZES, |r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
+        }
+    )*};
+}
+
+float_gpu_tests!(gpu_all_ops_f32: f32, gpu_all_ops_f64: f64);
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_large_i32_scan_and_reduce() {
+    let c = ctx();
+    check::<i32, Plus>(&c, &[100_000_000, (1 << 27) + 5], |r| (r.next() % 16) as i32);
+    check::<u64, Maximum>(&c, &[30_000_001], |r| r.next());
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_float_sums_deterministic_within_tolerance() {
+    let c = ctx();
+    let n = 10_000_000;
+    let mut rng = Rng(7);
+    let x: Vec<f64> = (0..n).map(|_| (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0).collect();
+    let dx = DeviceVec::from_slice(&c, &x).unwrap();
+    let mut dy = DeviceVec::<f64, _>::zeros(&c, n).unwrap();
+    let t1 = mgpu_scan::scan_inclusive(dx.as_slice(), dy.as_mut_slice(), Plus).unwrap();
+    let y = dy.to_vec().unwrap();
+    // Tolerance: 1e-12 of the running sum of magnitudes (f64, 10^7 terms).
+    let (mut acc, mut mag) = (0f64, 0f64);
+    for i in 0..n {
+        acc += x[i];
+        mag += x[i].abs();
+        assert!((y[i] - acc).abs() <= 1e-12 * mag.max(1.0), "at {i}: {} vs {acc}", y[i]);
+    }
+    assert_eq!(t1.to_bits(), y[n - 1].to_bits());
+    for _ in 0..3 {
+        let t2 = mgpu_scan::scan_inclusive(dx.as_slice(), dy.as_mut_slice(), Plus).unwrap();
+        assert_eq!(t1.to_bits(), t2.to_bits(), "same bits every run");
+        assert!(dy.to_vec().unwrap().iter().zip(&y).all(|(a, b)| a.to_bits() == b.to_bits()));
+        let r1 = mgpu_scan::reduce(dx.as_slice(), Plus).unwrap();
+        let r2 = mgpu_scan::reduce(dx.as_slice(), Plus).unwrap();
+        assert_eq!(r1.to_bits(), r2.to_bits());
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_count_scan_overflow() {
+    let c = ctx();
+    let mut counts = vec![3u32; 5_000_000];
+    counts[4_000_000] = u32::MAX - 1000;
+    let d = DeviceVec::from_slice(&c, &counts).unwrap();
+    let mut out = DeviceVec::<u32, _>::zeros(&c, counts.len()).unwrap();
+    assert_eq!(
+        mgpu_scan::scan_counts_exclusive(d.as_slice(), out.as_mut_slice()).unwrap_err(),
+        Error::IndexOverflow { what: "scan total", max: u32::MAX as u64 }
+    );
+    // The context is still usable, and a fitting total is returned.
+    let ok = vec![7u32; 1_000_000];
+    let mut d = DeviceVec::from_slice(&c, &ok).unwrap();
+    assert_eq!(mgpu_scan::scan_counts_exclusive_in_place(d.as_mut_slice()).unwrap(), 7_000_000);
+    assert_eq!(d.to_vec().unwrap()[999_999], 6_999_993);
+}
