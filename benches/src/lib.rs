@@ -70,7 +70,15 @@ pub struct Row {
 
 impl Row {
     /// A row from its measurements; `bytes` is the minimum traffic of the operation.
-    pub fn new(op: &str, ty: &str, input: &str, n: usize, median_ms: f64, copy_ms: f64, bytes: usize) -> Row {
+    pub fn new(
+        op: &str,
+        ty: &str,
+        input: &str,
+        n: usize,
+        median_ms: f64,
+        copy_ms: f64,
+        bytes: usize,
+    ) -> Row {
         Row {
             op: op.into(),
             ty: ty.into(),
@@ -125,11 +133,14 @@ pub fn to_csv(rows: &[Row]) -> String {
 /// assert!(mgpu_benches::to_json("H100", &[r]).contains("\"copy_ratio\": 0.5000"));
 /// ```
 pub fn to_json(device: &str, rows: &[Row]) -> String {
-    let mut s = format!("{{\n  \"device\": \"{}\",\n  \"rows\": [\n", device.replace('"', "'"));
+    let mut s = format!(
+        "{{\n  \"device\": \"{}\",\n  \"rows\": [\n",
+        device.replace('"', "'")
+    );
     for (i, r) in rows.iter().enumerate() {
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "    {{\"op\": \"{}\", \"type\": \"{}\", \"input\": \"{}\", \"n\": {}, \"median_ms\": {:.6}, \"copy_ms\": {:.6}, \"copy_ratio\": {:.4}, \"elems_per_s\": {:.4e}, \"gb_per_s\": {:.2}}}{}\n",
+            "    {{\"op\": \"{}\", \"type\": \"{}\", \"input\": \"{}\", \"n\": {}, \"median_ms\": {:.6}, \"copy_ms\": {:.6}, \"copy_ratio\": {:.4}, \"elems_per_s\": {:.4e}, \"gb_per_s\": {:.2}}}{}",
             r.op,
             r.ty,
             r.input,

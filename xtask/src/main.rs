@@ -1,6 +1,7 @@
 //! The mgpu project's task runner, invoked as `cargo xtask <command>` (an alias in
 //! `.cargo/config.toml`). See `xtask/README.md` for the commands.
 
+mod bounds;
 mod bundle;
 mod gpu;
 mod json;

@@ -292,7 +292,7 @@ fn build(root: &Path, family: &str, arch: &str) -> Result<String> {
     if text.trim().is_empty() {
         return Err(format!("{} is empty", newest.display()));
     }
-    Ok(text)
+    crate::bounds::apply_launch_bounds(&text)
 }
 
 /// The `mgpu_kernels-*.s` files in a `deps` folder (none if it does not exist).

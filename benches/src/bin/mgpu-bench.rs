@@ -18,8 +18,12 @@ const TIMED: usize = 15;
 /// events on the context's stream.
 fn time(ctx: &Context, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
     let cuda = ctx.cuda_context();
-    let start = cuda.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(cuda_err)?;
-    let stop = cuda.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(cuda_err)?;
+    let start = cuda
+        .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+        .map_err(cuda_err)?;
+    let stop = cuda
+        .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+        .map_err(cuda_err)?;
     for _ in 0..WARMUPS {
         f()?;
     }
@@ -72,7 +76,13 @@ impl Bench<'_> {
         self.rows.push(row);
     }
 
-    fn scan<T: Element>(&mut self, n: usize, copy: f64, input: &str, gen: impl Fn(&mut Rng) -> T) -> Result<()>
+    fn scan<T: Element>(
+        &mut self,
+        n: usize,
+        copy: f64,
+        input: &str,
+        gen: impl Fn(&mut Rng) -> T,
+    ) -> Result<()>
     where
         Plus: ScanOp<T>,
     {
@@ -83,13 +93,29 @@ impl Bench<'_> {
         let size = std::mem::size_of::<T>();
         if self.wants("scan_exclusive") {
             let ms = time(self.ctx, || {
-                mgpu_scan::scan_into(x.as_slice(), y.as_mut_slice(), ScanKind::Exclusive, None, Plus)
+                mgpu_scan::scan_into(
+                    x.as_slice(),
+                    y.as_mut_slice(),
+                    ScanKind::Exclusive,
+                    None,
+                    Plus,
+                )
             })?;
-            self.push(Row::new("scan_exclusive", T::NAME, input, n, ms, copy, 2 * n * size));
+            self.push(Row::new(
+                "scan_exclusive",
+                T::NAME,
+                input,
+                n,
+                ms,
+                copy,
+                2 * n * size,
+            ));
         }
         if self.wants("reduce") {
             let mut out = DeviceVec::<T, _>::uninit(self.ctx, 1)?;
-            let ms = time(self.ctx, || mgpu_scan::reduce_into(x.as_slice(), out.as_mut_slice(), Plus))?;
+            let ms = time(self.ctx, || {
+                mgpu_scan::reduce_into(x.as_slice(), out.as_mut_slice(), Plus)
+            })?;
             self.push(Row::new("reduce", T::NAME, input, n, ms, copy, n * size));
         }
         Ok(())
@@ -105,7 +131,12 @@ fn main() {
         match a.as_str() {
             "--out" => out_dir = args.next().expect("--out DIR"),
             "--sizes" => {
-                sizes = args.next().expect("--sizes 20,24").split(',').map(|s| s.parse().expect("log2 size")).collect()
+                sizes = args
+                    .next()
+                    .expect("--sizes 20,24")
+                    .split(',')
+                    .map(|s| s.parse().expect("log2 size"))
+                    .collect()
             }
             "--only" => only = args.next(),
             _ => {
@@ -122,8 +153,15 @@ fn main() {
         }
     };
     let info = ctx.info().clone();
-    println!("device: {} (sm_{}{}, {} SMs)", info.name, info.compute_capability.0, info.compute_capability.1, info.sm_count);
-    let mut b = Bench { ctx: &ctx, rows: Vec::new(), only };
+    println!(
+        "device: {} (sm_{}{}, {} SMs)",
+        info.name, info.compute_capability.0, info.compute_capability.1, info.sm_count
+    );
+    let mut b = Bench {
+        ctx: &ctx,
+        rows: Vec::new(),
+        only,
+    };
     let run = |b: &mut Bench| -> Result<()> {
         for &lg in &sizes {
             let n = 1usize << lg;

@@ -85,19 +85,32 @@ pub trait Kernel {
     const NT: u32;
     /// Dynamic shared memory per CTA in bytes.
     const SHARED_BYTES: u32;
+    /// CTAs per SM the kernel is tuned to fit: with `NT` it becomes the entry's
+    /// `.maxntid NT, 1, 1` and `.minnctapersm` directives, which bound its registers.
+    const MIN_CTAS_PER_SM: u32 = 1;
     /// The body every thread runs.
     fn body<C: Cta>(cta: &C, args: &Self::Args);
 }
 
 /// Instantiates the `extern "ptx-kernel"` entry point of a [`Kernel`] on nvptx64:
 /// `kernel_entry!(scan_tile_i32_plus, ScanTile<i32, Plus, Sm90>);`. The entry's single
-/// parameter is the kernel's `Args`, by value. Expands to nothing on the host.
+/// parameter is the kernel's `Args`, by value. Its body starts with a comment
+/// `// mgpu-launch-bounds NT CTAS` that `cargo xtask ptx` turns into `.maxntid` and
+/// `.minnctapersm` directives (rustc has no attribute for them). Expands to nothing on the
+/// host.
 #[macro_export]
 macro_rules! kernel_entry {
     ($name:ident, $k:ty) => {
         #[cfg(target_arch = "nvptx64")]
         #[no_mangle]
         pub unsafe extern "ptx-kernel" fn $name(args: <$k as $crate::Kernel>::Args) {
+            // A marker `cargo xtask ptx` turns into the entry's performance directives.
+            ::core::arch::asm!(
+                "// mgpu-launch-bounds {nt} {ctas}",
+                nt = const <$k as $crate::Kernel>::NT,
+                ctas = const <$k as $crate::Kernel>::MIN_CTAS_PER_SM,
+                options(nomem, nostack, preserves_flags)
+            );
             <$k as $crate::Kernel>::body(&$crate::__private::NvptxCta::new(), &args)
         }
     };

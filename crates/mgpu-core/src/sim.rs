@@ -160,11 +160,17 @@ impl Cta for SimCta {
         p.write_volatile(v)
     }
     unsafe fn load_relaxed_u64(&self, p: *const u64) -> u64 {
-        assert!(p as usize % 8 == 0, "misaligned 64-bit atomic load");
+        assert!(
+            (p as usize).is_multiple_of(8),
+            "misaligned 64-bit atomic load"
+        );
         p.read_volatile()
     }
     unsafe fn store_relaxed_u64(&self, p: *mut u64, v: u64) {
-        assert!(p as usize % 8 == 0, "misaligned 64-bit atomic store");
+        assert!(
+            (p as usize).is_multiple_of(8),
+            "misaligned 64-bit atomic store"
+        );
         p.write_volatile(v)
     }
     fn fence_gpu(&self) {}

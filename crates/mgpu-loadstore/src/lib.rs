@@ -57,8 +57,8 @@ pub unsafe fn global_to_regs_strided<C: Cta, T: Copy, const NT: usize, const VT:
     cta: &C,
     src: *const T,
 ) -> [T; VT] {
-    let tid = cta.tid() as usize;
-    core::array::from_fn(|i| *src.add(tid + i * NT))
+    let p = src.add(cta.tid() as usize);
+    core::array::from_fn(|i| *p.add(i * NT))
 }
 
 /// Global → registers, strided, reading only positions below `count`; others are `fill`.
@@ -75,15 +75,12 @@ pub unsafe fn global_to_regs_strided_guarded<C: Cta, T: Copy, const NT: usize, c
     count: usize,
     fill: T,
 ) -> [T; VT] {
+    // One base pointer and one remaining count: every slot is a constant offset and a
+    // constant compare, so no per-slot index stays live in registers.
     let tid = cta.tid() as usize;
-    core::array::from_fn(|i| {
-        let j = tid + i * NT;
-        if j < count {
-            *src.add(j)
-        } else {
-            fill
-        }
-    })
+    let p = src.wrapping_add(tid);
+    let rem = count.saturating_sub(tid);
+    core::array::from_fn(|i| if i * NT < rem { *p.add(i * NT) } else { fill })
 }
 
 /// Registers → global, strided: `dst[tid + i * NT] = x[i]`.
@@ -99,9 +96,9 @@ pub unsafe fn regs_to_global_strided<C: Cta, T: Copy, const NT: usize, const VT:
     x: &[T; VT],
     dst: *mut T,
 ) {
-    let tid = cta.tid() as usize;
+    let p = dst.add(cta.tid() as usize);
     for (i, v) in x.iter().enumerate() {
-        *dst.add(tid + i * NT) = *v;
+        *p.add(i * NT) = *v;
     }
 }
 
@@ -120,10 +117,11 @@ pub unsafe fn regs_to_global_strided_guarded<C: Cta, T: Copy, const NT: usize, c
     count: usize,
 ) {
     let tid = cta.tid() as usize;
+    let p = dst.wrapping_add(tid);
+    let rem = count.saturating_sub(tid);
     for (i, v) in x.iter().enumerate() {
-        let j = tid + i * NT;
-        if j < count {
-            *dst.add(j) = *v;
+        if i * NT < rem {
+            *p.add(i * NT) = *v;
         }
     }
 }
@@ -172,9 +170,9 @@ pub unsafe fn regs_to_shared_thread<C: Cta, T: Copy, const VT: usize>(
     x: &[T; VT],
     shared: *mut T,
 ) {
-    let base = cta.tid() as usize * VT;
+    let p = shared.add(cta.tid() as usize * VT);
     for (i, v) in x.iter().enumerate() {
-        *shared.add(base + i) = *v;
+        *p.add(i) = *v;
     }
 }
 
@@ -190,8 +188,8 @@ pub unsafe fn shared_to_regs_thread<C: Cta, T: Copy, const VT: usize>(
     cta: &C,
     shared: *const T,
 ) -> [T; VT] {
-    let base = cta.tid() as usize * VT;
-    core::array::from_fn(|i| *shared.add(base + i))
+    let p = shared.add(cta.tid() as usize * VT);
+    core::array::from_fn(|i| *p.add(i))
 }
 
 /// Global → shared, all `NT * VT` elements in a coalesced strided loop (no barrier).
@@ -316,6 +314,111 @@ pub unsafe fn thread_order_to_global_guarded<C: Cta, T: Copy, const NT: usize, c
     cta.sync();
     let y = shared_to_regs_strided::<C, T, NT, VT>(cta, shared);
     regs_to_global_strided_guarded::<C, T, NT, VT>(cta, &y, dst, count);
+}
+
+/// Global → shared → registers in thread order, transposing each warp's part of the tile
+/// on its own (no CTA barrier): warp `w` owns tile positions
+/// `[w * 32 * VT, (w + 1) * 32 * VT)`, loads them coalesced (lane `l` reads `l + 32 i`),
+/// writes them to the same positions of `shared`, and after a warp barrier each thread reads
+/// its `VT` consecutive values. Positions at or past `count` are `fill`. On return `shared`
+/// holds the tile in natural order, so the thread-order values can be read again later
+/// with [`shared_to_regs_thread`].
+///
+/// # Safety
+/// `src` is valid for `count` reads, `shared` holds `NT * VT` elements; all lanes of each
+/// warp call it (`NT` a multiple of 32).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_loadstore::global_to_thread_order_warp;
+/// let input: Vec<u32> = (0..64 * 5).collect();
+/// let ip = input.as_ptr() as usize;
+/// sim::launch(1, 64, 64 * 5 * 4, &|cta: &sim::SimCta| unsafe {
+///     let x: [u32; 5] = global_to_thread_order_warp::<_, _, 64, 5>(cta, ip as *const u32, 300, 0, cta.shared(0));
+///     let t = cta.tid();
+///     let want: [u32; 5] = core::array::from_fn(|i| if 5 * t + (i as u32) < 300 { 5 * t + i as u32 } else { 0 });
+///     assert_eq!(x, want);
+/// });
+/// ```
+#[inline(always)]
+pub unsafe fn global_to_thread_order_warp<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    src: *const T,
+    count: usize,
+    fill: T,
+    shared: *mut T,
+) -> [T; VT] {
+    let seg = cta.warp() as usize * 32 * VT;
+    let first = seg + cta.lane() as usize;
+    let (s, d) = (src.wrapping_add(first), shared.add(first));
+    if seg + 32 * VT <= count {
+        let x: [T; VT] = core::array::from_fn(|i| *s.add(32 * i));
+        for (i, v) in x.iter().enumerate() {
+            *d.add(32 * i) = *v;
+        }
+    } else {
+        let rem = count.saturating_sub(first);
+        for i in 0..VT {
+            *d.add(32 * i) = if 32 * i < rem { *s.add(32 * i) } else { fill };
+        }
+    }
+    cta.sync_warp(!0);
+    shared_to_regs_thread::<C, T, VT>(cta, shared)
+}
+
+/// Registers in thread order → shared → global, transposing each warp's part of the tile on
+/// its own (see [`global_to_thread_order_warp`]); writes positions below `count`.
+///
+/// The caller must make sure no other lane of the warp still reads the positions this
+/// thread writes (a thread that only read its own values, as after
+/// [`global_to_thread_order_warp`] and a [`Cta::sync_warp`], may call it directly).
+///
+/// # Safety
+/// `dst` is valid for `count` writes, `shared` holds `NT * VT` elements; all lanes of each
+/// warp call it.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_loadstore::thread_order_to_global_warp;
+/// let mut out = vec![0u64; 32 * 3];
+/// let op = out.as_mut_ptr() as usize;
+/// sim::launch(1, 32, 32 * 3 * 8, &|cta: &sim::SimCta| unsafe {
+///     let t = cta.tid() as u64;
+///     thread_order_to_global_warp::<_, _, 32, 3>(cta, &[3 * t, 3 * t + 1, 3 * t + 2], op as *mut u64, 95, cta.shared(0));
+/// });
+/// assert_eq!(out[..95], (0..95).collect::<Vec<u64>>()[..]);
+/// assert_eq!(out[95], 0);
+/// ```
+#[inline(always)]
+pub unsafe fn thread_order_to_global_warp<C: Cta, T: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    x: &[T; VT],
+    dst: *mut T,
+    count: usize,
+    shared: *mut T,
+) {
+    regs_to_shared_thread::<C, T, VT>(cta, x, shared);
+    cta.sync_warp(!0);
+    let seg = cta.warp() as usize * 32 * VT;
+    let first = seg + cta.lane() as usize;
+    let (s, d) = (shared.add(first), dst.wrapping_add(first));
+    if seg + 32 * VT <= count {
+        let y: [T; VT] = core::array::from_fn(|i| *s.add(32 * i));
+        for (i, v) in y.iter().enumerate() {
+            *d.add(32 * i) = *v;
+        }
+    } else {
+        let rem = count.saturating_sub(first);
+        for i in 0..VT {
+            if 32 * i < rem {
+                *d.add(32 * i) = *s.add(32 * i);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -18,8 +18,8 @@ use mgpu_ctascan::{
     cta_reduce, cta_scan, cta_scan_shared_len, thread_reduce, thread_scan, warp_reduce, ScanKind,
 };
 use mgpu_loadstore::{
-    global_to_regs_strided, global_to_regs_strided_guarded, global_to_thread_order,
-    global_to_thread_order_guarded, thread_order_to_global, thread_order_to_global_guarded,
+    global_to_regs_strided, global_to_regs_strided_guarded, global_to_thread_order_warp,
+    shared_to_regs_thread, thread_order_to_global_warp,
 };
 
 /// `flags` bit: inclusive scan (else exclusive).
@@ -65,24 +65,39 @@ pub struct ScanArgs<T> {
     pub tiles_per_cta: u32,
 }
 
-/// Shared-memory layout of the scan kernels: the tile, the CTA-scan scratch, then a 16-byte
-/// slot for broadcasts.
+/// Sub-tiles of `NT * VT` values each look-back CTA scans, sharing one published aggregate
+/// and one look-back (the values wait in shared memory, not registers). Measured on an H200
+/// (i32, copy ratio at 2^27): 1 sub-tile 1.39, 2 sub-tiles 1.55, 3 1.69, 4 1.90: longer
+/// CTA phases cost more than the look-backs they save, so it stays 1 (docs/scan.md).
+pub const LOOKBACK_SUBTILES: usize = 1;
+
+/// Nanoseconds warp 0 waits after publishing its aggregate before the first look at its
+/// predecessors (CUB's "L2 write latency" delay): by then most have published an inclusive
+/// prefix, so one poll usually ends the walk. Without it the polls contend with the tile
+/// traffic (H200, i32, 2^27: copy ratio 1.66 without; 1.49 to 1.39 with 700 to 3500 ns).
+pub const LOOKBACK_FIRST_POLL_NS: u32 = 2000;
+
+/// Nanoseconds between polls of predecessors that have not yet published.
+pub const LOOKBACK_POLL_NS: u32 = 1000;
+
+/// Shared-memory layout of the scan kernels: [`LOOKBACK_SUBTILES`] tiles, as many CTA-scan
+/// scratch areas, then a 16-byte slot for broadcasts.
 pub const fn shared_bytes(size: usize, nt: usize, vt: usize) -> usize {
     misc_offset(size, nt, vt) + 16
 }
 
 const fn scan_offset(size: usize, nt: usize, vt: usize) -> usize {
-    (nt * vt * size).div_ceil(16) * 16
+    (LOOKBACK_SUBTILES * nt * vt * size).div_ceil(16) * 16
 }
 
 const fn misc_offset(size: usize, nt: usize, vt: usize) -> usize {
-    scan_offset(size, nt, vt) + (cta_scan_shared_len(nt) * size).div_ceil(16) * 16
+    scan_offset(size, nt, vt)
+        + (LOOKBACK_SUBTILES * cta_scan_shared_len(nt) * size).div_ceil(16) * 16
 }
 
 struct Smem<T> {
     tile: *mut T,
     scan: *mut T,
-    misc_u32: *mut u32,
     misc_t: *mut T,
 }
 
@@ -92,7 +107,6 @@ fn smem<C: Cta, T: Element, const NT: usize, const VT: usize>(cta: &C) -> Smem<T
     Smem {
         tile: cta.shared(0),
         scan: cta.shared(scan_offset(s, NT, VT)),
-        misc_u32: cta.shared(misc_offset(s, NT, VT)),
         misc_t: cta.shared(misc_offset(s, NT, VT) + 8),
     }
 }
@@ -121,40 +135,32 @@ fn decreases<T: Element, Op: AssociativeOp<T>, const VT: usize>(x: &[T; VT], car
     bad
 }
 
-/// Loads a tile of `count` values (`count <= NT * VT`) in thread order; missing ones are
-/// the identity.
+/// Loads a tile of `count` values (`count <= NT * VT`) into shared memory in natural order
+/// (missing values are the identity) with per-warp transposes, and returns this thread's
+/// reduction of its `VT` values. The values stay in shared memory for [`scan_tile_from`],
+/// so they need not stay live in registers across the CTA scan and the look-back.
 #[inline(always)]
-unsafe fn load_tile<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>(
+unsafe fn load_tile_reduce<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
     cta: &C,
     src: *const T,
     count: usize,
     sh: *mut T,
-) -> [T; VT] {
-    if count == NT * VT {
-        global_to_thread_order::<C, T, NT, VT>(cta, src, sh)
-    } else {
-        global_to_thread_order_guarded::<C, T, NT, VT>(cta, src, count, Op::identity(), sh)
-    }
+) -> T {
+    let x = global_to_thread_order_warp::<C, T, NT, VT>(cta, src, count, Op::identity(), sh);
+    thread_reduce::<T, Op, VT>(&x)
 }
 
-#[inline(always)]
-unsafe fn store_tile<C: Cta, T: Element, const NT: usize, const VT: usize>(
-    cta: &C,
-    y: &[T; VT],
-    dst: *mut T,
-    count: usize,
-    sh: *mut T,
-) {
-    if count == NT * VT {
-        thread_order_to_global::<C, T, NT, VT>(cta, y, dst, sh)
-    } else {
-        thread_order_to_global_guarded::<C, T, NT, VT>(cta, y, dst, count, sh)
-    }
-}
-
-/// Scans one loaded tile from `prefix`: CTA scan of the thread totals, serial scan, checks,
-/// store. Returns this thread's carry-out (its inclusive scan value past its last slot).
-/// Starts after the caller's barrier; ends without one.
+/// Scans the tile [`load_tile_reduce`] left in shared memory from `carry`, this thread's
+/// exclusive prefix: re-reads the thread's values, serial scan, overflow check, per-warp
+/// transposed store of the positions below `count`. Returns this thread's carry-out (its
+/// inclusive value past its last slot). Call after a barrier that follows the load; ends
+/// without one.
 #[inline(always)]
 unsafe fn scan_tile_from<
     C: Cta,
@@ -165,19 +171,17 @@ unsafe fn scan_tile_from<
 >(
     cta: &C,
     a: &ScanArgs<T>,
-    x: &[T; VT],
-    thread_exc: T,
-    prefix: T,
+    carry: T,
     dst: *mut T,
     count: usize,
-    sh: &Smem<T>,
+    sh: *mut T,
 ) -> T {
-    let carry = Op::apply(prefix, thread_exc);
-    let (y, out) = thread_scan::<T, Op, VT>(x, carry, kind_of(a.flags));
-    if a.flags & FLAG_CHECK_MONOTONIC != 0 && decreases::<T, Op, VT>(x, carry) {
+    let x = shared_to_regs_thread::<C, T, VT>(cta, sh);
+    let (y, out) = thread_scan::<T, Op, VT>(&x, carry, kind_of(a.flags));
+    if a.flags & FLAG_CHECK_MONOTONIC != 0 && decreases::<T, Op, VT>(&x, carry) {
         cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
     }
-    store_tile::<C, T, NT, VT>(cta, &y, dst, count, sh.tile);
+    thread_order_to_global_warp::<C, T, NT, VT>(cta, &y, dst, count, sh);
     out
 }
 
@@ -241,6 +245,7 @@ unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
     let lane = cta.lane() as u64;
     let mut prefix = Op::identity();
     let mut end = tile;
+    cta.backoff(LOOKBACK_FIRST_POLL_NS);
     loop {
         let (mut status, mut v);
         loop {
@@ -252,7 +257,7 @@ unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
             if cta.ballot(!0, status == STATUS_X) == 0 {
                 break;
             }
-            cta.backoff(64);
+            cta.backoff(LOOKBACK_POLL_NS);
         }
         let p_mask = cta.ballot(!0, status == STATUS_P);
         let first_p = p_mask.trailing_zeros() as u64;
@@ -265,9 +270,12 @@ unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
     }
 }
 
-/// Single-pass scan with decoupled look-back, one tile per CTA, `grid = tiles`.
+/// Single-pass scan with decoupled look-back: CTA `blockIdx.x` scans
+/// [`LOOKBACK_SUBTILES`] consecutive sub-tiles of `NT * VT` values, `grid = tiles`. As in
+/// CUB, forward progress relies on CTAs starting in block order, so that every tile a CTA
+/// waits for is resident or done.
 ///
-/// Reads `input`, `n`, `status` (zeroed: `tiles` words, then the counter word), `values`
+/// Reads `input`, `n`, `status` (zeroed: `tiles` words, then the error word), `values`
 /// (8-byte types: `2 * tiles`), `flags`; writes `output`, `total` (by the last tile),
 /// `error`. Integers only: the association order depends on timing.
 ///
@@ -285,23 +293,26 @@ pub unsafe fn lookback<
     cta: &C,
     a: &ScanArgs<T>,
 ) {
-    let nv = (NT * VT) as u64;
+    const K: usize = LOOKBACK_SUBTILES;
+    let nv = NT * VT;
     let sh = smem::<C, T, NT, VT>(cta);
-    let tiles = a.n.div_ceil(nv);
-    if cta.tid() == 0 {
-        *sh.misc_u32 = cta.atomic_add_u32(a.status.add(tiles as usize) as *mut u32, 1);
+    let tiles = a.n.div_ceil((K * nv) as u64);
+    let tile = cta.block() as u64;
+    let base = tile as usize * K * nv;
+    let count = (a.n as usize - base).min(K * nv);
+    let counts: [usize; K] = core::array::from_fn(|k| count.saturating_sub(k * nv).min(nv));
+    let nw = cta_scan_shared_len(NT);
+    let t: [T; K] = core::array::from_fn(|k| {
+        let src = a.input.wrapping_add(base + k * nv);
+        load_tile_reduce::<C, T, Op, NT, VT>(cta, src, counts[k], sh.tile.add(k * nv))
+    });
+    let scans: [(T, T); K] = core::array::from_fn(|k| {
+        cta_scan::<C, T, Op, NT>(cta, t[k], sh.scan.add(k * nw), ScanKind::Exclusive)
+    });
+    let mut agg = scans[0].1;
+    for s in scans.iter().skip(1) {
+        agg = Op::apply(agg, s.1);
     }
-    cta.sync();
-    let tile = *sh.misc_u32 as u64;
-    let base = tile * nv;
-    let count = (a.n - base).min(nv) as usize;
-    let x = load_tile::<C, T, Op, NT, VT>(cta, a.input.add(base as usize), count, sh.tile);
-    let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(
-        cta,
-        thread_reduce::<T, Op, VT>(&x),
-        sh.scan,
-        ScanKind::Exclusive,
-    );
     if cta.warp() == 0 {
         let prefix = if tile == 0 {
             Op::identity()
@@ -321,17 +332,15 @@ pub unsafe fn lookback<
         }
     }
     cta.sync();
-    let prefix = *sh.misc_t;
-    scan_tile_from::<C, T, Op, NT, VT>(
-        cta,
-        a,
-        &x,
-        thread_exc,
-        prefix,
-        a.output.add(base as usize),
-        count,
-        &sh,
-    );
+    let mut carry = *sh.misc_t;
+    for k in 0..K {
+        if counts[k] > 0 {
+            let dst = a.output.add(base + k * nv);
+            let from = Op::apply(carry, scans[k].0);
+            scan_tile_from::<C, T, Op, NT, VT>(cta, a, from, dst, counts[k], sh.tile.add(k * nv));
+        }
+        carry = Op::apply(carry, scans[k].1);
+    }
 }
 
 /// The tiles `[first, end)` of the calling CTA in reduce-then-scan.
@@ -400,15 +409,11 @@ pub unsafe fn spine<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, c
     while base < a.n {
         let count = (a.n - base).min(nv) as usize;
         let p = a.values.add(base as usize);
-        let x = load_tile::<C, T, Op, NT, VT>(cta, p, count, sh.tile);
-        let (exc, agg) = cta_scan::<C, T, Op, NT>(
-            cta,
-            thread_reduce::<T, Op, VT>(&x),
-            sh.scan,
-            ScanKind::Exclusive,
-        );
+        let t = load_tile_reduce::<C, T, Op, NT, VT>(cta, p, count, sh.tile);
+        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
+        let x = shared_to_regs_thread::<C, T, VT>(cta, sh.tile);
         let (y, _) = thread_scan::<T, Op, VT>(&x, Op::apply(carry, exc), ScanKind::Exclusive);
-        store_tile::<C, T, NT, VT>(cta, &y, p, count, sh.tile);
+        thread_order_to_global_warp::<C, T, NT, VT>(cta, &y, p, count, sh.tile);
         carry = Op::apply(carry, agg);
         base += nv;
         cta.sync();
@@ -447,23 +452,12 @@ pub unsafe fn downsweep<
     while tile < end {
         let base = tile * nv;
         let count = (a.n - base).min(nv) as usize;
-        let x = load_tile::<C, T, Op, NT, VT>(cta, a.input.add(base as usize), count, sh.tile);
-        let (exc, agg) = cta_scan::<C, T, Op, NT>(
-            cta,
-            thread_reduce::<T, Op, VT>(&x),
-            sh.scan,
-            ScanKind::Exclusive,
-        );
-        let out = scan_tile_from::<C, T, Op, NT, VT>(
-            cta,
-            a,
-            &x,
-            exc,
-            carry,
-            a.output.add(base as usize),
-            count,
-            &sh,
-        );
+        let t =
+            load_tile_reduce::<C, T, Op, NT, VT>(cta, a.input.add(base as usize), count, sh.tile);
+        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
+        let dst = a.output.add(base as usize);
+        let out =
+            scan_tile_from::<C, T, Op, NT, VT>(cta, a, Op::apply(carry, exc), dst, count, sh.tile);
         if tile == tiles - 1 && cta.tid() as usize == (count - 1) / VT {
             *a.total = out;
         }

@@ -26,7 +26,12 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     job: &Job<T>,
     reduce_only: bool,
 ) -> Result<Option<Temp<u64, D>>> {
-    let nv = S::NV;
+    let lookback = Op::LOOKBACK && !reduce_only;
+    let nv = if lookback {
+        S::NV * crate::device::LOOKBACK_SUBTILES
+    } else {
+        S::NV
+    };
     let tiles = job.n.div_ceil(nv);
     if tiles >= (1usize << 31) {
         return Err(Error::InvalidInput(format!(
@@ -45,7 +50,7 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
         flags: job.flags,
         tiles_per_cta: 0,
     };
-    if Op::LOOKBACK && !reduce_only {
+    if lookback {
         let status = Temp::<u64, D>::zeroed(dev, tiles + 1)?;
         let values = Temp::<T, D>::new(dev, if T::WORDS == 2 { 2 * tiles } else { 0 })?;
         args.status = status.as_mut_ptr();
@@ -61,7 +66,7 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
             "the overflow check needs an integer scan".into(),
         ));
     }
-    let max_grid = (dev.info().sm_count * table.ctas_per_sm).max(1) as usize;
+    let max_grid = (dev.info().sm_count * tuning::min_ctas_per_sm(table.nt)).max(1) as usize;
     let per_cta = tiles.div_ceil(max_grid.min(tiles));
     let grid = tiles.div_ceil(per_cta);
     let values = Temp::<T, D>::new(dev, grid)?;

@@ -21,8 +21,6 @@ pub mod tuning {
         pub vt4: usize,
         /// Values per thread for 8-byte types.
         pub vt8: usize,
-        /// Resident CTAs per SM the reduce-then-scan grid is sized for.
-        pub ctas_per_sm: u32,
     }
 
     impl Table {
@@ -41,15 +39,19 @@ pub mod tuning {
         nt: 256,
         vt4: 15,
         vt8: 7,
-        ctas_per_sm: 4,
     };
     /// Volta to Ada (sm_70): 256 threads, 11 or 5 values per thread.
     pub const SM70: Table = Table {
         nt: 256,
         vt4: 11,
         vt8: 5,
-        ctas_per_sm: 4,
     };
+
+    /// CTAs per SM every scan kernel of `nt` threads is built to fit (its register bound):
+    /// 1536 threads per SM, which leaves 40 registers a thread.
+    pub const fn min_ctas_per_sm(nt: usize) -> u32 {
+        (1536 / nt) as u32
+    }
 
     /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`,
     /// set by `cargo xtask ptx`); sm_90 elsewhere.
@@ -81,6 +83,7 @@ macro_rules! kernel_type {
             const ENTRY: &'static str = <Self as EntryName>::NAME;
             const NT: u32 = NT as u32;
             const SHARED_BYTES: u32 = device::shared_bytes(core::mem::size_of::<T>(), NT, VT) as u32;
+            const MIN_CTAS_PER_SM: u32 = tuning::min_ctas_per_sm(NT);
             #[inline(always)]
             fn body<C: Cta>(cta: &C, args: &ScanArgs<T>) {
                 // SAFETY: the host launcher sizes every buffer as the body documents.

@@ -3,7 +3,9 @@
 //! order gives the same bits) plus arbitrary floats within a stated tolerance; sizes from 0
 //! to 10^8. Ignored without a GPU: run with `cargo xtask test-gpu` or the bundle's `run.sh`.
 
-use mgpu_core::{AssociativeOp, BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus};
+use mgpu_core::{
+    AssociativeOp, BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus,
+};
 use mgpu_runtime::{Context, DeviceVec, Error};
 use mgpu_scan::{ScanKind, ScanOp};
 
@@ -27,13 +29,30 @@ fn reference<T: Element, Op: AssociativeOp<T>>(x: &[T], kind: ScanKind) -> (Vec<
     let mut out = Vec::with_capacity(x.len());
     for &v in x {
         let next = Op::apply(acc, v);
-        out.push(if kind == ScanKind::Inclusive { next } else { acc });
+        out.push(if kind == ScanKind::Inclusive {
+            next
+        } else {
+            acc
+        });
         acc = next;
     }
     (out, acc)
 }
 
-const SIZES: &[usize] = &[0, 1, 2, 1791, 1792, 1793, 3839, 3840, 3841, 100_000, 1 << 20, 3_000_017];
+const SIZES: &[usize] = &[
+    0,
+    1,
+    2,
+    1791,
+    1792,
+    1793,
+    3839,
+    3840,
+    3841,
+    100_000,
+    1 << 20,
+    3_000_017,
+];
 
 fn check<T: Element, Op: ScanOp<T>>(ctx: &Context, sizes: &[usize], gen: impl Fn(&mut Rng) -> T) {
     for &n in sizes {
@@ -44,19 +63,32 @@ fn check<T: Element, Op: ScanOp<T>>(ctx: &Context, sizes: &[usize], gen: impl Fn
         for kind in [ScanKind::Exclusive, ScanKind::Inclusive] {
             let (want, want_total) = reference::<T, Op>(&x, kind);
             let total = match kind {
-                ScanKind::Exclusive => mgpu_scan::scan_exclusive(dx.as_slice(), dy.as_mut_slice(), Op::default()),
-                ScanKind::Inclusive => mgpu_scan::scan_inclusive(dx.as_slice(), dy.as_mut_slice(), Op::default()),
+                ScanKind::Exclusive => {
+                    mgpu_scan::scan_exclusive(dx.as_slice(), dy.as_mut_slice(), Op::default())
+                }
+                ScanKind::Inclusive => {
+                    mgpu_scan::scan_inclusive(dx.as_slice(), dy.as_mut_slice(), Op::default())
+                }
             }
             .unwrap();
             let got = dy.to_vec().unwrap();
             let ctx_s = format!("{} {} n={n} {kind:?}", T::NAME, Op::NAME);
             if let Some(i) = (0..n).find(|&i| got[i] != want[i]) {
-                panic!("{ctx_s}: first mismatch at {i}: {:?} vs {:?}", got[i], want[i]);
+                panic!(
+                    "{ctx_s}: first mismatch at {i}: {:?} vs {:?}",
+                    got[i], want[i]
+                );
             }
             assert_eq!(total, want_total, "total {ctx_s}");
         }
         let r = mgpu_scan::reduce(dx.as_slice(), Op::default()).unwrap();
-        assert_eq!(r, reference::<T, Op>(&x, ScanKind::Exclusive).1, "reduce {} {} n={n}", T::NAME, Op::NAME);
+        assert_eq!(
+            r,
+            reference::<T, Op>(&x, ScanKind::Exclusive).1,
+            "reduce {} {} n={n}",
+            T::NAME,
+            Op::NAME
+        );
     }
 }
 
@@ -99,7 +131,9 @@ float_gpu_tests!(gpu_all_ops_f32: f32, gpu_all_ops_f64: f64);
 #[ignore = "needs a CUDA GPU"]
 fn gpu_large_i32_scan_and_reduce() {
     let c = ctx();
-    check::<i32, Plus>(&c, &[100_000_000, (1 << 27) + 5], |r| (r.next() % 16) as i32);
+    check::<i32, Plus>(&c, &[100_000_000, (1 << 27) + 5], |r| {
+        (r.next() % 16) as i32
+    });
     check::<u64, Maximum>(&c, &[30_000_001], |r| r.next());
 }
 
@@ -109,7 +143,9 @@ fn gpu_float_sums_deterministic_within_tolerance() {
     let c = ctx();
     let n = 10_000_000;
     let mut rng = Rng(7);
-    let x: Vec<f64> = (0..n).map(|_| (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0).collect();
+    let x: Vec<f64> = (0..n)
+        .map(|_| (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
+        .collect();
     let dx = DeviceVec::from_slice(&c, &x).unwrap();
     let mut dy = DeviceVec::<f64, _>::zeros(&c, n).unwrap();
     let t1 = mgpu_scan::scan_inclusive(dx.as_slice(), dy.as_mut_slice(), Plus).unwrap();
@@ -119,13 +155,22 @@ fn gpu_float_sums_deterministic_within_tolerance() {
     for i in 0..n {
         acc += x[i];
         mag += x[i].abs();
-        assert!((y[i] - acc).abs() <= 1e-12 * mag.max(1.0), "at {i}: {} vs {acc}", y[i]);
+        assert!(
+            (y[i] - acc).abs() <= 1e-12 * mag.max(1.0),
+            "at {i}: {} vs {acc}",
+            y[i]
+        );
     }
     assert_eq!(t1.to_bits(), y[n - 1].to_bits());
     for _ in 0..3 {
         let t2 = mgpu_scan::scan_inclusive(dx.as_slice(), dy.as_mut_slice(), Plus).unwrap();
         assert_eq!(t1.to_bits(), t2.to_bits(), "same bits every run");
-        assert!(dy.to_vec().unwrap().iter().zip(&y).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(dy
+            .to_vec()
+            .unwrap()
+            .iter()
+            .zip(&y)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
         let r1 = mgpu_scan::reduce(dx.as_slice(), Plus).unwrap();
         let r2 = mgpu_scan::reduce(dx.as_slice(), Plus).unwrap();
         assert_eq!(r1.to_bits(), r2.to_bits());
@@ -142,11 +187,17 @@ fn gpu_count_scan_overflow() {
     let mut out = DeviceVec::<u32, _>::zeros(&c, counts.len()).unwrap();
     assert_eq!(
         mgpu_scan::scan_counts_exclusive(d.as_slice(), out.as_mut_slice()).unwrap_err(),
-        Error::IndexOverflow { what: "scan total", max: u32::MAX as u64 }
+        Error::IndexOverflow {
+            what: "scan total",
+            max: u32::MAX as u64
+        }
     );
     // The context is still usable, and a fitting total is returned.
     let ok = vec![7u32; 1_000_000];
     let mut d = DeviceVec::from_slice(&c, &ok).unwrap();
-    assert_eq!(mgpu_scan::scan_counts_exclusive_in_place(d.as_mut_slice()).unwrap(), 7_000_000);
+    assert_eq!(
+        mgpu_scan::scan_counts_exclusive_in_place(d.as_mut_slice()).unwrap(),
+        7_000_000
+    );
     assert_eq!(d.to_vec().unwrap()[999_999], 6_999_993);
 }
