@@ -1,0 +1,111 @@
+//! The demonstrations' exact text (golden), on the CPU backend and on the CTA simulator
+//! (the GPU kernels), and the binary's whole output.
+
+use mgpu::Backend;
+use mgpu_demo::{print_array, scan_demo};
+use std::process::Command;
+
+/// The seed 001 counts, their exclusive scan and total, in the seeds' layout.
+const SCAN_DEMO: &str = "
+SCAN DEMONSTRATION:
+
+Object counts
+    0:     0    3    5    2    1    3    1    5    4    5
+   10:     2    5    4    0    2    3    1    4    0    5
+   20:     4    3    2    4    2    4    3    3    0    3
+   30:     1    4    4    4    4    2    0    3    0    5
+   40:     0    0    0    0    2    2    3    0    4    4
+
+Scan of object counts:
+    0:     0    0    3    8   10   11   14   15   20   24
+   10:    29   31   36   40   40   42   45   46   50   50
+   20:    55   59   62   64   68   70   74   77   80   80
+   30:    83   84   88   92   96  100  102  102  105  105
+   40:   110  110  110  110  110  112  114  117  117  121
+Total:  125
+";
+
+#[test]
+fn scan_demo_on_the_cpu() {
+    assert_eq!(scan_demo(&Backend::cpu()).unwrap(), SCAN_DEMO);
+}
+
+#[test]
+fn scan_demo_on_the_simulator() {
+    assert_eq!(scan_demo(&Backend::simulator()).unwrap(), SCAN_DEMO);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn scan_demo_on_the_gpu() {
+    let gpu = Backend::cuda(0).expect("needs a CUDA GPU");
+    assert_eq!(scan_demo(&gpu).unwrap(), SCAN_DEMO);
+}
+
+/// The binary prints the backend line of `Backend::detect()` and then every
+/// demonstration; the text after the first line is the same on every backend.
+#[test]
+fn binary_prints_the_backend_then_the_demonstrations() {
+    let out = Command::new(env!("CARGO_BIN_EXE_mgpu-demo"))
+        .output()
+        .expect("run mgpu-demo");
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (first, rest) = stdout.split_once('\n').unwrap();
+    assert_eq!(first, mgpu_demo::backend_line(&Backend::detect()));
+    if let Backend::Cpu = Backend::detect() {
+        assert_eq!(first, "Backend: no CUDA device: CPU backend");
+    }
+    assert_eq!(rest, SCAN_DEMO);
+}
+
+#[test]
+fn binary_runs_named_demonstrations_and_refuses_unknown_ones() {
+    let bin = env!("CARGO_BIN_EXE_mgpu-demo");
+    let out = Command::new(bin).arg("scan").output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout).unwrap().ends_with(SCAN_DEMO));
+    let out = Command::new(bin).arg("nope").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "mgpu-demo: unknown demonstration `nope`; known: scan\n"
+    );
+}
+
+#[test]
+fn print_array_full_rows() {
+    let v: Vec<u32> = (0..20).collect();
+    assert_eq!(
+        print_array(&v, 10),
+        "    0:     0    1    2    3    4    5    6    7    8    9\n   \
+         10:    10   11   12   13   14   15   16   17   18   19\n"
+    );
+}
+
+#[test]
+fn print_array_short_and_ragged() {
+    assert_eq!(print_array::<i32>(&[], 10), "");
+    assert_eq!(print_array(&[7], 10), "    0:     7\n");
+    assert_eq!(print_array(&[1, 2, 3], 10), "    0:     1    2    3\n");
+    assert_eq!(
+        print_array(&[1, 22, 333, 4444, 55555], 2),
+        "    0:     1   22\n    2:   333 4444\n    4:  55555\n"
+    );
+    assert_eq!(print_array(&[-5i64, 6], 1), "    0:    -5\n    1:     6\n");
+    // Indices wider than 5 columns push the row right, as printf does.
+    let many = vec![0u8; 100_001];
+    let text = print_array(&many, 100_000);
+    assert!(
+        text.ends_with("\n100000:     0\n"),
+        "{}",
+        &text[text.len() - 30..]
+    );
+}
+
+#[test]
+#[should_panic(expected = "at least one column")]
+fn print_array_needs_a_column() {
+    print_array(&[1], 0);
+}
