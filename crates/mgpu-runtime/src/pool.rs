@@ -1,7 +1,10 @@
 //! The caching allocator for temporaries.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+
+/// Words in the block of [`Pool::counters`].
+pub const COUNTERS: usize = 64;
 
 /// Caches freed temporary allocations by size class (powers of two from 256 bytes), so
 /// the partitions, carry-outs and flags every call needs cost no allocation after the
@@ -21,6 +24,7 @@ use std::sync::Mutex;
 #[derive(Default)]
 pub struct Pool {
     free: Mutex<HashMap<usize, Vec<u64>>>,
+    counters: OnceLock<u64>,
 }
 
 impl Pool {
@@ -57,11 +61,51 @@ impl Pool {
             .push(ptr);
     }
 
-    /// Takes every cached block out, for freeing: `(ptr, bytes)` pairs.
+    /// The device address of [`COUNTERS`] `u32` words that are zero whenever no kernel
+    /// runs: allocated and zeroed on first use, and every kernel that counts with them (for
+    /// example "the last CTA to finish reduces the partials") sets its word back to zero
+    /// before it ends. All work is on one stream, so kernels never use a word at the same
+    /// time. This saves a memset per call.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{Device, Simulator};
+    /// let dev = Simulator::new();
+    /// let c = dev.pool().counters(&dev).unwrap();
+    /// assert_eq!(c, dev.pool().counters(&dev).unwrap());
+    /// assert_eq!(unsafe { *(c as *const u32) }, 0);
+    /// ```
+    pub fn counters<D: crate::Device>(&self, dev: &D) -> crate::Result<u64> {
+        if let Some(&p) = self.counters.get() {
+            return Ok(p);
+        }
+        let bytes = COUNTERS * 4;
+        let p = self.take(dev, bytes)?;
+        // SAFETY: the block was just taken, `bytes` long.
+        unsafe { dev.memset(p, 0, bytes)? };
+        match self.counters.set(p) {
+            Ok(()) => Ok(p),
+            Err(_) => {
+                // Another thread won the race: keep its block, cache ours.
+                // SAFETY: `p` is ours and unused.
+                unsafe { self.give(p, bytes) };
+                Ok(*self.counters.get().expect("set by the winner"))
+            }
+        }
+    }
+
+    /// Takes every cached block out, for freeing: `(ptr, bytes)` pairs (the counter block
+    /// too, once the device is being dropped).
     pub fn drain(&self) -> Vec<(u64, usize)> {
         let mut m = self.free.lock().unwrap();
-        m.drain()
+        let mut blocks: Vec<(u64, usize)> = m
+            .drain()
             .flat_map(|(c, v)| v.into_iter().map(move |p| (p, c)))
-            .collect()
+            .collect();
+        if let Some(&p) = self.counters.get() {
+            blocks.push((p, Self::class(COUNTERS * 4)));
+        }
+        blocks
     }
 }

@@ -27,6 +27,10 @@ pub const FLAG_INCLUSIVE: u32 = 1;
 /// `flags` bit: check that the inclusive scan never decreases (unsigned sum without
 /// overflow: the count scans), raising [`ERROR_OVERFLOW`] otherwise.
 pub const FLAG_CHECK_MONOTONIC: u32 = 2;
+/// `flags` bit for [`partials`]: a reduction, not a scan: the last CTA to finish reduces
+/// the partials into `total` (counting finished CTAs with `counter`, which it sets back
+/// to zero), so no spine kernel is launched.
+pub const FLAG_REDUCE_ONLY: u32 = 4;
 /// Error bit: an unsigned sum wrapped.
 pub const ERROR_OVERFLOW: u32 = 1;
 
@@ -59,6 +63,8 @@ pub struct ScanArgs<T> {
     pub total: *mut T,
     /// Error word, OR-ed with `ERROR_*` bits.
     pub error: *mut u32,
+    /// With [`FLAG_REDUCE_ONLY`]: a word that is zero before the launch and is left zero.
+    pub counter: *mut u32,
     /// `FLAG_*` bits.
     pub flags: u32,
     /// Reduce-then-scan: tiles per CTA.
@@ -350,9 +356,34 @@ fn cta_tiles<C: Cta>(cta: &C, tiles: u64, per_cta: u32) -> (u64, u64) {
     (first, (first + per_cta as u64).min(tiles))
 }
 
+/// 16 bytes: the unit of [`partials`]' vector loads.
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+struct Vec16([u32; 4]);
+
+/// Vector loads in flight per thread in [`partials`].
+const REDUCE_UNROLL: usize = 4;
+
+/// Folds the elements of one 16-byte vector into `acc`, in order.
+#[inline(always)]
+fn fold_vec16<T: Element, Op: AssociativeOp<T>>(acc: T, v: Vec16) -> T {
+    let w = v.0;
+    if T::WORDS == 1 {
+        let a = Op::apply(acc, T::from_words([w[0], 0]));
+        let a = Op::apply(a, T::from_words([w[1], 0]));
+        let a = Op::apply(a, T::from_words([w[2], 0]));
+        Op::apply(a, T::from_words([w[3], 0]))
+    } else {
+        let a = Op::apply(acc, T::from_words([w[0], w[1]]));
+        Op::apply(a, T::from_words([w[2], w[3]]))
+    }
+}
+
 /// Reduce-then-scan upsweep (and the first pass of reduce): CTA `b` reduces tiles
-/// `[b * tiles_per_cta, ...)` into `values[b]`, loading strided (coalesced, no shared
-/// transpose); every thread folds its values left to right in a fixed order.
+/// `[b * tiles_per_cta, ...)` into `values[b]`. When `input` is 16-byte aligned the range
+/// is read as 16-byte vectors, [`REDUCE_UNROLL`] in flight per thread (thread `t` folds
+/// vectors `t, t + NT, ...` in order); otherwise as strided scalars. Either way every thread
+/// folds a fixed sequence, so the result depends only on the grid: deterministic.
 ///
 /// Reads `input`, `n`, `tiles_per_cta`; writes `values`.
 ///
@@ -373,22 +404,97 @@ pub unsafe fn partials<
     let sh = smem::<C, T, NT, VT>(cta);
     let (first, end) = cta_tiles(cta, a.n.div_ceil(nv), a.tiles_per_cta);
     let mut acc = Op::identity();
-    let mut tile = first;
-    while tile < end {
-        let base = tile * nv;
-        let src = a.input.add(base as usize);
-        let count = (a.n - base).min(nv) as usize;
-        let x: [T; VT] = if count == nv as usize {
-            global_to_regs_strided::<C, T, NT, VT>(cta, src)
-        } else {
-            global_to_regs_strided_guarded::<C, T, NT, VT>(cta, src, count, Op::identity())
-        };
-        acc = Op::apply(acc, thread_reduce::<T, Op, VT>(&x));
-        tile += 1;
+    let per_vec = 16 / core::mem::size_of::<T>();
+    if (a.input as usize).is_multiple_of(16) && first < end {
+        // Tiles hold a multiple of `per_vec` elements, so `lo` is 16-byte aligned.
+        let lo = (first * nv) as usize;
+        let len = ((end * nv).min(a.n) as usize) - lo;
+        let vecs = len / per_vec;
+        let vp = a.input.add(lo) as *const Vec16;
+        let mut j = cta.tid() as usize;
+        while j + (REDUCE_UNROLL - 1) * NT < vecs {
+            // Four named loads, not an array: an array of 16-byte aggregates is not split
+            // into registers and falls to local memory.
+            let v0 = *vp.add(j);
+            let v1 = *vp.add(j + NT);
+            let v2 = *vp.add(j + 2 * NT);
+            let v3 = *vp.add(j + 3 * NT);
+            acc = fold_vec16::<T, Op>(acc, v0);
+            acc = fold_vec16::<T, Op>(acc, v1);
+            acc = fold_vec16::<T, Op>(acc, v2);
+            acc = fold_vec16::<T, Op>(acc, v3);
+            j += REDUCE_UNROLL * NT;
+        }
+        while j < vecs {
+            acc = fold_vec16::<T, Op>(acc, *vp.add(j));
+            j += NT;
+        }
+        // The last few elements of the input, past the last whole vector.
+        let tail = vecs * per_vec + cta.tid() as usize;
+        if tail < len {
+            acc = Op::apply(acc, *a.input.add(lo + tail));
+        }
+    } else {
+        let mut tile = first;
+        while tile < end {
+            let base = tile * nv;
+            let src = a.input.add(base as usize);
+            let count = (a.n - base).min(nv) as usize;
+            let x: [T; VT] = if count == nv as usize {
+                global_to_regs_strided::<C, T, NT, VT>(cta, src)
+            } else {
+                global_to_regs_strided_guarded::<C, T, NT, VT>(cta, src, count, Op::identity())
+            };
+            acc = Op::apply(acc, thread_reduce::<T, Op, VT>(&x));
+            tile += 1;
+        }
     }
     let total = cta_reduce::<C, T, Op, NT>(cta, acc, sh.scan);
     if cta.tid() == 0 {
         *a.values.add(cta.block() as usize) = total;
+    }
+    if a.flags & FLAG_REDUCE_ONLY != 0 {
+        reduce_partials_if_last::<C, T, Op, NT, VT>(cta, a, &sh);
+    }
+}
+
+/// The end of a reduction: the last CTA of [`partials`] to finish (counted with `counter`)
+/// reduces the partials, in a fixed order, into `total` and sets `counter` back to zero.
+/// Each CTA's partial is ordered before its count by a GPU-scope fence, and the last CTA's
+/// reads after its count by another.
+#[inline(always)]
+unsafe fn reduce_partials_if_last<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    sh: &Smem<T>,
+) {
+    let flag = sh.misc_t as *mut u32;
+    if cta.tid() == 0 {
+        cta.fence_gpu();
+        let done = cta.atomic_add_u32(a.counter, 1);
+        *flag = (done == cta.grid() - 1) as u32;
+    }
+    cta.sync();
+    if *flag == 0 {
+        return;
+    }
+    cta.fence_gpu();
+    let mut acc = Op::identity();
+    let mut j = cta.tid();
+    while j < cta.grid() {
+        acc = Op::apply(acc, a.values.add(j as usize).read_volatile());
+        j += NT as u32;
+    }
+    let total = cta_reduce::<C, T, Op, NT>(cta, acc, sh.scan);
+    if cta.tid() == 0 {
+        *a.total = total;
+        cta.store_release_u32(a.counter, 0);
     }
 }
 

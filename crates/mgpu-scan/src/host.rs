@@ -1,6 +1,8 @@
 //! Host launchers of scan and reduce, generic over [`Device`].
 
-use crate::device::{ScanArgs, ERROR_OVERFLOW, FLAG_CHECK_MONOTONIC, FLAG_INCLUSIVE};
+use crate::device::{
+    ScanArgs, ERROR_OVERFLOW, FLAG_CHECK_MONOTONIC, FLAG_INCLUSIVE, FLAG_REDUCE_ONLY,
+};
 use crate::kernels::{tuning, KernelSet, ScanOp};
 use mgpu_core::{Arch, Element, Index, Plus};
 use mgpu_ctascan::ScanKind;
@@ -47,6 +49,7 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
         values: null_mut(),
         total: job.total,
         error: null_mut(),
+        counter: null_mut(),
         flags: job.flags,
         tiles_per_cta: 0,
     };
@@ -72,14 +75,19 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     let values = Temp::<T, D>::new(dev, grid)?;
     args.values = values.as_mut_ptr();
     args.tiles_per_cta = per_cta as u32;
-    // SAFETY (all three): `values` holds one partial per CTA; the rest as for look-back.
+    if reduce_only {
+        args.flags |= FLAG_REDUCE_ONLY;
+        args.counter = dev.pool().counters(dev)? as *mut u32;
+    }
+    // SAFETY (all three): `values` holds one partial per CTA, `counter` is the pool's
+    // zeroed counter word; the rest as for look-back.
     unsafe { dev.launch::<S::Partials>(grid as u32, &args)? };
-    let spine = ScanArgs {
-        n: grid as u64,
-        ..args
-    };
-    unsafe { dev.launch::<S::Spine>(1, &spine)? };
     if !reduce_only {
+        let spine = ScanArgs {
+            n: grid as u64,
+            ..args
+        };
+        unsafe { dev.launch::<S::Spine>(1, &spine)? };
         unsafe { dev.launch::<S::Downsweep>(grid as u32, &args)? };
     }
     Ok(None)

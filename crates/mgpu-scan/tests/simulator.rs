@@ -245,3 +245,37 @@ fn seed_001_counts_scan() {
         &[110, 110, 110, 110, 110, 112, 114, 117, 117, 121]
     );
 }
+
+#[test]
+fn unaligned_slices_take_the_scalar_path() {
+    // Slices at odd offsets are not 16-byte aligned: the reduction reads them as scalars.
+    let dev = Simulator::new();
+    let x: Vec<i32> = (0..20_000).map(|i| (i * 7919 % 1000) - 500).collect();
+    let d = DeviceVec::from_slice(&dev, &x).unwrap();
+    for (lo, hi) in [(1, 20_000), (3, 7_683), (5, 6), (2, 3842)] {
+        let want: i32 = x[lo..hi].iter().fold(0i32, |a, &b| a.wrapping_add(b));
+        let got = mgpu_scan::reduce(d.slice(lo..hi).unwrap(), Plus).unwrap();
+        assert_eq!(got, want, "reduce of {lo}..{hi}");
+        let mut y = DeviceVec::<i32, _>::zeros(&dev, hi - lo).unwrap();
+        let total =
+            mgpu_scan::scan_inclusive(d.slice(lo..hi).unwrap(), y.as_mut_slice(), Plus).unwrap();
+        assert_eq!(total, want);
+        assert_eq!(y.to_vec().unwrap()[hi - lo - 1], want);
+    }
+    // Aligned slices of lengths that leave a tail past the last 16-byte vector.
+    for hi in [4, 5, 7, 3841, 3843, 19_999] {
+        let want: i32 = x[..hi].iter().fold(0i32, |a, &b| a.wrapping_add(b));
+        assert_eq!(
+            mgpu_scan::reduce(d.slice(0..hi).unwrap(), Plus).unwrap(),
+            want,
+            "reduce of 0..{hi}"
+        );
+        let wantf: f64 = x[4..hi.max(4)].iter().map(|&v| v as f64).sum();
+        let xf: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+        let df = DeviceVec::from_slice(&dev, &xf).unwrap();
+        assert_eq!(
+            mgpu_scan::reduce(df.slice(4..hi.max(4)).unwrap(), Plus).unwrap(),
+            wantf
+        );
+    }
+}
