@@ -2,8 +2,8 @@
 //! launch shape (`NT` threads, `VT` values per thread). `no_std`.
 //!
 //! Two strategies:
-//! - **Decoupled look-back** ([`lookback`], integers): one pass. Each CTA takes the next
-//!   tile id from a counter, scans its tile, publishes its aggregate, then warp 0 walks back
+//! - **Decoupled look-back** ([`lookback`], integers): one pass. CTA `b` scans tile `b`,
+//!   publishes its aggregate, then warp 0 walks back
 //!   over its predecessors' published aggregates and inclusive prefixes, 32 at a time, until
 //!   it meets an inclusive prefix. Integer operators are exactly associative, so the result
 //!   does not depend on which predecessors had finished: it is deterministic.
@@ -71,12 +71,6 @@ pub struct ScanArgs<T> {
     pub tiles_per_cta: u32,
 }
 
-/// Sub-tiles of `NT * VT` values each look-back CTA scans, sharing one published aggregate
-/// and one look-back (the values wait in shared memory, not registers). Measured on an H200
-/// (i32, copy ratio at 2^27): 1 sub-tile 1.39, 2 sub-tiles 1.55, 3 1.69, 4 1.90: longer
-/// CTA phases cost more than the look-backs they save, so it stays 1 (docs/scan.md).
-pub const LOOKBACK_SUBTILES: usize = 1;
-
 /// Nanoseconds warp 0 waits after publishing its aggregate before the first look at its
 /// predecessors (CUB's "L2 write latency" delay): by then most have published an inclusive
 /// prefix, so one poll usually ends the walk. Without it the polls contend with the tile
@@ -86,19 +80,18 @@ pub const LOOKBACK_FIRST_POLL_NS: u32 = 2000;
 /// Nanoseconds between polls of predecessors that have not yet published.
 pub const LOOKBACK_POLL_NS: u32 = 1000;
 
-/// Shared-memory layout of the scan kernels: [`LOOKBACK_SUBTILES`] tiles, as many CTA-scan
-/// scratch areas, then a 16-byte slot for broadcasts.
+/// Shared-memory layout of the scan kernels: the tile, the CTA-scan scratch, then a 16-byte
+/// slot for broadcasts.
 pub const fn shared_bytes(size: usize, nt: usize, vt: usize) -> usize {
     misc_offset(size, nt, vt) + 16
 }
 
 const fn scan_offset(size: usize, nt: usize, vt: usize) -> usize {
-    (LOOKBACK_SUBTILES * nt * vt * size).div_ceil(16) * 16
+    (nt * vt * size).div_ceil(16) * 16
 }
 
 const fn misc_offset(size: usize, nt: usize, vt: usize) -> usize {
-    scan_offset(size, nt, vt)
-        + (LOOKBACK_SUBTILES * cta_scan_shared_len(nt) * size).div_ceil(16) * 16
+    scan_offset(size, nt, vt) + (cta_scan_shared_len(nt) * size).div_ceil(16) * 16
 }
 
 struct Smem<T> {
@@ -241,8 +234,15 @@ unsafe fn read_status<C: Cta, T: Element>(
 }
 
 /// Warp 0's walk over the predecessors of `tile` (> 0): the exclusive prefix of the tile.
+/// Each step reads a window of 32 predecessors (lane `l` reads tile `end - 1 - l`), waits
+/// until all have published, and folds those up to the nearest inclusive prefix.
+///
+/// Polls are few on purpose: under full memory traffic each one takes microseconds, so
+/// [`LOOKBACK_FIRST_POLL_NS`] and [`LOOKBACK_POLL_NS`] space them out. Wider windows (64 or
+/// 128 predecessors per step, two or four per lane) measured slower on an H200 (copy ratio
+/// 1.49 and 1.54 against 1.42 at 2^27).
 #[inline(always)]
-unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
+pub(crate) unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
     cta: &C,
     a: &ScanArgs<T>,
     tiles: u64,
@@ -255,11 +255,11 @@ unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
     loop {
         let (mut status, mut v);
         loop {
-            if end > lane {
-                (status, v) = read_status::<C, T>(cta, a, tiles, end - 1 - lane);
+            (status, v) = if end > lane {
+                read_status::<C, T>(cta, a, tiles, end - 1 - lane)
             } else {
-                (status, v) = (STATUS_P, Op::identity());
-            }
+                (STATUS_P, Op::identity())
+            };
             if cta.ballot(!0, status == STATUS_X) == 0 {
                 break;
             }
@@ -276,10 +276,13 @@ unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
     }
 }
 
-/// Single-pass scan with decoupled look-back: CTA `blockIdx.x` scans
-/// [`LOOKBACK_SUBTILES`] consecutive sub-tiles of `NT * VT` values, `grid = tiles`. As in
-/// CUB, forward progress relies on CTAs starting in block order, so that every tile a CTA
-/// waits for is resident or done.
+/// Single-pass scan with decoupled look-back: CTA `blockIdx.x` scans tile `blockIdx.x` of
+/// `NT * VT` values, `grid = tiles`. As in CUB, forward progress relies on CTAs starting in
+/// block order, so that every tile a CTA waits for is resident or done.
+///
+/// Measured alternatives that were slower on an H200 (docs/scan.md): two to four tiles per
+/// CTA sharing one look-back; a persistent grid taking tiles from a counter, with the next
+/// tile streaming in (`cp.async`) during the look-back.
 ///
 /// Reads `input`, `n`, `status` (zeroed: `tiles` words, then the error word), `values`
 /// (8-byte types: `2 * tiles`), `flags`; writes `output`, `total` (by the last tile),
@@ -299,26 +302,14 @@ pub unsafe fn lookback<
     cta: &C,
     a: &ScanArgs<T>,
 ) {
-    const K: usize = LOOKBACK_SUBTILES;
-    let nv = NT * VT;
+    let nv = (NT * VT) as u64;
     let sh = smem::<C, T, NT, VT>(cta);
-    let tiles = a.n.div_ceil((K * nv) as u64);
+    let tiles = a.n.div_ceil(nv);
     let tile = cta.block() as u64;
-    let base = tile as usize * K * nv;
-    let count = (a.n as usize - base).min(K * nv);
-    let counts: [usize; K] = core::array::from_fn(|k| count.saturating_sub(k * nv).min(nv));
-    let nw = cta_scan_shared_len(NT);
-    let t: [T; K] = core::array::from_fn(|k| {
-        let src = a.input.wrapping_add(base + k * nv);
-        load_tile_reduce::<C, T, Op, NT, VT>(cta, src, counts[k], sh.tile.add(k * nv))
-    });
-    let scans: [(T, T); K] = core::array::from_fn(|k| {
-        cta_scan::<C, T, Op, NT>(cta, t[k], sh.scan.add(k * nw), ScanKind::Exclusive)
-    });
-    let mut agg = scans[0].1;
-    for s in scans.iter().skip(1) {
-        agg = Op::apply(agg, s.1);
-    }
+    let base = tile * nv;
+    let count = (a.n - base).min(nv) as usize;
+    let t = load_tile_reduce::<C, T, Op, NT, VT>(cta, a.input.add(base as usize), count, sh.tile);
+    let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
     if cta.warp() == 0 {
         let prefix = if tile == 0 {
             Op::identity()
@@ -338,15 +329,8 @@ pub unsafe fn lookback<
         }
     }
     cta.sync();
-    let mut carry = *sh.misc_t;
-    for k in 0..K {
-        if counts[k] > 0 {
-            let dst = a.output.add(base + k * nv);
-            let from = Op::apply(carry, scans[k].0);
-            scan_tile_from::<C, T, Op, NT, VT>(cta, a, from, dst, counts[k], sh.tile.add(k * nv));
-        }
-        carry = Op::apply(carry, scans[k].1);
-    }
+    let carry = Op::apply(*sh.misc_t, thread_exc);
+    scan_tile_from::<C, T, Op, NT, VT>(cta, a, carry, a.output.add(base as usize), count, sh.tile);
 }
 
 /// The tiles `[first, end)` of the calling CTA in reduce-then-scan.
@@ -570,5 +554,78 @@ pub unsafe fn downsweep<
         carry = Op::apply(carry, agg);
         tile += 1;
         cta.sync();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mgpu_core::sim::{launch, SimCta};
+    use mgpu_core::Plus;
+
+    /// Tiles published as aggregates (A) or inclusive prefixes (P) in a fixed pattern; the
+    /// walk from every tile must fold back to the nearest P, across several windows.
+    fn check_walk<T: Element>(value: impl Fn(u64) -> T, add: impl Fn(T, T) -> T)
+    where
+        Plus: AssociativeOp<T>,
+    {
+        let tiles = 300u64;
+        // P only at tiles 0, 7, 150, so walks cross several windows of 32.
+        let is_p = |t: u64| t == 0 || t == 7 || t == 150;
+        let mut status = vec![0u64; tiles as usize + 1];
+        let mut values = vec![T::ZERO; 2 * tiles as usize];
+        let mut inclusive = vec![T::ZERO; tiles as usize];
+        let mut acc = T::ZERO;
+        for t in 0..tiles {
+            acc = add(acc, value(t));
+            inclusive[t as usize] = acc;
+        }
+        let args = ScanArgs::<T> {
+            input: core::ptr::null(),
+            output: core::ptr::null_mut(),
+            n: 0,
+            status: status.as_mut_ptr(),
+            values: values.as_mut_ptr(),
+            total: core::ptr::null_mut(),
+            error: core::ptr::null_mut(),
+            counter: core::ptr::null_mut(),
+            flags: 0,
+            tiles_per_cta: 0,
+        };
+        // Publish through the kernels' own function, from a one-thread "CTA".
+        launch(1, 32, 0, &|cta: &SimCta| unsafe {
+            if cta.tid() == 0 {
+                for t in 0..tiles {
+                    let (s, v) = if is_p(t) {
+                        (STATUS_P, inclusive[t as usize])
+                    } else {
+                        (STATUS_A, value(t))
+                    };
+                    publish::<SimCta, T>(cta, &args, tiles, t, s, v);
+                }
+            }
+        });
+        for tile in [
+            1u64, 2, 8, 9, 40, 71, 72, 73, 100, 149, 150, 151, 152, 230, 299,
+        ] {
+            let mut got = vec![T::ZERO; 32];
+            let gp = got.as_mut_ptr() as usize;
+            launch(1, 32, 0, &|cta: &SimCta| unsafe {
+                let p = look_back::<SimCta, T, Plus>(cta, &args, tiles, tile);
+                *(gp as *mut T).add(cta.lane() as usize) = p;
+            });
+            let want = inclusive[tile as usize - 1];
+            assert!(
+                got.iter().all(|&g| g == want),
+                "tile {tile}: {:?} vs {want:?}",
+                got[0]
+            );
+        }
+    }
+
+    #[test]
+    fn look_back_folds_aggregates_back_to_the_nearest_prefix() {
+        check_walk::<u32>(|t| (t * 37 % 101) as u32, |a, b| a.wrapping_add(b));
+        check_walk::<u64>(|t| t * t + (1 << 40), |a, b| a.wrapping_add(b));
     }
 }

@@ -29,11 +29,7 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     reduce_only: bool,
 ) -> Result<Option<Temp<u64, D>>> {
     let lookback = Op::LOOKBACK && !reduce_only;
-    let nv = if lookback {
-        S::NV * crate::device::LOOKBACK_SUBTILES
-    } else {
-        S::NV
-    };
+    let nv = S::NV;
     let tiles = job.n.div_ceil(nv);
     if tiles >= (1usize << 31) {
         return Err(Error::InvalidInput(format!(
