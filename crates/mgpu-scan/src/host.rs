@@ -65,7 +65,14 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
             "the overflow check needs an integer scan".into(),
         ));
     }
-    let max_grid = (dev.info().sm_count * tuning::min_ctas_per_sm(table.nt)).max(1) as usize;
+    // A reduction runs `partials` alone, as many CTAs as fit; a float scan sizes the grid
+    // for the 40-register downsweep that shares it.
+    let threads_per_sm = if reduce_only {
+        tuning::REDUCE_THREADS_PER_SM
+    } else {
+        tuning::THREADS_PER_SM
+    };
+    let max_grid = (dev.info().sm_count as usize * (threads_per_sm / table.nt)).max(1);
     let per_cta = tiles.div_ceil(max_grid.min(tiles));
     let grid = tiles.div_ceil(per_cta);
     let values = Temp::<T, D>::new(dev, grid)?;

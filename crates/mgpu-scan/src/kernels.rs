@@ -47,10 +47,17 @@ pub mod tuning {
         vt8: 5,
     };
 
-    /// CTAs per SM every scan kernel of `nt` threads is built to fit (its register bound):
-    /// 1536 threads per SM, which leaves 40 registers a thread.
+    /// Threads per SM the scan kernels are built to fit (`.minnctapersm`): 1536, which
+    /// bounds them to 40 registers a thread.
+    pub const THREADS_PER_SM: usize = 1536;
+
+    /// Threads per SM the reduction kernel (`partials`, 32 registers) is built to fit: a
+    /// full SM, so more 16-byte loads are in flight.
+    pub const REDUCE_THREADS_PER_SM: usize = 2048;
+
+    /// CTAs per SM every scan kernel of `nt` threads is built to fit.
     pub const fn min_ctas_per_sm(nt: usize) -> u32 {
-        (1536 / nt) as u32
+        (THREADS_PER_SM / nt) as u32
     }
 
     /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`,
@@ -70,7 +77,7 @@ pub trait EntryName {
 }
 
 macro_rules! kernel_type {
-    ($(#[$m:meta])* $name:ident, $body:ident) => {
+    ($(#[$m:meta])* $name:ident, $body:ident, $threads_per_sm:expr) => {
         $(#[$m])*
         pub struct $name<T, Op, const NT: usize, const VT: usize>(PhantomData<(T, Op)>);
 
@@ -83,7 +90,7 @@ macro_rules! kernel_type {
             const ENTRY: &'static str = <Self as EntryName>::NAME;
             const NT: u32 = NT as u32;
             const SHARED_BYTES: u32 = device::shared_bytes(core::mem::size_of::<T>(), NT, VT) as u32;
-            const MIN_CTAS_PER_SM: u32 = tuning::min_ctas_per_sm(NT);
+            const MIN_CTAS_PER_SM: u32 = ($threads_per_sm / NT) as u32;
             #[inline(always)]
             fn body<C: Cta>(cta: &C, args: &ScanArgs<T>) {
                 // SAFETY: the host launcher sizes every buffer as the body documents.
@@ -96,22 +103,26 @@ macro_rules! kernel_type {
 kernel_type!(
     /// [`device::lookback`]: single-pass scan (integers).
     Lookback,
-    lookback
+    lookback,
+    tuning::THREADS_PER_SM
 );
 kernel_type!(
     /// [`device::partials`]: per-CTA reductions.
     Partials,
-    partials
+    partials,
+    tuning::REDUCE_THREADS_PER_SM
 );
 kernel_type!(
     /// [`device::spine`]: one-CTA scan of the partials.
     Spine,
-    spine
+    spine,
+    tuning::THREADS_PER_SM
 );
 kernel_type!(
     /// [`device::downsweep`]: per-CTA scans from the partials (floats).
     Downsweep,
-    downsweep
+    downsweep,
+    tuning::THREADS_PER_SM
 );
 
 /// A kernel slot a type/operator pair does not use (floats have no look-back kernel,
