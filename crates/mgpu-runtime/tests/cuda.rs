@@ -198,3 +198,16 @@ fn from_stream_uses_the_callers_stream() {
     let v = DeviceVec::from_slice(&mine, &[5u16; 77]).unwrap();
     assert_eq!(v.to_vec().unwrap(), vec![5; 77]);
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn borrows_cudarc_buffers() {
+    let ctx = gpu();
+    let buf = ctx.stream().clone_htod(&[3u64, 1, 4, 1, 5]).unwrap();
+    let s = ctx.borrow_cuda(&buf);
+    assert_eq!(s.len(), 5);
+    assert_eq!(s.slice(2..4).unwrap().to_vec().unwrap(), vec![4, 1]);
+    let mut out = ctx.stream().alloc_zeros::<u64>(5).unwrap();
+    ctx.borrow_cuda_mut(&mut out).copy_from_device(s).unwrap();
+    assert_eq!(ctx.stream().clone_dtoh(&out).unwrap(), vec![3, 1, 4, 1, 5]);
+}

@@ -201,3 +201,77 @@ fn gpu_count_scan_overflow() {
     );
     assert_eq!(d.to_vec().unwrap()[999_999], 6_999_993);
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_scan_on_cudarc_buffers() {
+    // Interop: mgpu scans memory cudarc owns, in place and out of place, with no copy.
+    let c = ctx();
+    let host: Vec<u32> = (0..100_000u32).map(|i| i % 7).collect();
+    let input = c.stream().clone_htod(&host).unwrap();
+    let mut output = c.stream().alloc_zeros::<u32>(host.len()).unwrap();
+    let total =
+        mgpu_scan::scan_exclusive(c.borrow_cuda(&input), c.borrow_cuda_mut(&mut output), Plus)
+            .unwrap();
+    let (want, want_total) = reference::<u32, Plus>(&host, ScanKind::Exclusive);
+    assert_eq!(total, want_total);
+    assert_eq!(c.stream().clone_dtoh(&output).unwrap(), want);
+    let mut inplace = c.stream().clone_htod(&host).unwrap();
+    mgpu_scan::scan_inclusive_in_place(c.borrow_cuda_mut(&mut inplace), Plus).unwrap();
+    assert_eq!(
+        c.stream().clone_dtoh(&inplace).unwrap(),
+        reference::<u32, Plus>(&host, ScanKind::Inclusive).0
+    );
+}
+
+/// The child half of `gpu_fault_is_context_lost`: a scan that reads an invalid address.
+fn fault_child() {
+    let c = ctx();
+    let n = 1 << 20;
+    // SAFETY (deliberately broken): address 16 is not device memory; the kernel faults.
+    let bad = unsafe { mgpu_runtime::DeviceSlice::<u32, _>::from_raw(&c, 16, n) };
+    let mut out = DeviceVec::<u32, _>::zeros(&c, n).unwrap();
+    let r = mgpu_scan::scan_into(bad, out.as_mut_slice(), ScanKind::Exclusive, None, Plus)
+        .and_then(|_| mgpu_runtime::Device::synchronize(&c));
+    assert!(
+        matches!(r, Err(Error::ContextLost(_))),
+        "fault reported as {r:?}"
+    );
+    // Every later call on the context says so too.
+    assert!(matches!(
+        DeviceVec::<u32, _>::zeros(&c, 4),
+        Err(Error::ContextLost(_))
+    ));
+    assert!(matches!(
+        mgpu_scan::reduce(out.as_slice(), Plus),
+        Err(Error::ContextLost(_))
+    ));
+    println!("mgpu: context lost as expected");
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_fault_is_context_lost() {
+    // A device fault poisons the process's CUDA context, so it runs in a child process.
+    if std::env::var_os("MGPU_FAULT_CHILD").is_some() {
+        fault_child();
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "gpu_fault_is_context_lost",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("MGPU_FAULT_CHILD", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("mgpu: context lost as expected"),
+        "child failed: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
