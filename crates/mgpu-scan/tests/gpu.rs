@@ -3,40 +3,14 @@
 //! order gives the same bits) plus arbitrary floats within a stated tolerance; sizes from 0
 //! to 10^8. Ignored without a GPU: run with `cargo xtask test-gpu` or the bundle's `run.sh`.
 
-use mgpu_core::{
-    AssociativeOp, BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus,
-};
+mod common;
+use common::{reference, Rng};
+use mgpu_core::{BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus};
 use mgpu_runtime::{Context, DeviceVec, Error};
 use mgpu_scan::{ScanKind, ScanOp};
 
 fn ctx() -> Context {
     Context::new(0).expect("needs a CUDA GPU")
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
-fn reference<T: Element, Op: AssociativeOp<T>>(x: &[T], kind: ScanKind) -> (Vec<T>, T) {
-    let mut acc = Op::identity();
-    let mut out = Vec::with_capacity(x.len());
-    for &v in x {
-        let next = Op::apply(acc, v);
-        out.push(if kind == ScanKind::Inclusive {
-            next
-        } else {
-            acc
-        });
-        acc = next;
-    }
-    (out, acc)
 }
 
 const SIZES: &[usize] = &[

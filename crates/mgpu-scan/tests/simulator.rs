@@ -7,41 +7,14 @@
 //! order gives the same bits and the comparison is exact too; `float_sums_within_tolerance`
 //! covers arbitrary floats with a stated tolerance.
 
-use mgpu_core::{
-    AssociativeOp, BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus,
-};
+mod common;
+use common::{reference, Rng};
+use mgpu_core::{BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus};
 use mgpu_runtime::{Arch, DeviceVec, Simulator};
 use mgpu_scan::{kernels::tuning, ScanKind, ScanOp};
 
-/// Deterministic pseudo-random stream (splitmix64).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 fn sizes(nv: usize) -> Vec<usize> {
     vec![0, 1, 2, 31, nv - 1, nv, nv + 1, 2 * nv + 17, 5 * nv - 3]
-}
-
-fn reference<T: Element, Op: AssociativeOp<T>>(x: &[T], kind: ScanKind) -> (Vec<T>, T) {
-    let mut acc = Op::identity();
-    let mut out = Vec::with_capacity(x.len());
-    for &v in x {
-        let next = Op::apply(acc, v);
-        out.push(if kind == ScanKind::Inclusive {
-            next
-        } else {
-            acc
-        });
-        acc = next;
-    }
-    (out, acc)
 }
 
 fn check<T: Element, Op: ScanOp<T>>(gen: impl Fn(&mut Rng) -> T) {
