@@ -486,6 +486,31 @@ impl Context {
     /// assert_eq!(mine.info(), ctx.info());
     /// ```
     pub fn from_stream(stream: Arc<CudaStream>) -> Result<Context> {
+        Self::on_stream(stream, None)
+    }
+
+    /// A `Context` on the same stream that uses the PTX and tuning table of an older
+    /// architecture, for example [`Arch::Sm70`] on a Hopper GPU (PTX JIT-compiles forward),
+    /// to test or compare that code path on newer hardware. Buffers of the two contexts
+    /// are interchangeable in the sense that both queue on one stream, but each keeps its
+    /// own pool and modules.
+    ///
+    /// Errors: [`Error::NoDevice`] when the device is older than `arch`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{Arch, Context, Device};
+    /// # let Ok(ctx) = Context::new(0) else { return };
+    /// let volta = ctx.with_arch(Arch::Sm70).unwrap();
+    /// assert_eq!(volta.arch(), Arch::Sm70);
+    /// ```
+    pub fn with_arch(&self, arch: Arch) -> Result<Context> {
+        Self::on_stream(self.0.stream.clone(), Some(arch))
+    }
+
+    /// [`Context::from_stream`], with the PTX of `arch` instead of the device's own.
+    fn on_stream(stream: Arc<CudaStream>, arch: Option<Arch>) -> Result<Context> {
         let ctx = stream.context().clone();
         let ordinal = ctx.ordinal();
         let what = |q: &str| format!("reading the {q} of CUDA device {ordinal}");
@@ -505,12 +530,22 @@ impl Context {
             u32::try_from(major).unwrap_or(0),
             u32::try_from(minor).unwrap_or(0),
         );
-        let arch = Arch::for_compute_capability(cc.0, cc.1).ok_or_else(|| {
+        let native = Arch::for_compute_capability(cc.0, cc.1).ok_or_else(|| {
             Error::NoDevice(format!(
                 "device {ordinal} ({name}) has compute capability {major}.{minor}; mgpu \
                  needs 7.0 (Volta) or later"
             ))
         })?;
+        let arch = match arch {
+            None => native,
+            Some(Arch::Sm90) if native == Arch::Sm70 => {
+                return Err(Error::NoDevice(format!(
+                    "device {ordinal} ({name}) has compute capability {major}.{minor}: \
+                     the sm_90 PTX needs 9.0 or later"
+                )))
+            }
+            Some(a) => a,
+        };
         Ok(Context(Arc::new(Inner {
             info: DeviceInfo {
                 name,

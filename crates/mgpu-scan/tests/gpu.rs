@@ -249,3 +249,16 @@ fn gpu_fault_is_context_lost() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sm70_ptx_and_tuning() {
+    // The sm_70 PTX and its tuning table, JIT-compiled for this (newer) GPU.
+    let c = ctx().with_arch(mgpu_runtime::Arch::Sm70).unwrap();
+    let sizes = &[0, 1, 1279, 1280, 1281, 2815, 2816, 2817, 1 << 20, 3_000_017];
+    check::<u32, Plus>(&c, sizes, |r| r.next() as u32);
+    check::<i64, Maximum>(&c, sizes, |r| r.next() as i64);
+    check::<u64, BitXor>(&c, sizes, |r| r.next());
+    check::<f32, Plus>(&c, sizes, |r| (r.next() % 33) as f32 - 16.0);
+    check::<f64, Minimum>(&c, sizes, |r| (r.next() >> 11) as f64);
+}
