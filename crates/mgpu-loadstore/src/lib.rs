@@ -14,6 +14,15 @@
 //! banks. Functions without `_guarded` read or write all `NT * VT` positions; `_guarded`
 //! ones touch only positions below `count` (tile-relative) and fill the rest with `fill`.
 //!
+//! Beyond tile transfers:
+//! - [`mem_to_mem_loop`], [`global_to_shared_guarded`], [`shared_to_global_guarded`]:
+//!   cooperative copies of short intervals of run-time length (any memory to any memory,
+//!   shared to shared included);
+//! - [`gather`], [`scatter`] and their `_guarded` (partial tile) and `_checked` (indices
+//!   bounds-checked, errors reported) forms: global ↔ registers through index arrays;
+//! - [`transfer_merge_values`] and [`transfer_merge_values_shared`]: the values of a merge
+//!   moved through merge-style gather indices (A ranks below `aCount`, B ranks above it).
+//!
 //! All functions are `unsafe`: the caller guarantees that the pointers cover the positions
 //! touched and that shared memory holds at least `NT * VT` elements. They must be called
 //! by all `NT` threads of the CTA (the `*_thread_order` ones contain barriers).
@@ -44,6 +53,16 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 
 use mgpu_core::Cta;
+
+mod copy;
+mod gather;
+mod merge;
+
+pub use copy::{global_to_shared_guarded, mem_to_mem_loop, shared_to_global_guarded};
+pub use gather::{
+    gather, gather_checked, gather_guarded, scatter, scatter_checked, scatter_guarded,
+};
+pub use merge::{transfer_merge_values, transfer_merge_values_shared};
 
 /// Global → registers, strided: `x[i] = src[tid + i * NT]`.
 ///
