@@ -1,0 +1,331 @@
+//! Load-balancing search (seed 001): the serial search a thread runs over its part of a
+//! tile, and the CTA load-balancing search that maps a tile of work items to the objects
+//! that generated them.
+//!
+//! The load-balancing search of work item `a` in the exclusive scan `b` of the objects'
+//! work-item counts is `upper_bound(b, a) - 1`: the index of the object that generated
+//! item `a`. It is the merge of the natural numbers (A) with `b` (B) where B goes first on
+//! ties ([`Upper`] bounds), each A step emitting the number of B steps so far, minus one.
+
+use crate::idx::min;
+use crate::{compute_merge_range, merge_path, Counting, Idx, Keys, Upper};
+use mgpu_core::{Cta, Less};
+
+/// Serial load-balancing search without range checks (the seeds'
+/// `DeviceSerialLoadBalanceSearch<VT, false>`): `VT` steps of the merge of the work items
+/// `a_begin, a_begin + 1, ...` with the scan `b` from position `b_begin`. Each A step writes
+/// `b_first + (B position)` to the next slot of `out` (with `b_first = b0 - 1`, wrapping, a
+/// tile whose B starts at global object `b0` gets global object indices). Returns the
+/// number of slots written.
+///
+/// For full ("extended") tiles: `b` must be readable one past the last B position the
+/// steps reach (the halo: the next scan value), and the tile must not end within the
+/// steps. One comparison per step.
+///
+/// # Safety
+/// `b` is readable at the positions read; `out` is writable for up to `VT` slots.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::serial_load_balance_search;
+/// // Counts 2, 5, 3, 0, 1 → scan 0, 2, 7, 10, 10 (halo 11). The first 6 steps are
+/// // B (scan 0), A 0, A 1, B (scan 2), A 2, A 3: four items, of objects 0, 0, 1, 1.
+/// let scan = [0u32, 2, 7, 10, 10, 11];
+/// let mut out = [0u32; 6];
+/// let n = unsafe { serial_load_balance_search::<u32, _, 6>(&scan[..], 0, u32::MAX, 0, out.as_mut_ptr()) };
+/// assert_eq!((n, &out[..4]), (4, &[0, 0, 1, 1][..]));
+/// ```
+#[inline(always)]
+pub unsafe fn serial_load_balance_search<I: Idx, K: Keys<I>, const VT: usize>(
+    b: K,
+    a_begin: I,
+    b_first: I,
+    b_begin: u32,
+    out: *mut I,
+) -> u32 {
+    let mut a = a_begin;
+    let mut bi = b_begin;
+    let mut b_key = b.key(bi as usize);
+    let mut n = 0u32;
+    for i in 0..VT {
+        if a < b_key {
+            *out.add(n as usize) = b_first.wrapping_add(I::from_u32(bi));
+            n += 1;
+            a = a.wrapping_add(I::ONE);
+        } else {
+            bi += 1;
+            if i + 1 < VT {
+                b_key = b.key(bi as usize);
+            }
+        }
+    }
+    n
+}
+
+/// Serial load-balancing search with range checks (the seeds'
+/// `DeviceSerialLoadBalanceSearch<VT, true>`): as [`serial_load_balance_search`], over
+/// work items `a_begin..a_end` and scan positions `b_begin..b_end`, reading `b` only
+/// inside that range. Steps past the end of both emit nothing.
+///
+/// # Safety
+/// `b` is readable at `b_begin..b_end`; `out` is writable for up to `VT` slots.
+///
+/// # Examples
+///
+/// The seeds' example, whole: counts 2, 5, 3, 0, 1, scan 0, 2, 7, 10, 10, 11 items.
+///
+/// ```
+/// use mgpu_ctasearch::serial_load_balance_search_guarded;
+/// let scan = [0u32, 2, 7, 10, 10];
+/// let mut out = [0u32; 16];
+/// let n = unsafe {
+///     serial_load_balance_search_guarded::<u32, _, 16>(&scan[..], 0, 11, u32::MAX, 0, 5, out.as_mut_ptr())
+/// };
+/// assert_eq!(n, 11);
+/// assert_eq!(&out[..11], &[0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 4]);
+/// ```
+#[inline(always)]
+pub unsafe fn serial_load_balance_search_guarded<I: Idx, K: Keys<I>, const VT: usize>(
+    b: K,
+    a_begin: I,
+    a_end: I,
+    b_first: I,
+    b_begin: u32,
+    b_end: u32,
+    out: *mut I,
+) -> u32 {
+    let mut a = a_begin;
+    let mut bi = b_begin;
+    let mut b_key = if bi < b_end {
+        b.key(bi as usize)
+    } else {
+        I::ZERO
+    };
+    let mut n = 0u32;
+    for _ in 0..VT {
+        if a < a_end && (bi >= b_end || a < b_key) {
+            *out.add(n as usize) = b_first.wrapping_add(I::from_u32(bi));
+            n += 1;
+            a = a.wrapping_add(I::ONE);
+        } else if bi < b_end {
+            bi += 1;
+            if bi < b_end {
+                b_key = b.key(bi as usize);
+            }
+        }
+    }
+    n
+}
+
+/// What [`cta_load_balance`] returns: the tile's work items `a0..a1` (global indices,
+/// disjoint between tiles) and the objects `b0..b1` whose scan values it loaded (with the
+/// preceding object when asked for, so `b0` may be one less than the tile's first Merge
+/// Path B position), and where those lie in shared memory.
+///
+/// After the call, shared memory holds (in `I` slots): at `[i]` for `i < a_count()` the
+/// object that generated work item `a0 + i`; at `[a_count() + j]` for
+/// `j < b_count() (+ 1 when the tile is extended)` the scan value of object `b0 + j`.
+///
+/// # Examples
+///
+/// ```
+/// let t = mgpu_ctasearch::LoadBalanceTile { a0: 21u32, a1: 38, b0: 8, b1: 22, extended: true };
+/// assert_eq!((t.a_count(), t.b_count(), t.b_shared()), (17, 14, 17));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LoadBalanceTile<I> {
+    /// First work item of the tile.
+    pub a0: I,
+    /// One past the last work item.
+    pub a1: I,
+    /// First object whose scan value is in shared memory.
+    pub b0: I,
+    /// One past the last object of the tile.
+    pub b1: I,
+    /// Whether the scan value of object `b1` (the halo) was loaded too.
+    pub extended: bool,
+}
+
+impl<I: Idx> LoadBalanceTile<I> {
+    /// Work items in the tile (`a1 - a0`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 2u64, a1: 9, b0: 0, b1: 3, extended: false };
+    /// assert_eq!(t.a_count(), 7);
+    /// ```
+    #[inline(always)]
+    pub fn a_count(&self) -> u32 {
+        self.a1.wrapping_sub(self.a0).to_u32()
+    }
+    /// Objects in the tile (`b1 - b0`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 2u64, a1: 9, b0: 0, b1: 3, extended: false };
+    /// assert_eq!(t.b_count(), 3);
+    /// ```
+    #[inline(always)]
+    pub fn b_count(&self) -> u32 {
+        self.b1.wrapping_sub(self.b0).to_u32()
+    }
+    /// The shared-memory slot of object `b0`'s scan value (`a_count()`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 2u64, a1: 9, b0: 0, b1: 3, extended: false };
+    /// assert_eq!(t.b_shared(), 7);
+    /// ```
+    #[inline(always)]
+    pub fn b_shared(&self) -> u32 {
+        self.a_count()
+    }
+}
+
+/// Shared-memory slots (of the index type) [`cta_load_balance`] needs for `nv = NT * VT`
+/// work items per tile: `nv + 2` (the tile's items and objects, the preceding object and
+/// the halo).
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(mgpu_ctasearch::cta_load_balance_shared_len(128 * 7), 898);
+/// ```
+pub const fn cta_load_balance_shared_len(nv: usize) -> usize {
+    nv + 2
+}
+
+/// The CTA load-balancing search of seed 001 (`CTALoadBalance`) for tile `block`: maps the
+/// tile's `NT * VT` merge steps to its work items and objects. `b_global` is the exclusive
+/// scan of the `source_count` objects' work-item counts (`dest_count` work items in all);
+/// `mp` are the upper-bound Merge Path partitions of the work items (the natural numbers)
+/// against that scan, one per `NT * VT` steps (`mgpu-partition`'s load-balance
+/// partitions); `shared` has [`cta_load_balance_shared_len`]`(NT * VT)` slots.
+///
+/// With `load_preceding_b`, the scan value of the object before the tile's first one is
+/// loaded too (when there is one), so that every work item of the tile finds its object's
+/// scan value in shared memory and can compute its rank, `a - scan[object]`.
+///
+/// Design: the tile's scan values are copied to shared memory (strided, one barrier);
+/// each thread finds its cross-diagonal `VT * tid` with a Merge Path search against a
+/// [`Counting`] A (no shared memory for the items), then runs the serial search, which
+/// writes the object of each of its items straight to shared slot `a - a0`: items are
+/// consecutive, so no register staging is needed. Full tiles that are not the last of
+/// either sequence load the halo (the next scan value) and skip the range checks. Every
+/// thread of the CTA must call it; it ends with a barrier.
+///
+/// # Safety
+/// `b_global` is readable at `0..source_count`, `mp` at `block` and `block + 1`, and
+/// `shared` is this CTA's shared memory of the size above (not in use by other threads
+/// during the call).
+///
+/// # Examples
+///
+/// The seeds' example (counts 2, 5, 3, 0, 1) in one CTA of 4 threads × 4 steps:
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_ctasearch::{cta_load_balance, cta_load_balance_shared_len};
+/// let scan = [0u32, 2, 7, 10, 10];
+/// let mp = [0u64, 11]; // one tile of 16 >= 11 + 5 steps
+/// let mut out = vec![0u32; 11];
+/// let (sp, mpp, op) = (scan.as_ptr() as usize, mp.as_ptr() as usize, out.as_mut_ptr() as usize);
+/// sim::launch(1, 4, cta_load_balance_shared_len(16) * 4, &|cta: &sim::SimCta| unsafe {
+///     let sh = cta.shared::<u32>(0);
+///     let t = cta_load_balance::<_, u32, 4, 4>(cta, 0, 11, sp as *const u32, 5, mpp as *const u64, sh, false);
+///     let mut i = cta.tid();
+///     while i < t.a_count() {
+///         *(op as *mut u32).add(i as usize) = *sh.add(i as usize);
+///         i += 4;
+///     }
+/// });
+/// assert_eq!(out, [0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 4]);
+/// ```
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    block: u32,
+    dest_count: I,
+    b_global: *const I,
+    source_count: I,
+    mp: *const u64,
+    shared: *mut I,
+    load_preceding_b: bool,
+) -> LoadBalanceTile<I> {
+    let nv = (NT * VT) as u64;
+    let range = compute_merge_range(
+        dest_count.to_u64(),
+        source_count.to_u64(),
+        block as u64,
+        0,
+        nv,
+        *mp.add(block as usize),
+        *mp.add(block as usize + 1),
+    );
+    let a0 = I::from_u64(range.a0);
+    let a1 = I::from_u64(range.a1);
+    let mut b0 = I::from_u64(range.b0);
+    let b1 = I::from_u64(range.b1);
+    let preceding = load_preceding_b && b0 != I::ZERO;
+    if preceding {
+        b0 = b0.wrapping_sub(I::ONE);
+    }
+    let extended = a1 < dest_count && b1 < source_count;
+    let a_count = a1.wrapping_sub(a0).to_u32();
+    let b_count = b1.wrapping_sub(b0).to_u32();
+    let pre = preceding as u32;
+    let b_shared = shared.add(a_count as usize);
+
+    // The tile's scan values (and the halo) to shared memory, strided.
+    let load = b_count + extended as u32;
+    let src = b_global.add(b0.to_usize());
+    let mut i = cta.tid();
+    while i < load {
+        *b_shared.add(i as usize) = *src.add(i as usize);
+        i += NT as u32;
+    }
+    cta.sync();
+
+    // Each thread's start on the tile's Merge Path.
+    let steps = a_count + b_count - pre;
+    let diag = min(VT as u32 * cta.tid(), steps);
+    let mp_t = merge_path(
+        Counting(a0),
+        a_count,
+        b_shared.add(pre as usize) as *const I,
+        b_count - pre,
+        diag,
+        Upper,
+        Less,
+    );
+    let a_t = a0.wrapping_add(I::from_u32(mp_t));
+    let b_t = diag - mp_t + pre;
+    let out = shared.add(mp_t as usize);
+    let b_first = b0.wrapping_sub(I::ONE);
+    if extended {
+        serial_load_balance_search::<I, _, VT>(b_shared as *const I, a_t, b_first, b_t, out);
+    } else {
+        serial_load_balance_search_guarded::<I, _, VT>(
+            b_shared as *const I,
+            a_t,
+            a1,
+            b_first,
+            b_t,
+            b_count,
+            out,
+        );
+    }
+    cta.sync();
+    LoadBalanceTile {
+        a0,
+        a1,
+        b0,
+        b1,
+        extended,
+    }
+}

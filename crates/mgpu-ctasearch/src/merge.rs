@@ -1,0 +1,134 @@
+//! Serial merge of `VT` outputs per thread (the seeds' `SerialMerge`), with source indices.
+//!
+//! Both forms merge A before B on equal keys (a stable merge: they continue a
+//! [`Lower`](crate::Lower)-bound [`merge_path`](crate::merge_path) split) and return the
+//! `VT` merged keys with, for each, its position in `keys` (A's and B's positions share
+//! one index space: typically both lists sit in one shared-memory array, A then B), which
+//! is what a gather of values needs.
+
+use crate::Keys;
+use mgpu_core::Comparator;
+
+/// Serial merge without range checks: `VT` steps of the merge of the A list starting at
+/// `a_begin` and the B list starting at `b_begin`, both in `keys`.
+///
+/// For the tiles the seeds call "extended": the caller guarantees that neither list runs
+/// out within the `VT` steps, *or* that `keys` holds a halo, the key that follows each list
+/// in the full merge, right after the list's last key (at `a_end` and `b_end`), so the
+/// comparisons after a list ends still decide as the full merge does. Positions read are
+/// at most `a_begin + VT - 1` and `b_begin + VT - 1`, and never one past the last step.
+///
+/// # Safety
+/// `keys` is readable at every position the merge reads (see above).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_ctasearch::serial_merge;
+/// // A = [1, 4, 6] at 0..3 then its halo 9 at 3; B = [2, 4, 5] at 4..7, halo 8 at 7.
+/// let keys = [1u32, 4, 6, 9, 2, 4, 5, 8];
+/// let (k, i): ([u32; 6], [u32; 6]) = unsafe { serial_merge(&keys[..], 0, 4, Less) };
+/// assert_eq!(k, [1, 2, 4, 4, 5, 6]);
+/// assert_eq!(i, [0, 4, 1, 5, 6, 2]); // ties: A's 4 (position 1) first
+/// ```
+#[inline(always)]
+pub unsafe fn serial_merge<T, K, C, const VT: usize>(
+    keys: K,
+    a_begin: u32,
+    b_begin: u32,
+    _comp: C,
+) -> ([T; VT], [u32; VT])
+where
+    T: Copy,
+    K: Keys<T>,
+    C: Comparator<T>,
+{
+    let (mut a, mut b) = (a_begin, b_begin);
+    let mut a_key = keys.key(a as usize);
+    let mut b_key = keys.key(b as usize);
+    let mut out = [a_key; VT];
+    let mut idx = [0u32; VT];
+    for i in 0..VT {
+        let p = !C::compare(&b_key, &a_key);
+        out[i] = if p { a_key } else { b_key };
+        idx[i] = if p { a } else { b };
+        if i + 1 < VT {
+            if p {
+                a += 1;
+                a_key = keys.key(a as usize);
+            } else {
+                b += 1;
+                b_key = keys.key(b as usize);
+            }
+        }
+    }
+    (out, idx)
+}
+
+/// Serial merge with range checks: `VT` steps of the merge of `keys[a_begin..a_end]` and
+/// `keys[b_begin..b_end]`, reading only inside those ranges. Once both lists are exhausted
+/// (a partial tile) the remaining outputs are unspecified (their index is `>= a_end`):
+/// the caller stores only the first `(a_end - a_begin) + (b_end - b_begin)` of them.
+///
+/// # Safety
+/// `keys` is readable at `a_begin..a_end` and `b_begin..b_end`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_ctasearch::serial_merge_guarded;
+/// let keys = [3i32, 5, 1, 5, 7];
+/// // A = keys[0..2] = [3, 5], B = keys[2..5] = [1, 5, 7]; 5 outputs, then 1 spare.
+/// let (k, i): ([i32; 6], [u32; 6]) = unsafe { serial_merge_guarded(&keys[..], 0, 2, 2, 5, Less) };
+/// assert_eq!(&k[..5], &[1, 3, 5, 5, 7]);
+/// assert_eq!(&i[..5], &[2, 0, 1, 3, 4]);
+/// ```
+#[inline(always)]
+pub unsafe fn serial_merge_guarded<T, K, C, const VT: usize>(
+    keys: K,
+    a_begin: u32,
+    a_end: u32,
+    b_begin: u32,
+    b_end: u32,
+    _comp: C,
+) -> ([T; VT], [u32; VT])
+where
+    T: Copy + Default,
+    K: Keys<T>,
+    C: Comparator<T>,
+{
+    let (mut a, mut b) = (a_begin, b_begin);
+    let mut a_key = if a < a_end {
+        keys.key(a as usize)
+    } else {
+        T::default()
+    };
+    let mut b_key = if b < b_end {
+        keys.key(b as usize)
+    } else {
+        T::default()
+    };
+    let mut out = [a_key; VT];
+    let mut idx = [0u32; VT];
+    for i in 0..VT {
+        let p = b >= b_end || (a < a_end && !C::compare(&b_key, &a_key));
+        out[i] = if p { a_key } else { b_key };
+        idx[i] = if p { a } else { b };
+        if i + 1 < VT {
+            if p {
+                a += 1;
+                if a < a_end {
+                    a_key = keys.key(a as usize);
+                }
+            } else {
+                b += 1;
+                if b < b_end {
+                    b_key = keys.key(b as usize);
+                }
+            }
+        }
+    }
+    (out, idx)
+}
