@@ -1,4 +1,4 @@
-//! # mgpu-ctascan: warp- and CTA-wide reduce and scan
+//! # mgpu-ctascan: warp- and CTA-wide reduce and scan, plain and segmented
 //!
 //! Layer: **device blocks**. Depends on `mgpu-core` only; `no_std` on nvptx64.
 //!
@@ -6,6 +6,13 @@
 //! launch's block size must equal it), the element type and an [`AssociativeOp`]. Warp
 //! steps use shuffles (two per step for 8-byte types); the CTA steps add one exchange of
 //! per-warp totals through `NT / 32` elements of shared memory ([`cta_scan_shared_len`]).
+//!
+//! The segmented forms (seed 002): [`find_seg_scan_delta`] (warp ballot and
+//! count-leading-zeros), [`seg_scan_delta`] and [`cta_seg_scan`] (carry-in and carry-out of
+//! each thread's last segment), [`cta_seg_scan_tile`] (a segmented scan of a thread-order
+//! tile with end flags), and the segmented reduction core [`seg_reduce_to_global`]
+//! (thread-local scan, carry-in/carry-out, reductions compacted in shared memory or, in
+//! half-capacity mode, stored directly).
 //!
 //! # Examples
 //!
@@ -24,6 +31,15 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 
 use mgpu_core::{shfl_up, shfl_xor, AssociativeOp, Cta, Element, WARP_SIZE};
+
+mod segreduce;
+mod segscan;
+
+pub use segreduce::{seg_reduce_shared_bytes, seg_reduce_to_global, segment_end_flags};
+pub use segscan::{
+    cta_seg_scan, cta_seg_scan_tile, find_seg_scan_delta, seg_scan_delta, seg_scan_shared_bytes,
+    thread_seg_carry_out,
+};
 
 /// Inclusive or exclusive scan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,5 +249,7 @@ pub fn thread_scan<T: Element, Op: AssociativeOp<T>, const VT: usize>(
     (y, c)
 }
 
+#[cfg(test)]
+mod seg_tests;
 #[cfg(test)]
 mod tests;
