@@ -36,8 +36,8 @@
 //! let b = [2u32, 3, 8];
 //! // Split the 7 outputs of the merge at 4: how many come from A?
 //! let mp = unsafe { merge_path(&a[..], 4u32, &b[..], 3, 4, Lower, Less) };
-//! assert_eq!(mp, 3); // 1 2 3(a) 3(b) | ... : A gives 1, 3 and... 3 of the first 4
-//! // Merge the rest from one array holding A then B.
+//! assert_eq!(mp, 2); // 1(a) 2(b) 3(a) 3(b) | 5 7 8: two of the first four from A
+//! // Merge the rest from one array holding A then B (B starts at 4).
 //! let keys = [1u32, 3, 5, 7, 2, 3, 8];
 //! let (k, _): ([u32; 3], [u32; 3]) =
 //!     unsafe { serial_merge_guarded(&keys[..], mp, 4, 4 + 4 - mp, 7, Less) };

@@ -129,8 +129,9 @@ fn seed002_upper_bound_minus_one() {
 #[test]
 fn seed004_blocksort_pass_table() {
     // (a0, a1, b0, b1, diag) per tid for coop = 2, 4, 8, as printed.
+    type Row = (u32, u32, u32, u32, u32);
     #[rustfmt::skip]
-    let table: [[(u32, u32, u32, u32, u32); 3]; 8] = [
+    let table: [[Row; 3]; 8] = [
         [(0, 7, 7, 14, 0),    (0, 14, 14, 28, 0),  (0, 28, 28, 56, 0)],
         [(0, 7, 7, 14, 7),    (0, 14, 14, 28, 7),  (0, 28, 28, 56, 7)],
         [(14, 21, 21, 28, 0), (0, 14, 14, 28, 14), (0, 28, 28, 56, 14)],

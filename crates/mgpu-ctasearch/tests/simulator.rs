@@ -1,0 +1,293 @@
+//! The CTA load-balancing search in the simulator, against `upper_bound - 1` and the
+//! ranks `a - scan[object]`: several NT/VT, partial tiles, empty objects, runs of empty
+//! objects, u32 and u64 indices, with and without the preceding B element; and seed 001's
+//! 40 objects in tiles of 30 (its "Divide into 4 equal partitions" example).
+
+use mgpu_core::sim::{launch, SimCta};
+use mgpu_core::{Cta, Less};
+use mgpu_ctasearch::*;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// Runs the CTA search over every tile; returns (objects, ranks, tiles).
+fn run<I: Idx, const NT: usize, const VT: usize>(
+    scan: &[I],
+    total: I,
+    preceding: bool,
+) -> (Vec<I>, Vec<I>, Vec<LoadBalanceTile<I>>) {
+    let nv = (NT * VT) as u64;
+    let n = scan.len() as u64;
+    let steps = total.to_u64() + n;
+    let tiles = steps.div_ceil(nv).max(1);
+    let mp: Vec<u64> = (0..=tiles)
+        .map(|t| unsafe {
+            merge_path(
+                Counting(I::ZERO),
+                total.to_u64(),
+                scan,
+                n,
+                (t * nv).min(steps),
+                Upper,
+                Less,
+            )
+        })
+        .collect();
+    let t = total.to_usize();
+    let mut obj = vec![I::from_u32(u32::MAX); t];
+    let mut rank = vec![I::from_u32(u32::MAX); t];
+    let mut info = vec![LoadBalanceTile::<I>::default(); tiles as usize];
+    let p = [
+        scan.as_ptr() as usize,
+        mp.as_ptr() as usize,
+        obj.as_mut_ptr() as usize,
+        rank.as_mut_ptr() as usize,
+        info.as_mut_ptr() as usize,
+    ];
+    let bytes = cta_load_balance_shared_len(NT * VT) * core::mem::size_of::<I>();
+    launch(tiles as u32, NT as u32, bytes, &|cta: &SimCta| unsafe {
+        let sh = cta.shared::<I>(0);
+        let r = cta_load_balance::<_, I, NT, VT>(
+            cta,
+            cta.block(),
+            total,
+            p[0] as *const I,
+            I::from_usize(scan.len()),
+            p[1] as *const u64,
+            sh,
+            preceding,
+        );
+        if cta.tid() == 0 {
+            *(p[4] as *mut LoadBalanceTile<I>).add(cta.block() as usize) = r;
+        }
+        let mut i = cta.tid();
+        while i < r.a_count() {
+            let a = r.a0.wrapping_add(I::from_u32(i));
+            let o = *sh.add(i as usize);
+            *(p[2] as *mut I).add(a.to_usize()) = o;
+            if preceding {
+                // The object's scan value is in the tile's B slots.
+                let j = o.wrapping_sub(r.b0).to_u32();
+                assert!(j < r.b_count(), "object {o:?} outside the tile's B {r:?}");
+                let s = *sh.add((r.b_shared() + j) as usize);
+                *(p[3] as *mut I).add(a.to_usize()) = a.wrapping_sub(s);
+            }
+            i += NT as u32;
+        }
+    });
+    (obj, rank, info)
+}
+
+fn check<I: Idx, const NT: usize, const VT: usize>(counts: &[u32]) {
+    let mut scan = Vec::new();
+    let mut total = 0u64;
+    for &c in counts {
+        scan.push(I::from_u64(total));
+        total += c as u64;
+    }
+    let want: Vec<I> = (0..total)
+        .map(|a| I::from_usize(scan.partition_point(|&x| x.to_u64() <= a) - 1))
+        .collect();
+    for preceding in [false, true] {
+        let (obj, rank, _) = run::<I, NT, VT>(&scan, I::from_u64(total), preceding);
+        assert_eq!(
+            obj, want,
+            "NT {NT} VT {VT} preceding {preceding} counts {counts:?}"
+        );
+        if preceding {
+            for a in 0..total as usize {
+                assert_eq!(
+                    rank[a].to_u64(),
+                    a as u64 - scan[want[a].to_usize()].to_u64(),
+                    "rank of {a}"
+                );
+            }
+        }
+    }
+}
+
+fn random_counts(rng: &mut Rng, n: usize, max: u64) -> Vec<u32> {
+    (0..n).map(|_| (rng.next() % (max + 1)) as u32).collect()
+}
+
+#[test]
+fn cta_lbs_random_shapes() {
+    let mut rng = Rng(7);
+    for n in [1usize, 2, 7, 31, 64, 100, 257] {
+        let c = random_counts(&mut rng, n, 5);
+        check::<u32, 32, 3>(&c);
+        check::<u32, 64, 7>(&c);
+        check::<u64, 32, 5>(&c);
+        check::<u32, 8, 1>(&c);
+    }
+}
+
+#[test]
+fn cta_lbs_adversarial() {
+    let mut rng = Rng(11);
+    // All empty objects but one; long runs of empties; one huge object; all ones.
+    let mut c = vec![0u32; 300];
+    c[150] = 40;
+    check::<u32, 32, 3>(&c);
+    check::<u32, 32, 3>(&[500]);
+    check::<u64, 32, 3>(&[0, 0, 0, 500, 0, 0]);
+    check::<u32, 32, 3>(&vec![1u32; 333]);
+    let mut c = random_counts(&mut rng, 200, 3);
+    for x in c.iter_mut().take(120).skip(40) {
+        *x = 0;
+    }
+    check::<u32, 64, 3>(&c);
+    // Sizes around a multiple of NV = 96 steps: total + objects = 95, 96, 97, 192.
+    for (objs, items) in [(45usize, 50u32), (46, 50), (47, 50), (92, 100)] {
+        let mut c = vec![0u32; objs];
+        for i in 0..items as usize {
+            c[i % objs] += 1;
+        }
+        check::<u32, 32, 3>(&c);
+    }
+}
+
+/// Seed 001's 40 objects (79 work items) in tiles of NV = 30 (NT = 10, VT = 3): the
+/// seed's four tiles, its load-balancing search and its ranks, with the preceding B
+/// element loaded (the seed prints tile 3 as B = (31, 40); the definition gives 32, see
+/// the seeds' README, and with the preceding element the tile loads from 31).
+#[test]
+fn seed001_tiles_in_the_simulator() {
+    const COUNTS: [u32; 40] = [
+        1, 2, 4, 0, 4, 4, 3, 3, 2, 4, 0, 0, 1, 2, 1, 1, 0, 2, 2, 1, 1, 4, 2, 3, 2, 2, 1, 1, 3, 0,
+        2, 1, 1, 3, 4, 2, 2, 4, 0, 4,
+    ];
+    let mut scan = vec![];
+    let mut t = 0u32;
+    for c in COUNTS {
+        scan.push(t);
+        t += c;
+    }
+    let (obj, rank, tiles) = run::<u32, 10, 3>(&scan, 79, false);
+    let ranges: Vec<_> = tiles.iter().map(|r| (r.a0, r.a1, r.b0, r.b1)).collect();
+    assert_eq!(
+        ranges,
+        [
+            (0, 21, 0, 9),
+            (21, 38, 9, 22),
+            (38, 58, 22, 32),
+            (58, 79, 32, 40)
+        ]
+    );
+    assert_eq!(
+        tiles.iter().map(|r| r.extended).collect::<Vec<_>>(),
+        [true, true, true, false]
+    );
+    let _ = rank;
+    let (obj2, rank, tiles) = run::<u32, 10, 3>(&scan, 79, true);
+    assert_eq!(obj, obj2);
+    let ranges: Vec<_> = tiles.iter().map(|r| (r.a0, r.a1, r.b0, r.b1)).collect();
+    assert_eq!(
+        ranges,
+        [
+            (0, 21, 0, 9),
+            (21, 38, 8, 22),
+            (38, 58, 21, 32),
+            (58, 79, 31, 40)
+        ]
+    );
+    #[rustfmt::skip]
+    let lbs: [u32; 79] = [
+        0, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 9, 9, 9, 9, 12, 13,
+        13, 14, 15, 17, 17, 18, 18, 19, 20, 21, 21, 21, 21, 22, 22, 23, 23, 23, 24, 24, 25, 25,
+        26, 27, 28, 28, 28, 30, 30, 31, 32, 33, 33, 33, 34, 34, 34, 34, 35, 35, 36, 36, 37, 37,
+        37, 37, 39, 39, 39, 39,
+    ];
+    #[rustfmt::skip]
+    let ranks: [u32; 79] = [
+        0, 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 2, 3, 0, 0, 1,
+        0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 2, 3, 0, 1, 0, 1, 2, 0, 1, 0, 1, 0, 0, 0, 1, 2, 0, 1, 0, 0,
+        0, 1, 2, 0, 1, 2, 3, 0, 1, 0, 1, 0, 1, 2, 3, 0, 1, 2, 3,
+    ];
+    assert_eq!(obj, lbs);
+    assert_eq!(rank, ranks);
+}
+
+/// A CTA merge in the simulator, the way merge kernels use these blocks: both tile lists
+/// in shared memory (A then B), each thread a Lower Merge Path at `VT * tid` and a
+/// guarded serial merge, for several NT/VT and partial tiles; equal to a stable merge.
+#[test]
+fn cta_merge_with_merge_path_and_serial_merge() {
+    fn go<const NT: usize, const VT: usize>(a: &[i32], b: &[i32]) {
+        let nv = NT * VT;
+        assert!(a.len() + b.len() <= nv);
+        let mut keys_out = vec![0i32; nv];
+        let mut idx_out = vec![0u32; nv];
+        let p = [
+            a.as_ptr() as usize,
+            b.as_ptr() as usize,
+            keys_out.as_mut_ptr() as usize,
+            idx_out.as_mut_ptr() as usize,
+        ];
+        let (na, nb) = (a.len() as u32, b.len() as u32);
+        launch(1, NT as u32, nv * 4, &|cta: &SimCta| unsafe {
+            let sh = cta.shared::<i32>(0);
+            let mut i = cta.tid();
+            while i < na + nb {
+                *sh.add(i as usize) = if i < na {
+                    *(p[0] as *const i32).add(i as usize)
+                } else {
+                    *(p[1] as *const i32).add((i - na) as usize)
+                };
+                i += NT as u32;
+            }
+            cta.sync();
+            let diag = (VT as u32 * cta.tid()).min(na + nb);
+            let keys = sh as *const i32;
+            let mp = merge_path(keys, na, keys.add(na as usize), nb, diag, Lower, Less);
+            let (k, ix): ([i32; VT], [u32; VT]) =
+                serial_merge_guarded(keys, mp, na, na + diag - mp, na + nb, Less);
+            for j in 0..VT {
+                let o = VT * cta.tid() as usize + j;
+                if o < (na + nb) as usize {
+                    *(p[2] as *mut i32).add(o) = k[j];
+                    *(p[3] as *mut u32).add(o) = ix[j];
+                }
+            }
+        });
+        let all: Vec<i32> = a.iter().chain(b).copied().collect();
+        let mut want: Vec<(i32, u32)> = all
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (k, i as u32))
+            .collect();
+        want.sort_by_key(|&(k, i)| (k, i)); // stable: A (lower positions) first on ties
+        let n = all.len();
+        let got: Vec<(i32, u32)> = keys_out[..n]
+            .iter()
+            .copied()
+            .zip(idx_out[..n].iter().copied())
+            .collect();
+        assert_eq!(got, want, "NT {NT} VT {VT}");
+    }
+    let mut rng = Rng(3);
+    for (na, nb) in [
+        (0usize, 0usize),
+        (0, 50),
+        (50, 0),
+        (40, 56),
+        (48, 48),
+        (13, 7),
+    ] {
+        let mut a: Vec<i32> = (0..na).map(|_| (rng.next() % 10) as i32).collect();
+        let mut b: Vec<i32> = (0..nb).map(|_| (rng.next() % 10) as i32).collect();
+        a.sort();
+        b.sort();
+        go::<32, 3>(&a, &b);
+        go::<16, 7>(&a, &b);
+        go::<64, 5>(&a, &b);
+    }
+}
