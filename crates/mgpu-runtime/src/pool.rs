@@ -25,7 +25,20 @@ pub const COUNTERS: usize = 64;
 pub struct Pool {
     free: Mutex<HashMap<usize, Vec<u64>>>,
     counters: OnceLock<u64>,
+    epochs: Mutex<EpochBlock>,
 }
+
+/// The block behind [`Pool::epoch_block`]: address, size in 8-byte words, last epoch.
+#[derive(Default)]
+struct EpochBlock {
+    ptr: u64,
+    words: usize,
+    epoch: u32,
+}
+
+/// Epochs of [`Pool::epoch_block`] run from 1 to `EPOCH_LIMIT - 1` (30 bits), then the block
+/// is zeroed and they start again.
+pub const EPOCH_LIMIT: u32 = 1 << 30;
 
 impl Pool {
     /// The size class of `bytes`.
@@ -95,8 +108,48 @@ impl Pool {
         }
     }
 
-    /// Takes every cached block out, for freeing: `(ptr, bytes)` pairs (the counter block
-    /// too, once the device is being dropped).
+    /// A block of at least `words` 8-byte words whose contents are tagged with an epoch,
+    /// and a fresh epoch (1 to [`EPOCH_LIMIT`] - 1) for this use. Kernels that publish
+    /// per-tile status (decoupled look-back) write the epoch into every word and treat a
+    /// word of another epoch as unwritten, so the block never needs clearing between calls.
+    /// It is zeroed (epoch 0, which no call gets) when it is first made, when it grows, and
+    /// when the epochs wrap. All work is on one stream, so calls never overlap.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{Device, Simulator};
+    /// let dev = Simulator::new();
+    /// let (p, e1) = dev.pool().epoch_block(&dev, 100).unwrap();
+    /// let (q, e2) = dev.pool().epoch_block(&dev, 50).unwrap();
+    /// assert_eq!((p, e2), (q, e1 + 1));
+    /// ```
+    pub fn epoch_block<D: crate::Device>(
+        &self,
+        dev: &D,
+        words: usize,
+    ) -> crate::Result<(u64, u32)> {
+        let mut b = self.epochs.lock().unwrap();
+        if b.words < words || b.epoch + 1 >= EPOCH_LIMIT {
+            if b.words < words {
+                if b.words > 0 {
+                    // SAFETY: the old block is ours; work using it is queued before any reuse.
+                    unsafe { self.give(b.ptr, b.words * 8) };
+                }
+                let grown = words.max(b.words * 2).max(1024);
+                b.ptr = self.take(dev, grown * 8)?;
+                b.words = Self::class(grown * 8) / 8;
+            }
+            // SAFETY: the block is ours and `words * 8` bytes long.
+            unsafe { dev.memset(b.ptr, 0, b.words * 8)? };
+            b.epoch = 0;
+        }
+        b.epoch += 1;
+        Ok((b.ptr, b.epoch))
+    }
+
+    /// Takes every cached block out, for freeing: `(ptr, bytes)` pairs (the counter and
+    /// epoch blocks too, once the device is being dropped).
     pub fn drain(&self) -> Vec<(u64, usize)> {
         let mut m = self.free.lock().unwrap();
         let mut blocks: Vec<(u64, usize)> = m
@@ -105,6 +158,11 @@ impl Pool {
             .collect();
         if let Some(&p) = self.counters.get() {
             blocks.push((p, Self::class(COUNTERS * 4)));
+        }
+        let mut e = self.epochs.lock().unwrap();
+        if e.words > 0 {
+            blocks.push((e.ptr, e.words * 8));
+            *e = EpochBlock::default();
         }
         blocks
     }

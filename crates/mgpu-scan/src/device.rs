@@ -53,8 +53,8 @@ pub struct ScanArgs<T> {
     pub output: *mut T,
     /// Number of input values (the number of partials for [`spine`]).
     pub n: u64,
-    /// Look-back: tile status words, zeroed before the launch, followed by the tile
-    /// counter and the error word (one `u64`: counter in the low half).
+    /// Look-back: one status word per tile, tagged with `epoch` (words of other epochs read
+    /// as unpublished, so the block needs no clearing between launches).
     pub status: *mut u64,
     /// Look-back of 8-byte types: aggregates then inclusive prefixes, `2 * tiles`.
     /// Reduce-then-scan: the `G` partials.
@@ -69,6 +69,8 @@ pub struct ScanArgs<T> {
     pub flags: u32,
     /// Reduce-then-scan: tiles per CTA.
     pub tiles_per_cta: u32,
+    /// Look-back: this launch's epoch (1 to 2^30 - 1) in `status`.
+    pub epoch: u32,
 }
 
 /// Nanoseconds warp 0 waits after publishing its aggregate before the first look at its
@@ -184,6 +186,10 @@ unsafe fn scan_tile_from<
     out
 }
 
+/// Publishes `status` and `v` for `tile`. 4-byte types: one 64-bit word, value in the low
+/// half, status in bits 32-33, epoch above; a relaxed 64-bit store is single-copy atomic,
+/// so readers see all of it or none. 8-byte types: the value goes to `values` (aggregates
+/// first, then inclusive prefixes) and a release store publishes `epoch << 2 | status`.
 #[inline(always)]
 unsafe fn publish<C: Cta, T: Element>(
     cta: &C,
@@ -194,7 +200,7 @@ unsafe fn publish<C: Cta, T: Element>(
     v: T,
 ) {
     if T::WORDS == 1 {
-        let word = ((status as u64) << 32) | v.to_words()[0] as u64;
+        let word = ((a.epoch as u64) << 34) | ((status as u64) << 32) | v.to_words()[0] as u64;
         cta.store_relaxed_u64(a.status.add(tile as usize), word);
     } else {
         let slot = if status == STATUS_P {
@@ -203,10 +209,15 @@ unsafe fn publish<C: Cta, T: Element>(
             tile
         };
         a.values.add(slot as usize).write_volatile(v);
-        cta.store_release_u32((a.status as *mut u32).add(tile as usize), status);
+        cta.store_release_u32(
+            (a.status as *mut u32).add(tile as usize),
+            (a.epoch << 2) | status,
+        );
     }
 }
 
+/// Reads what [`publish`] wrote for `tile` in this launch's epoch: `STATUS_X` for a word
+/// of another epoch.
 #[inline(always)]
 unsafe fn read_status<C: Cta, T: Element>(
     cta: &C,
@@ -216,9 +227,19 @@ unsafe fn read_status<C: Cta, T: Element>(
 ) -> (u32, T) {
     if T::WORDS == 1 {
         let word = cta.load_relaxed_u64(a.status.add(tile as usize));
-        ((word >> 32) as u32, T::from_words([word as u32, 0]))
+        let status = if (word >> 34) as u32 == a.epoch {
+            (word >> 32) as u32 & 3
+        } else {
+            STATUS_X
+        };
+        (status, T::from_words([word as u32, 0]))
     } else {
-        let status = cta.load_acquire_u32((a.status as *const u32).add(tile as usize));
+        let flag = cta.load_acquire_u32((a.status as *const u32).add(tile as usize));
+        let status = if flag >> 2 == a.epoch {
+            flag & 3
+        } else {
+            STATUS_X
+        };
         let slot = if status == STATUS_P {
             tiles + tile
         } else {
@@ -284,9 +305,10 @@ pub(crate) unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
 /// CTA sharing one look-back; a persistent grid taking tiles from a counter, with the next
 /// tile streaming in (`cp.async`) during the look-back.
 ///
-/// Reads `input`, `n`, `status` (zeroed: `tiles` words, then the error word), `values`
+/// Reads `input`, `n`, `status` (`tiles` words tagged with `epoch`), `epoch`, `values`
 /// (8-byte types: `2 * tiles`), `flags`; writes `output`, `total` (by the last tile),
-/// `error`. Integers only: the association order depends on timing.
+/// `error` (zeroed before the launch when `FLAG_CHECK_MONOTONIC` is set). Integers only:
+/// the association order depends on timing.
 ///
 /// # Safety
 /// The pointers cover what the launch reads and writes; `NT` equals the block size; shared
@@ -591,6 +613,7 @@ mod tests {
             counter: core::ptr::null_mut(),
             flags: 0,
             tiles_per_cta: 0,
+            epoch: 5,
         };
         // Publish through the kernels' own function, from a one-thread "CTA".
         launch(1, 32, 0, &|cta: &SimCta| unsafe {
@@ -621,6 +644,65 @@ mod tests {
                 got[0]
             );
         }
+    }
+
+    #[test]
+    fn words_of_another_epoch_read_as_unpublished() {
+        let mut status = vec![0u64; 4];
+        let mut flags = vec![0u64; 4];
+        let mut values = vec![0u64; 8];
+        let mk = |status: *mut u64, values: *mut u64, epoch: u32| ScanArgs::<u64> {
+            input: core::ptr::null(),
+            output: core::ptr::null_mut(),
+            n: 0,
+            status,
+            values,
+            total: core::ptr::null_mut(),
+            error: core::ptr::null_mut(),
+            counter: core::ptr::null_mut(),
+            flags: 0,
+            tiles_per_cta: 0,
+            epoch,
+        };
+        let (sp, fp, vp) = (
+            status.as_mut_ptr() as usize,
+            flags.as_mut_ptr() as usize,
+            values.as_mut_ptr() as usize,
+        );
+        launch(1, 32, 0, &|cta: &SimCta| unsafe {
+            if cta.tid() != 0 {
+                return;
+            }
+            // 4-byte values: packed words.
+            let old = ScanArgs::<u32> {
+                input: core::ptr::null(),
+                output: core::ptr::null_mut(),
+                n: 0,
+                status: sp as *mut u64,
+                values: core::ptr::null_mut(),
+                total: core::ptr::null_mut(),
+                error: core::ptr::null_mut(),
+                counter: core::ptr::null_mut(),
+                flags: 0,
+                tiles_per_cta: 0,
+                epoch: 4,
+            };
+            publish::<SimCta, u32>(cta, &old, 4, 1, STATUS_P, 77);
+            let new = ScanArgs::<u32> { epoch: 5, ..old };
+            assert_eq!(read_status::<SimCta, u32>(cta, &new, 4, 1).0, STATUS_X);
+            assert_eq!(read_status::<SimCta, u32>(cta, &old, 4, 1), (STATUS_P, 77));
+            // 8-byte values: flag words and side values.
+            let old = mk(fp as *mut u64, vp as *mut u64, 9);
+            publish::<SimCta, u64>(cta, &old, 4, 2, STATUS_A, 1 << 40);
+            assert_eq!(
+                read_status::<SimCta, u64>(cta, &mk(fp as *mut u64, vp as *mut u64, 10), 4, 2).0,
+                STATUS_X
+            );
+            assert_eq!(
+                read_status::<SimCta, u64>(cta, &old, 4, 2),
+                (STATUS_A, 1 << 40)
+            );
+        });
     }
 
     #[test]

@@ -20,14 +20,13 @@ struct Job<T> {
 }
 
 /// Queues the kernels of `job` with the kernel set `S` and tuning `table`. Returns the
-/// status block when the look-back path ran (its second half of the last word is the
-/// error word) so the caller can read errors.
+/// error word when the job checks for overflow (look-back path), for the caller to read.
 fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     dev: &D,
     table: tuning::Table,
     job: &Job<T>,
     reduce_only: bool,
-) -> Result<Option<Temp<u64, D>>> {
+) -> Result<Option<Temp<u32, D>>> {
     let lookback = Op::LOOKBACK && !reduce_only;
     let nv = S::NV;
     let tiles = job.n.div_ceil(nv);
@@ -46,19 +45,27 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
         total: job.total,
         error: null_mut(),
         counter: null_mut(),
+        epoch: 0,
         flags: job.flags,
         tiles_per_cta: 0,
     };
     if lookback {
-        let status = Temp::<u64, D>::zeroed(dev, tiles + 1)?;
+        let (status, epoch) = dev.pool().epoch_block(dev, tiles)?;
         let values = Temp::<T, D>::new(dev, if T::WORDS == 2 { 2 * tiles } else { 0 })?;
-        args.status = status.as_mut_ptr();
+        args.status = status as *mut u64;
+        args.epoch = epoch;
         args.values = values.as_mut_ptr();
-        // The error word is the high half of the word after the tile statuses.
-        args.error = (status.as_mut_ptr() as u64 + 8 * tiles as u64 + 4) as *mut u32;
+        let error = if job.flags & FLAG_CHECK_MONOTONIC != 0 {
+            Some(Temp::<u32, D>::zeroed(dev, 1)?)
+        } else {
+            None
+        };
+        if let Some(e) = &error {
+            args.error = e.as_mut_ptr();
+        }
         // SAFETY: the buffers are sized as `device::lookback` documents.
         unsafe { dev.launch::<S::Lookback>(tiles as u32, &args)? };
-        return Ok(Some(status));
+        return Ok(error);
     }
     if job.flags & FLAG_CHECK_MONOTONIC != 0 {
         return Err(Error::InvalidInput(
@@ -96,12 +103,12 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     Ok(None)
 }
 
-/// Dispatches on the device's architecture; returns the error word's owner (see `queue`).
+/// Dispatches on the device's architecture; returns the error word (see `queue`).
 fn dispatch<D: Device, T: Element, Op: ScanOp<T>>(
     dev: &D,
     job: &Job<T>,
     reduce_only: bool,
-) -> Result<Option<Temp<u64, D>>> {
+) -> Result<Option<Temp<u32, D>>> {
     match dev.arch() {
         Arch::Sm90 => queue::<D, T, Op, Op::Sm90>(dev, tuning::SM90, job, reduce_only),
         Arch::Sm70 => queue::<D, T, Op, Op::Sm70>(dev, tuning::SM70, job, reduce_only),
@@ -220,16 +227,11 @@ fn scan_sync<D: Device, T: Element, Op: ScanOp<T>>(
         flags,
         total: total.as_mut_ptr(),
     };
-    let status = dispatch::<D, T, Op>(dev, &job, false)?;
+    let error = dispatch::<D, T, Op>(dev, &job, false)?;
     let t = read_one(dev, total.as_mut_ptr())?;
     if flags & FLAG_CHECK_MONOTONIC != 0 {
-        let status = status.expect("the overflow check runs on the look-back path");
-        let tiles = status.len() - 1;
-        let word = read_one(
-            dev,
-            (status.as_mut_ptr() as u64 + 8 * tiles as u64) as *mut u64,
-        )?;
-        if (word >> 32) as u32 & ERROR_OVERFLOW != 0 {
+        let error = error.expect("the overflow check runs on the look-back path");
+        if read_one(dev, error.as_mut_ptr())? & ERROR_OVERFLOW != 0 {
             return Err(Error::IndexOverflow {
                 what: "scan total",
                 max: u64::MAX,

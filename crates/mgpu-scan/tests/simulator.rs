@@ -252,3 +252,19 @@ fn unaligned_slices_take_the_scalar_path() {
         );
     }
 }
+
+#[test]
+fn status_block_reuse_across_calls() {
+    // The look-back status block is reused between calls without clearing (epochs tag its
+    // words): a large scan, a small one over the stale words, and a large one again.
+    let dev = Simulator::new();
+    for n in [5 * 3840 + 9, 2 * 3840 - 1, 5 * 3840 + 9, 1, 3 * 3840] {
+        let x: Vec<u32> = (0..n as u32).map(|i| i % 13).collect();
+        let dx = DeviceVec::from_slice(&dev, &x).unwrap();
+        let mut dy = DeviceVec::<u32, _>::zeros(&dev, n).unwrap();
+        let total = mgpu_scan::scan_inclusive(dx.as_slice(), dy.as_mut_slice(), Plus).unwrap();
+        let (want, want_total) = reference::<u32, Plus>(&x, ScanKind::Inclusive);
+        assert_eq!(total, want_total, "n={n}");
+        assert!(dy.to_vec().unwrap() == want, "n={n}");
+    }
+}
