@@ -1,8 +1,16 @@
 //! # mgpu-sortnetwork: sorting networks on a thread's registers
 //!
-//! Layer: **device blocks**. Depends on `mgpu-core` only (for [`Comparator`]); `no_std` on
-//! nvptx64. The functions are plain (not generic over `Cta`): they sort one thread's
-//! `[K; VT]` and are tested directly on the host.
+//! Layer: **device blocks**. The networks depend on `mgpu-core` only (for
+//! [`Comparator`]); `no_std` on nvptx64. They are plain functions (not generic over `Cta`)
+//! that sort one thread's `[K; VT]`, tested directly on the host.
+//!
+//! The crate also holds the `blocks` test-kernel family ([`kernels`], and host wrappers
+//! such as [`sort_pairs_in_threads`] on the host): small kernels that instantiate every
+//! device building block (these networks, `mgpu-loadstore`'s gathers, scatters, interval
+//! copies and merge-value transfer, `mgpu-ctascan`'s segmented reduction) in the committed
+//! PTX and run them in the simulator and on the GPU. For those only it depends on
+//! `mgpu-loadstore` and `mgpu-ctascan` (sibling device blocks) and, on the host, on
+//! `mgpu-runtime`.
 //!
 //! - [`odd_even_transpose_sort_keys`], [`odd_even_transpose_sort_pairs`] and
 //!   [`odd_even_transpose_sort_flags`]: the odd-even transposition sort of seed 004, which
@@ -34,7 +42,16 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 
 mod batcher;
+pub mod kernels;
 mod transpose;
+
+#[cfg(not(target_arch = "nvptx64"))]
+mod host;
+#[cfg(not(target_arch = "nvptx64"))]
+pub use host::*;
+
+#[doc(hidden)]
+pub use mgpu_core as __core;
 
 pub use batcher::{
     odd_even_merge_sort_comparators, odd_even_merge_sort_keys, odd_even_merge_sort_pairs,

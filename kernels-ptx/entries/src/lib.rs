@@ -17,3 +17,12 @@ pub mod scan {
     use mgpu_scan::scan_entries;
     mgpu_scan::for_each_scan_instance!(scan_entries);
 }
+
+/// The blocks family: test kernels that instantiate every device building block
+/// (sorting networks, gather/scatter, interval copies, merge-value transfer, segmented
+/// reduction core), from `mgpu_sortnetwork::for_each_blocks_instance!`.
+#[cfg(feature = "blocks")]
+pub mod blocks {
+    use mgpu_core::kernel_entry;
+    mgpu_sortnetwork::for_each_blocks_instance!(kernel_entry);
+}

@@ -1,0 +1,436 @@
+//! The `blocks` kernel family: small kernels that instantiate the device building blocks
+//! (this crate's sorting networks, `mgpu-loadstore`'s gather/scatter, interval copies and
+//! merge-value transfer, `mgpu-ctascan`'s segmented reduction core) in PTX, so that
+//! `cargo xtask ptx --check` sees each block compiled for sm_70 and sm_90 (registers,
+//! no local memory) and the GPU tests run them. They are test and demonstration kernels,
+//! not an algorithm API: each works tile by tile (`NT * VT` elements per CTA) with no
+//! communication between tiles.
+//!
+//! The instance list [`for_each_blocks_instance!`](crate::for_each_blocks_instance) names
+//! each entry point and its kernel type; `kernels-ptx/entries` makes the entry points from
+//! it and the host wrappers (`host`, re-exported at the crate root) launch the same types.
+
+use core::marker::PhantomData;
+use mgpu_core::{AssociativeOp, Comparator, Cta, Element, Kernel};
+use mgpu_ctascan::{seg_reduce_shared_bytes, seg_reduce_to_global};
+use mgpu_loadstore as ls;
+
+/// The PTX module (family) of these kernels.
+pub const MODULE: &str = "blocks";
+
+/// Threads per CTA of every `blocks` kernel (both architectures: these kernels are not
+/// tuned).
+pub const NT: usize = 128;
+/// Values per thread of every `blocks` kernel (odd: conflict-free thread-order transposes;
+/// not a power of two: exercises the truncated Batcher network).
+pub const VT: usize = 7;
+
+/// The entry name of a kernel instantiation (implemented by the instance list).
+pub trait EntryName {
+    /// `blocks_<kernel>_<types>`.
+    const NAME: &'static str;
+}
+
+/// The first element of tile `block` and the number of its elements (at most `nv`).
+#[inline(always)]
+fn tile<C: Cta>(cta: &C, nv: usize, count: u64) -> (usize, usize) {
+    let start = cta.block() as usize * nv;
+    (start, (count as usize - start).min(nv))
+}
+
+/// Arguments of [`SortPairs`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SortPairsArgs<K, V> {
+    /// Keys, sorted in place.
+    pub keys: *mut K,
+    /// Values, moved with their keys.
+    pub values: *mut V,
+    /// One word per thread of each tile (`grid * NT` words): bit `j` of word
+    /// `block * NT + tid` set means element `tid * VT + j` of the tile starts a segment.
+    pub head_flags: *const u32,
+    /// Number of elements.
+    pub count: u64,
+}
+
+/// Sorts each thread's `VT` consecutive elements (keys with values) with the odd-even
+/// transposition sort, segment head flags blocking swaps: blocksort's first step
+/// (seed 004). Elements past `count` in the last tile are their own segments.
+pub struct SortPairs<K, V, Comp, const NT: usize, const VT: usize>(PhantomData<(K, V, Comp)>);
+
+impl<K: Element, V: Element, Comp: Comparator<K>, const NT: usize, const VT: usize> Kernel
+    for SortPairs<K, V, Comp, NT, VT>
+where
+    Self: EntryName,
+{
+    type Args = SortPairsArgs<K, V>;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    const SHARED_BYTES: u32 = (NT * VT * max(size_of::<K>(), size_of::<V>())) as u32;
+    #[inline(always)]
+    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+        let (start, n) = tile(cta, NT * VT, a.count);
+        unsafe {
+            let keys = a.keys.add(start);
+            let values = a.values.add(start);
+            let ks = cta.shared::<K>(0);
+            let vs = cta.shared::<V>(0);
+            let mut k =
+                ls::global_to_thread_order_guarded::<C, K, NT, VT>(cta, keys, n, K::ZERO, ks);
+            cta.sync();
+            let mut v =
+                ls::global_to_thread_order_guarded::<C, V, NT, VT>(cta, values, n, V::ZERO, vs);
+            let tid = cta.tid() as usize;
+            // Padding slots start segments of their own: nothing swaps into them.
+            let mut flags = *a.head_flags.add(cta.block() as usize * NT + tid);
+            for j in 0..VT {
+                if tid * VT + j >= n {
+                    flags |= 1 << j;
+                }
+            }
+            crate::odd_even_transpose_sort_flags::<K, V, Comp, VT>(&mut k, &mut v, flags);
+            cta.sync();
+            ls::thread_order_to_global_guarded::<C, K, NT, VT>(cta, &k, keys, n, ks);
+            cta.sync();
+            ls::thread_order_to_global_guarded::<C, V, NT, VT>(cta, &v, values, n, vs);
+        }
+    }
+}
+
+/// Arguments of [`BatcherKeys`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct BatcherKeysArgs<K> {
+    /// Keys, sorted in place.
+    pub keys: *mut K,
+    /// Number of keys.
+    pub count: u64,
+    /// The key that fills the slots past `count`: one that sorts after every key.
+    pub fill: K,
+}
+
+/// Sorts each thread's `VT` consecutive keys with Batcher's odd-even merge sort network.
+pub struct BatcherKeys<K, Comp, const NT: usize, const VT: usize>(PhantomData<(K, Comp)>);
+
+impl<K: Element, Comp: Comparator<K>, const NT: usize, const VT: usize> Kernel
+    for BatcherKeys<K, Comp, NT, VT>
+where
+    Self: EntryName,
+{
+    type Args = BatcherKeysArgs<K>;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    const SHARED_BYTES: u32 = (NT * VT * size_of::<K>()) as u32;
+    #[inline(always)]
+    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+        let (start, n) = tile(cta, NT * VT, a.count);
+        unsafe {
+            let keys = a.keys.add(start);
+            let ks = cta.shared::<K>(0);
+            let mut k =
+                ls::global_to_thread_order_guarded::<C, K, NT, VT>(cta, keys, n, a.fill, ks);
+            crate::odd_even_merge_sort_keys::<K, Comp, VT>(&mut k);
+            cta.sync();
+            ls::thread_order_to_global_guarded::<C, K, NT, VT>(cta, &k, keys, n, ks);
+        }
+    }
+}
+
+/// Arguments of [`SegReduce`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SegReduceArgs<T> {
+    /// The values.
+    pub values: *const T,
+    /// Each value's segment, non-decreasing, starting at 0, in steps of 0 or 1 (no empty
+    /// segments).
+    pub rows: *const u32,
+    /// Number of values.
+    pub count: u64,
+    /// Per segment: its reduction within the tile where it ends (one per segment).
+    pub dest: *mut T,
+    /// Per tile: its carry-out.
+    pub carries: *mut T,
+}
+
+/// The segmented reduction core on each tile: the reductions of the segments that end in
+/// the tile (without the part in earlier tiles) to `dest[row]`, and the tile's carry-out
+/// to `carries[block]`. The host adds the carries (seed 002's apply step).
+pub struct SegReduce<T, Op, const NT: usize, const VT: usize, const HALF: bool>(
+    PhantomData<(T, Op)>,
+);
+
+impl<T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize, const HALF: bool> Kernel
+    for SegReduce<T, Op, NT, VT, HALF>
+where
+    Self: EntryName,
+{
+    type Args = SegReduceArgs<T>;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    const SHARED_BYTES: u32 = max(
+        max(
+            NT * VT * 4,
+            NT * VT * size_of::<T>() / if HALF { 2 } else { 1 },
+        ),
+        seg_reduce_shared_bytes(NT, VT, size_of::<T>(), HALF),
+    ) as u32;
+    #[inline(always)]
+    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+        let (start, n) = tile(cta, NT * VT, a.count);
+        let tid = cta.tid() as usize;
+        unsafe {
+            let rows_g = a.rows.add(start);
+            let row0 = *rows_g;
+            let last = *rows_g.add(n - 1);
+            // The row after the tile; past the end, a row that ends the last segment.
+            let after = if start + n < a.count as usize {
+                *rows_g.add(n)
+            } else {
+                last + 1
+            };
+            let rs = cta.shared::<u32>(0);
+            let mut rows =
+                ls::global_to_thread_order_guarded::<C, u32, NT, VT>(cta, rows_g, n, after, rs);
+            let next = if tid + 1 < NT {
+                *rs.add(tid * VT + VT)
+            } else {
+                after
+            };
+            for r in rows.iter_mut() {
+                *r -= row0;
+            }
+            cta.sync();
+            // The values: half-capacity types go through shared memory in two halves.
+            let data: [T; VT] = if HALF {
+                let vs = cta.shared::<T>(0);
+                let x = ls::global_to_regs_strided_guarded::<C, T, NT, VT>(
+                    cta,
+                    a.values.add(start),
+                    n,
+                    Op::identity(),
+                );
+                let half = NT * VT / 2;
+                let mut out = [Op::identity(); VT];
+                for pass in 0..2 {
+                    for (i, v) in x.iter().enumerate() {
+                        let p = tid + i * NT;
+                        if p / half == pass {
+                            *vs.add(p - pass * half) = *v;
+                        }
+                    }
+                    cta.sync();
+                    for (i, o) in out.iter_mut().enumerate() {
+                        let p = tid * VT + i;
+                        if p / half == pass {
+                            *o = *vs.add(p - pass * half);
+                        }
+                    }
+                    cta.sync();
+                }
+                out
+            } else {
+                let d = ls::global_to_thread_order_guarded::<C, T, NT, VT>(
+                    cta,
+                    a.values.add(start),
+                    n,
+                    Op::identity(),
+                    cta.shared::<T>(0),
+                );
+                cta.sync();
+                d
+            };
+            seg_reduce_to_global::<C, T, Op, NT, VT, HALF>(
+                cta,
+                &rows,
+                next - row0,
+                after - row0,
+                &data,
+                a.dest.add(row0 as usize),
+                a.carries.add(cta.block() as usize),
+                cta.shared_base(),
+            );
+        }
+    }
+}
+
+/// Arguments of [`Permute`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct PermuteArgs<T> {
+    /// Source values.
+    pub src: *const T,
+    /// Their number.
+    pub src_len: u64,
+    /// Per output position `p < count`: the source index.
+    pub gather: *const u32,
+    /// Per output position `p < count`: the destination index.
+    pub scatter: *const u32,
+    /// Number of moves.
+    pub count: u64,
+    /// Destination.
+    pub dst: *mut T,
+    /// Its length.
+    pub dst_len: u64,
+    /// Set to 1 when an index is out of range (checked mode).
+    pub error: *mut u32,
+    /// 0: indices checked against the lengths; otherwise trusted.
+    pub unchecked: u32,
+}
+
+/// `dst[scatter[p]] = src[gather[p]]` for `p < count`, through gather and scatter in
+/// strided order (IntervalMove's data movement, seed 000). In checked mode an index out of
+/// range moves nothing and sets the error word.
+pub struct Permute<T, const NT: usize, const VT: usize>(PhantomData<T>);
+
+impl<T: Element, const NT: usize, const VT: usize> Kernel for Permute<T, NT, VT>
+where
+    Self: EntryName,
+{
+    type Args = PermuteArgs<T>;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    const SHARED_BYTES: u32 = 0;
+    #[inline(always)]
+    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+        let (start, n) = tile(cta, NT * VT, a.count);
+        unsafe {
+            let g = ls::global_to_regs_strided_guarded::<C, u32, NT, VT>(
+                cta,
+                a.gather.add(start),
+                n,
+                0,
+            );
+            let s = ls::global_to_regs_strided_guarded::<C, u32, NT, VT>(
+                cta,
+                a.scatter.add(start),
+                n,
+                0,
+            );
+            if a.unchecked != 0 {
+                if n == NT * VT {
+                    let x = ls::gather::<C, T, u32, NT, VT>(cta, a.src, &g);
+                    ls::scatter::<C, T, u32, NT, VT>(cta, &x, &s, a.dst);
+                } else {
+                    let x = ls::gather_guarded::<C, T, u32, NT, VT>(cta, a.src, &g, n, T::ZERO);
+                    ls::scatter_guarded::<C, T, u32, NT, VT>(cta, &x, &s, n, a.dst);
+                }
+            } else {
+                let (x, b1) = ls::gather_checked::<C, T, u32, NT, VT>(
+                    cta,
+                    a.src,
+                    a.src_len as usize,
+                    &g,
+                    n,
+                    T::ZERO,
+                );
+                let mut s2 = s;
+                // A move whose source is bad writes nothing.
+                for (i, d) in s2.iter_mut().enumerate() {
+                    if g[i] as u64 >= a.src_len {
+                        *d = u32::MAX;
+                    }
+                }
+                let b2 = ls::scatter_checked::<C, T, u32, NT, VT>(
+                    cta,
+                    &x,
+                    &s2,
+                    n,
+                    a.dst,
+                    a.dst_len as usize,
+                );
+                if b1 || b2 {
+                    cta.atomic_or_u32(a.error, 1);
+                }
+            }
+        }
+    }
+}
+
+/// Arguments of [`MergeValues`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MergeValuesArgs<T> {
+    /// The A values.
+    pub a: *const T,
+    /// The B values.
+    pub b: *const T,
+    /// Number of A values: gather indices below it name A, the others B.
+    pub a_count: u32,
+    /// Number of B values.
+    pub b_count: u32,
+    /// `a_count + b_count` merge-style gather indices.
+    pub indices: *const u32,
+    /// `a_count + b_count` outputs.
+    pub dst: *mut T,
+}
+
+/// `dst[p] = (A ++ B)[indices[p]]`: each tile copies its indices into shared memory with
+/// the interval loop copy, then runs the merge-value transfer (seed 003).
+pub struct MergeValues<T, const NT: usize, const VT: usize>(PhantomData<T>);
+
+impl<T: Element, const NT: usize, const VT: usize> Kernel for MergeValues<T, NT, VT>
+where
+    Self: EntryName,
+{
+    type Args = MergeValuesArgs<T>;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    const SHARED_BYTES: u32 = (NT * VT * 4) as u32;
+    #[inline(always)]
+    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+        let total = a.a_count as u64 + a.b_count as u64;
+        let (start, n) = tile(cta, NT * VT, total);
+        unsafe {
+            let sh = cta.shared::<u32>(0);
+            ls::mem_to_mem_loop::<C, u32, NT, VT>(cta, a.indices.add(start), n, sh);
+            cta.sync();
+            ls::transfer_merge_values_shared::<C, T, NT, VT>(
+                cta,
+                n,
+                a.a,
+                a.b,
+                a.a_count,
+                sh,
+                a.dst.add(start),
+            );
+        }
+    }
+}
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Calls `$m!(entry_name, KernelType)` for every kernel of the `blocks` family: the one
+/// list the entry points (`kernels-ptx/entries`) and the host wrappers use.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_blocks_instance {
+    ($m:ident) => {
+        $m!(blocks_sort_pairs_i32_less, $crate::kernels::SortPairs<i32, i32, $crate::__core::Less, { $crate::kernels::NT }, { $crate::kernels::VT }>);
+        $m!(blocks_batcher_keys_i32_less, $crate::kernels::BatcherKeys<i32, $crate::__core::Less, { $crate::kernels::NT }, { $crate::kernels::VT }>);
+        $m!(blocks_segreduce_i32_plus, $crate::kernels::SegReduce<i32, $crate::__core::Plus, { $crate::kernels::NT }, { $crate::kernels::VT }, false>);
+        $m!(blocks_segreduce_f64_plus, $crate::kernels::SegReduce<f64, $crate::__core::Plus, { $crate::kernels::NT }, { $crate::kernels::VT }, true>);
+        $m!(blocks_permute_i32, $crate::kernels::Permute<i32, { $crate::kernels::NT }, { $crate::kernels::VT }>);
+        $m!(blocks_merge_values_i64, $crate::kernels::MergeValues<i64, { $crate::kernels::NT }, { $crate::kernels::VT }>);
+    };
+}
+
+macro_rules! entry_name {
+    ($name:ident, $k:ty) => {
+        impl EntryName for $k {
+            const NAME: &'static str = stringify!($name);
+        }
+    };
+}
+for_each_blocks_instance!(entry_name);

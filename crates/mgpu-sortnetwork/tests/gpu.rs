@@ -1,0 +1,235 @@
+//! The `blocks` kernels (every device building block in a kernel) against host references,
+//! on the simulator (small inputs, run by `cargo test`) and on a CUDA GPU (larger inputs,
+//! ignored without one: `cargo xtask test-gpu` or the bundle's `run.sh`). One suite,
+//! written once over `Device`.
+
+use mgpu_runtime::Device;
+use mgpu_sortnetwork::kernels::{NT, VT};
+
+const NV: usize = NT * VT;
+
+/// A small deterministic generator (xorshift*).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn sort_pairs<D: Device>(dev: &D, n: usize, seed: u64) {
+    let mut r = Rng(seed | 1);
+    let keys: Vec<i32> = (0..n).map(|_| r.below(8) as i32 - 4).collect();
+    let heads: Vec<bool> = (0..n).map(|_| r.below(5) == 0).collect();
+    let mut k = keys.clone();
+    let mut v: Vec<i32> = (0..n as i32).collect();
+    mgpu_sortnetwork::sort_pairs_in_threads(dev, &mut k, &mut v, &heads).unwrap();
+    // Reference: each thread's run split at heads, each piece stably sorted.
+    let mut want: Vec<(i32, i32)> = Vec::with_capacity(n);
+    let mut start = 0;
+    for i in (1..=n).filter(|&i| i == n || i % VT == 0 || heads[i]) {
+        let mut piece: Vec<(i32, i32)> = (start..i).map(|j| (keys[j], j as i32)).collect();
+        piece.sort_by_key(|p| p.0);
+        want.extend(piece);
+        start = i;
+    }
+    let got: Vec<(i32, i32)> = k.into_iter().zip(v).collect();
+    assert_eq!(got, want, "sort_pairs n={n}");
+}
+
+fn batcher<D: Device>(dev: &D, n: usize, seed: u64) {
+    let mut r = Rng(seed | 1);
+    let keys: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+    let mut k = keys.clone();
+    mgpu_sortnetwork::batcher_sort_in_threads(dev, &mut k).unwrap();
+    let mut want = keys;
+    for run in want.chunks_mut(VT) {
+        run.sort_unstable();
+    }
+    assert_eq!(k, want, "batcher n={n}");
+}
+
+fn seg_reduce<D: Device>(dev: &D, n: usize, mean_len: u64, seed: u64) {
+    let mut r = Rng(seed | 1);
+    let mut rows = Vec::with_capacity(n);
+    let mut row = 0u32;
+    for i in 0..n {
+        if i > 0 && r.below(mean_len) == 0 {
+            row += 1;
+        }
+        rows.push(row);
+    }
+    let segs = if n == 0 { 0 } else { row as usize + 1 };
+    let xi: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+    let mut want_i = vec![0i32; segs];
+    for (x, &s) in xi.iter().zip(&rows) {
+        want_i[s as usize] = want_i[s as usize].wrapping_add(*x);
+    }
+    assert_eq!(
+        mgpu_sortnetwork::seg_reduce_plus(dev, &xi, &rows).unwrap(),
+        want_i,
+        "i32 n={n} mean {mean_len}"
+    );
+    // Small integers in f64: exact whatever the association order.
+    let xf: Vec<f64> = (0..n).map(|_| r.below(200) as f64 - 100.0).collect();
+    let mut want_f = vec![0f64; segs];
+    for (x, &s) in xf.iter().zip(&rows) {
+        want_f[s as usize] += *x;
+    }
+    assert_eq!(
+        mgpu_sortnetwork::seg_reduce_plus(dev, &xf, &rows).unwrap(),
+        want_f,
+        "f64 n={n} mean {mean_len}"
+    );
+}
+
+fn permute<D: Device>(dev: &D, n: usize, seed: u64) {
+    let mut r = Rng(seed | 1);
+    let src: Vec<i32> = (0..n as i32).map(|i| i * 3 + 1).collect();
+    let mut g: Vec<u32> = (0..n as u32).collect();
+    let mut s: Vec<u32> = (0..n as u32).collect();
+    for i in (1..n).rev() {
+        g.swap(i, r.below(i as u64 + 1) as usize);
+        s.swap(i, r.below(i as u64 + 1) as usize);
+    }
+    let mut want = vec![0i32; n];
+    for p in 0..n {
+        want[s[p] as usize] = src[g[p] as usize];
+    }
+    for checked in [false, true] {
+        let mut dst = vec![0i32; n];
+        mgpu_sortnetwork::permute(dev, &src, &g, &s, &mut dst, checked).unwrap();
+        assert_eq!(dst, want, "permute n={n} checked {checked}");
+    }
+    if n > 1 {
+        // One bad index of each kind: reported, and nothing written for those moves.
+        let (mut g2, mut s2) = (g.clone(), s.clone());
+        g2[0] = n as u32;
+        s2[n - 1] = u32::MAX;
+        let mut dst = vec![0i32; n];
+        assert!(mgpu_sortnetwork::permute(dev, &src, &g2, &s2, &mut dst, true).is_err());
+        let mut want2 = want.clone();
+        want2[s[0] as usize] = 0;
+        want2[s[n - 1] as usize] = 0;
+        assert_eq!(dst, want2, "bad moves write nothing");
+    }
+}
+
+fn merge_values<D: Device>(dev: &D, na: usize, nb: usize, seed: u64) {
+    let mut r = Rng(seed | 1);
+    let mut ak: Vec<u64> = (0..na).map(|_| r.below(100)).collect();
+    let mut bk: Vec<u64> = (0..nb).map(|_| r.below(100)).collect();
+    ak.sort_unstable();
+    bk.sort_unstable();
+    let (mut i, mut j) = (0, 0);
+    let mut idx = Vec::with_capacity(na + nb);
+    while i < na || j < nb {
+        if j == nb || (i < na && ak[i] <= bk[j]) {
+            idx.push(i as u32);
+            i += 1;
+        } else {
+            idx.push((na + j) as u32);
+            j += 1;
+        }
+    }
+    let a: Vec<i64> = (0..na as i64).map(|v| v + 1).collect();
+    let b: Vec<i64> = (0..nb as i64).map(|v| -v - 1).collect();
+    let want: Vec<i64> = idx
+        .iter()
+        .map(|&g| {
+            if (g as usize) < na {
+                a[g as usize]
+            } else {
+                b[g as usize - na]
+            }
+        })
+        .collect();
+    assert_eq!(
+        mgpu_sortnetwork::merge_values(dev, &a, &b, &idx).unwrap(),
+        want,
+        "merge na={na} nb={nb}"
+    );
+}
+
+macro_rules! suite {
+    ($dev:expr, $sizes:expr, $($attr:meta)?) => {
+        $(#[$attr])?
+        #[test]
+        fn sort_pairs_in_threads() {
+            let dev = $dev;
+            for (k, &n) in $sizes.iter().enumerate() {
+                super::sort_pairs(&dev, n, k as u64 + 1);
+            }
+        }
+        $(#[$attr])?
+        #[test]
+        fn batcher_in_threads() {
+            let dev = $dev;
+            for (k, &n) in $sizes.iter().enumerate() {
+                super::batcher(&dev, n, k as u64 + 7);
+            }
+        }
+        $(#[$attr])?
+        #[test]
+        fn seg_reduce() {
+            let dev = $dev;
+            for (k, &n) in $sizes.iter().enumerate() {
+                for mean in [1, 2, 7, 3000] {
+                    super::seg_reduce(&dev, n, mean, k as u64 * 31 + mean);
+                }
+            }
+        }
+        $(#[$attr])?
+        #[test]
+        fn permute() {
+            let dev = $dev;
+            for (k, &n) in $sizes.iter().enumerate() {
+                super::permute(&dev, n, k as u64 + 3);
+            }
+        }
+        $(#[$attr])?
+        #[test]
+        fn merge_values() {
+            let dev = $dev;
+            for (k, &n) in $sizes.iter().enumerate() {
+                super::merge_values(&dev, n, n / 3 + 1, k as u64 + 5);
+                super::merge_values(&dev, 0, n, k as u64);
+                super::merge_values(&dev, n, 0, k as u64);
+            }
+        }
+    };
+}
+
+/// The simulator: a few tiles, partial tiles, edge sizes.
+mod simulator {
+    use super::NV;
+    suite!(
+        mgpu_runtime::Simulator::new(),
+        [0usize, 1, 7, NV - 1, NV, NV + 1, 2 * NV + 5],
+    );
+}
+
+/// The GPU: also sizes of millions of elements.
+mod cuda {
+    use super::NV;
+    suite!(
+        mgpu_runtime::Context::new(0).expect("needs a CUDA GPU"),
+        [
+            0usize,
+            1,
+            7,
+            NV - 1,
+            NV,
+            NV + 1,
+            2 * NV + 5,
+            100_003,
+            4_000_037
+        ],
+        ignore = "needs a CUDA GPU"
+    );
+}
