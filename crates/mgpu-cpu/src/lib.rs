@@ -68,6 +68,7 @@
 
 mod chunks;
 mod counts;
+pub mod partition;
 mod reduce;
 mod scan;
 

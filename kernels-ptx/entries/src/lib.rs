@@ -26,3 +26,11 @@ pub mod blocks {
     use mgpu_core::kernel_entry;
     mgpu_sortnetwork::for_each_blocks_instance!(kernel_entry);
 }
+
+/// The partition family: Merge Path (merge and mergesort), binary-search, CSR and
+/// load-balancing partitions, one thread per partition point.
+#[cfg(feature = "partition")]
+pub mod partition {
+    use mgpu_partition::partition_entries;
+    mgpu_partition::for_each_partition_instance!(partition_entries);
+}

@@ -1,0 +1,333 @@
+//! The partition kernels' bodies: one thread per partition point, each a single search
+//! (the seeds' `KernelMergePartition`, `KernelBinarySearch`, `KernelPartitionCsrSegReduce`).
+//!
+//! Every partition array is `u64`, one entry per tile boundary (`n / nv + 1` entries for
+//! `n` merge steps): 8 bytes per tile of `nv` elements is nothing, and one format serves
+//! kernels of either index type.
+
+use mgpu_core::{Comparator, Cta, Less};
+use mgpu_ctasearch::{
+    binary_search, find_mergesort_frame, merge_path, Bounds, Counting, Idx, Keys, Upper,
+};
+
+/// The CSR continuation flag (seed 002): set in a CSR partition when the tile's first
+/// element is not the first of its row (`csr[row] != nv * tile`), so the tile continues a
+/// row begun in an earlier one. The seed keeps it in bit 31 of an `int`, which collides
+/// with row indices of 2^31 and more; here partitions are `u64` and the flag is bit 63,
+/// which no row index of a `u32` CSR can reach, nor one of a `u64` CSR (2^63 rows would
+/// need 2^66 bytes of offsets).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_partition::{csr_limit_continues, csr_limit_row, CSR_CONTINUATION};
+/// let limit = 5 | CSR_CONTINUATION;
+/// assert_eq!((csr_limit_row(limit), csr_limit_continues(limit)), (5, true));
+/// assert!(!csr_limit_continues(5));
+/// ```
+pub const CSR_CONTINUATION: u64 = 1 << 63;
+
+/// The row of a CSR partition (the flag cleared).
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(mgpu_partition::csr_limit_row(7 | mgpu_partition::CSR_CONTINUATION), 7);
+/// ```
+#[inline(always)]
+pub fn csr_limit_row(limit: u64) -> u64 {
+    limit & !CSR_CONTINUATION
+}
+
+/// Whether a CSR partition carries the continuation flag.
+///
+/// # Examples
+///
+/// ```
+/// assert!(mgpu_partition::csr_limit_continues(1 << 63));
+/// ```
+#[inline(always)]
+pub fn csr_limit_continues(limit: u64) -> bool {
+    limit & CSR_CONTINUATION != 0
+}
+
+/// Arguments of the Merge Path partition kernel.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MergeArgs<T> {
+    /// A keys (sorted).
+    pub a: *const T,
+    /// B keys (sorted); for a mergesort pass the same array as `a`.
+    pub b: *const T,
+    /// A length; for a mergesort pass the number of keys.
+    pub a_count: u64,
+    /// B length; 0 for a mergesort pass.
+    pub b_count: u64,
+    /// Merge steps per tile.
+    pub nv: u64,
+    /// 0 for a merge; for a mergesort pass the number of tiles merging two lists.
+    pub coop: u64,
+    /// Partitions to write (`(a_count + b_count) / nv + 1`, rounded up).
+    pub num_partitions: u64,
+    /// The partitions.
+    pub out: *mut u64,
+    /// 1 for upper-bound Merge Path, 0 for lower.
+    pub upper: u32,
+}
+
+/// Arguments of the binary-search partition kernel.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SearchArgs<I> {
+    /// The sorted array searched.
+    pub data: *const I,
+    /// Its length.
+    pub num_items: u64,
+    /// The keys are `min(nv * i, count)`.
+    pub count: u64,
+    /// Key spacing (elements per tile).
+    pub nv: u64,
+    /// Partitions to write.
+    pub num_partitions: u64,
+    /// The partitions.
+    pub out: *mut u64,
+    /// 1 for upper bound, 0 for lower.
+    pub upper: u32,
+}
+
+/// Arguments of the CSR partition kernel.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CsrArgs<I> {
+    /// Row offsets (CSR, starting at 0).
+    pub csr: *const I,
+    /// Rows (`csr` length).
+    pub num_rows: u64,
+    /// Elements (non-zeros) in all rows.
+    pub nz: u64,
+    /// Elements per tile.
+    pub nv: u64,
+    /// Partitions to write.
+    pub num_partitions: u64,
+    /// The partitions.
+    pub out: *mut u64,
+}
+
+/// Arguments of the load-balancing partition kernel.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct LbsArgs<I> {
+    /// Exclusive scan of the objects' work-item counts.
+    pub scan: *const I,
+    /// Objects (`scan` length).
+    pub num_objects: u64,
+    /// Work items in all.
+    pub total: u64,
+    /// Merge steps (work items + objects) per tile.
+    pub nv: u64,
+    /// Partitions to write.
+    pub num_partitions: u64,
+    /// The partitions.
+    pub out: *mut u64,
+}
+
+#[inline(always)]
+fn min(a: u64, b: u64) -> u64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+#[inline(always)]
+fn partition_id<C: Cta, const NT: usize>(cta: &C) -> u64 {
+    cta.block() as u64 * NT as u64 + cta.tid() as u64
+}
+
+#[inline(always)]
+fn bounds(upper: u32) -> Bounds {
+    if upper != 0 {
+        Bounds::Upper
+    } else {
+        Bounds::Lower
+    }
+}
+
+/// Merge Path partition `p` (one thread each): where cross-diagonal `nv * p` meets the
+/// merge of A and B (`coop == 0`), or, for a mergesort pass (`coop > 0`), where it meets
+/// the merge of the two lists of its [`find_mergesort_frame`], in that merge's A
+/// coordinates. The seeds' `KernelMergePartition`.
+///
+/// # Safety
+/// `a` and `b` are readable at their lengths; `out` has `num_partitions` slots.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Less};
+/// use mgpu_partition::device::{merge_partition, MergeArgs};
+/// let a = [1u32, 3, 5, 7];
+/// let b = [2u32, 4, 6, 8];
+/// let mut out = vec![0u64; 3];
+/// let args = MergeArgs { a: a.as_ptr(), b: b.as_ptr(), a_count: 4, b_count: 4, nv: 4,
+///     coop: 0, num_partitions: 3, out: out.as_mut_ptr(), upper: 0 };
+/// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe {
+///     merge_partition::<_, u32, Less, 32>(cta, &args)
+/// });
+/// assert_eq!(out, [0, 2, 4]);
+/// ```
+#[inline(always)]
+pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usize>(
+    cta: &C,
+    args: &MergeArgs<T>,
+) {
+    let p = partition_id::<C, NT>(cta);
+    if p >= args.num_partitions {
+        return;
+    }
+    let (mut a0, mut b0) = (0u64, 0u64);
+    let (mut a_count, mut b_count) = (args.a_count, args.b_count);
+    let mut gid = args.nv.wrapping_mul(p);
+    if args.coop != 0 {
+        let f = find_mergesort_frame(args.coop, p, args.nv);
+        let count = args.a_count;
+        // Clamped: the last partition's frame may start past the end (the seed's
+        // negative counts, which its search then treats as empty).
+        a0 = min(count, f.a0);
+        b0 = min(count, f.b0);
+        b_count = min(count, f.b0.wrapping_add(f.size)) - b0;
+        a_count = min(count, f.a0.wrapping_add(f.size)) - a0;
+        gid = gid.wrapping_sub(a0);
+    }
+    let diag = min(gid, a_count + b_count);
+    let mp = merge_path(
+        args.a.add(a0 as usize),
+        a_count,
+        args.b.add(b0 as usize),
+        b_count,
+        diag,
+        bounds(args.upper),
+        Cmp::default(),
+    );
+    *args.out.add(p as usize) = mp;
+}
+
+/// Binary-search partition `p`: the lower or upper bound of key `min(nv * p, count)` in
+/// `data` (sorted ascending). The seeds' `KernelBinarySearch` (Bulk Remove maps its
+/// sorted remove indices to tiles this way).
+///
+/// # Safety
+/// `data` is readable at `0..num_items`; `out` has `num_partitions` slots; `count` fits
+/// `I`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_partition::device::{search_partition, SearchArgs};
+/// let remove = [3u32, 4, 10, 11, 12, 25];
+/// let mut out = vec![0u64; 4];
+/// let args = SearchArgs { data: remove.as_ptr(), num_items: 6, count: 30, nv: 10,
+///     num_partitions: 4, out: out.as_mut_ptr(), upper: 0 };
+/// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { search_partition::<_, u32, 32>(cta, &args) });
+/// assert_eq!(out, [0, 2, 5, 6]);
+/// ```
+#[inline(always)]
+pub unsafe fn search_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &SearchArgs<I>) {
+    let p = partition_id::<C, NT>(cta);
+    if p >= args.num_partitions {
+        return;
+    }
+    let key = I::from_u64(min(args.nv.wrapping_mul(p), args.count));
+    let r = binary_search(args.data, args.num_items, key, bounds(args.upper), Less);
+    *args.out.add(p as usize) = r;
+}
+
+/// CSR partition `p` (seed 002's `KernelPartitionCsrSegReduce`): for the tile starting at
+/// element `key = min(nv * p, nz)`, the row holding that element, `upper_bound(csr, key) -
+/// 1`, with [`CSR_CONTINUATION`] set when the row does not start exactly at `key`; the
+/// partition at `key == nz` is `num_rows`. A CSR whose first offset is above `key`
+/// (invalid: CSR starts at 0) gives row 0 with the flag, never an out-of-range row; the
+/// algorithm kernels that read the CSR validate it.
+///
+/// # Safety
+/// `csr` is readable at `0..num_rows`; `out` has `num_partitions` slots; `nz` fits `I`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_partition::device::{csr_partition, CsrArgs};
+/// use mgpu_partition::CSR_CONTINUATION as F;
+/// let csr = [0u32, 957, 1008, 2000, 2312];
+/// let mut out = vec![0u64; 4];
+/// let args = CsrArgs { csr: csr.as_ptr(), num_rows: 5, nz: 3000, nv: 1000,
+///     num_partitions: 4, out: out.as_mut_ptr() };
+/// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { csr_partition::<_, u32, 32>(cta, &args) });
+/// assert_eq!(out, [0, 1 | F, 3, 5]);
+/// ```
+#[inline(always)]
+pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &CsrArgs<I>) {
+    let p = partition_id::<C, NT>(cta);
+    if p >= args.num_partitions {
+        return;
+    }
+    let key = min(args.nv.wrapping_mul(p), args.nz);
+    let limit = if key == args.nz {
+        args.num_rows
+    } else {
+        let k = I::from_u64(key);
+        let ub = binary_search(args.csr, args.num_rows, k, Upper, Less);
+        let row = if ub == 0 { 0 } else { ub - 1 };
+        let starts_here = ub != 0 && args.csr.key(row as usize) == k;
+        if starts_here {
+            row
+        } else {
+            row | CSR_CONTINUATION
+        }
+    };
+    *args.out.add(p as usize) = limit;
+}
+
+/// Load-balancing partition `p`: the upper-bound Merge Path of the work items (the
+/// natural numbers below `total`) against the exclusive scan of the objects' counts, at
+/// cross-diagonal `min(nv * p, total + num_objects)`: the work item the tile starts at
+/// (what [`mgpu_ctasearch::cta_load_balance`] reads as `mp`).
+///
+/// # Safety
+/// `scan` is readable at `0..num_objects`; `out` has `num_partitions` slots; `total` fits
+/// `I`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_partition::device::{lbs_partition, LbsArgs};
+/// // Seed 001's counts 2, 5, 3, 0, 1: 11 items + 5 objects in tiles of 4 steps.
+/// let scan = [0u32, 2, 7, 10, 10];
+/// let mut out = vec![0u64; 5];
+/// let args = LbsArgs { scan: scan.as_ptr(), num_objects: 5, total: 11, nv: 4,
+///     num_partitions: 5, out: out.as_mut_ptr() };
+/// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { lbs_partition::<_, u32, 32>(cta, &args) });
+/// // Steps: B A A B | A A A A | A B A A | A B B A
+/// assert_eq!(out, [0, 2, 6, 9, 11]);
+/// ```
+#[inline(always)]
+pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &LbsArgs<I>) {
+    let p = partition_id::<C, NT>(cta);
+    if p >= args.num_partitions {
+        return;
+    }
+    let diag = min(args.nv.wrapping_mul(p), args.total + args.num_objects);
+    let mp = merge_path(
+        Counting(I::ZERO),
+        args.total,
+        args.scan,
+        args.num_objects,
+        diag,
+        Upper,
+        Less,
+    );
+    *args.out.add(p as usize) = mp;
+}

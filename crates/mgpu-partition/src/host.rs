@@ -1,0 +1,284 @@
+//! Host launchers of the partition kernels, generic over [`Device`]. Each queues one
+//! launch of one thread per partition point and returns the partitions in a pool
+//! temporary ([`Temp`]) without synchronising: the next kernel on the stream reads them.
+//! `.to_vec()` on the result copies them to the host (and synchronises).
+//!
+//! The partition kernels read only `log2(n)` elements each, so they do not check that the
+//! inputs are sorted (or that a CSR starts at 0): on such input the partitions are
+//! meaningless but always inside the inputs' ranges, and the algorithm kernels that read
+//! all the data validate it (DESIGN §5).
+
+use crate::device::{CsrArgs, LbsArgs, MergeArgs, SearchArgs};
+use crate::kernels::{MergeComparator, PartitionIndex, NT};
+use mgpu_core::{Element, Index, Kernel};
+use mgpu_ctasearch::{Bounds, SearchBounds};
+use mgpu_runtime::{Device, DeviceSlice, Error, Result, Temp};
+
+/// The number of partitions of `n` merge steps (or elements) in tiles of `nv`:
+/// `ceil(n / nv) + 1`, one per tile boundary (the first is always 0 and the last is the end).
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(mgpu_partition::partition_count(0, 10), 1);
+/// assert_eq!(mgpu_partition::partition_count(30, 10), 4);
+/// assert_eq!(mgpu_partition::partition_count(31, 10), 5);
+/// ```
+pub fn partition_count(n: usize, nv: usize) -> usize {
+    n.div_ceil(nv.max(1)) + 1
+}
+
+fn check_nv(nv: usize) -> Result<()> {
+    if nv == 0 {
+        return Err(Error::InvalidInput(
+            "nv (elements per tile) must be positive".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn fits<I: Index>(what: &'static str, v: usize) -> Result<()> {
+    if (v as u64) > I::MAX.to_u64() {
+        return Err(Error::IndexOverflow {
+            what,
+            max: I::MAX.to_u64(),
+        });
+    }
+    Ok(())
+}
+
+/// Allocates `num` partitions and launches `K` with one thread each; `set_out` puts the
+/// output pointer into the arguments.
+fn launch<D: Device, K: Kernel>(
+    dev: &D,
+    num: usize,
+    args: impl FnOnce(*mut u64) -> K::Args,
+) -> Result<Temp<u64, D>> {
+    let grid = num.div_ceil(NT);
+    if grid > u32::MAX as usize {
+        return Err(Error::InvalidInput(format!(
+            "{num} partitions are more than one launch can search"
+        )));
+    }
+    let out = Temp::<u64, D>::new(dev, num)?;
+    let a = args(out.as_mut_ptr());
+    // SAFETY: `out` has `num` slots; the arguments name the caller's device slices with
+    // their lengths, as the kernel bodies document.
+    unsafe { dev.launch::<K>(grid as u32, &a)? };
+    Ok(out)
+}
+
+/// Merge Path partitions of the merge of `a` and `b` (both sorted by `comp`) in tiles of
+/// `nv` outputs: entry `i` is how many of the first `min(nv * i, a.len() + b.len())` merged
+/// outputs come from `a` (the tile's A start; its B start is `nv * i` minus it).
+/// [`Bounds::Lower`] takes A first on equal keys (merge, Bulk Insert), [`Bounds::Upper`]
+/// takes B first (load-balancing search, vectorized sorted search). The seeds'
+/// `MergePathPartitions<Bounds>(a, aCount, b, bCount, nv, 0, comp)`. Asynchronous.
+///
+/// # Errors
+/// `nv == 0`; `a` and `b` on different devices is not checked (they must share `dev`).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_ctasearch::Bounds;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let a = DeviceVec::from_slice(&dev, &[1i32, 3, 5, 7]).unwrap();
+/// let b = DeviceVec::from_slice(&dev, &[3i32, 3, 8]).unwrap();
+/// let mp = mgpu_partition::merge_path_partitions(a.as_slice(), b.as_slice(), 3, Bounds::Lower, Less).unwrap();
+/// // Merge: 1a 3a 3b | 3b 5a 7a | 8b
+/// assert_eq!(mp.to_vec().unwrap(), vec![0, 2, 4, 4]);
+/// ```
+pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
+    a: DeviceSlice<'_, T, D>,
+    b: DeviceSlice<'_, T, D>,
+    nv: usize,
+    bounds: Bounds,
+    _comp: C,
+) -> Result<Temp<u64, D>> {
+    check_nv(nv)?;
+    let num = partition_count(a.len() + b.len(), nv);
+    launch::<D, C::Kernel>(a.device(), num, |out| MergeArgs {
+        a: a.as_ptr(),
+        b: b.as_ptr(),
+        a_count: a.len() as u64,
+        b_count: b.len() as u64,
+        nv: nv as u64,
+        coop: 0,
+        num_partitions: num as u64,
+        out,
+        upper: bounds.is_upper() as u32,
+    })
+}
+
+/// The partitions of one mergesort merge pass (the `coop` form, seed 004): `keys` holds
+/// sorted lists of `nv * coop / 2` keys (the last one shorter), and `coop` tiles of `nv`
+/// merge each pair of lists into one. Entry `i` is tile `i`'s lower-bound Merge Path split
+/// in its own merge's coordinates (relative to its A list); tiles read their ranges with
+/// [`mgpu_ctasearch::compute_merge_range`]. The seeds'
+/// `MergePathPartitions<MgpuBoundsLower>(keys, count, keys, 0, nv, coop, comp)`.
+/// Asynchronous.
+///
+/// # Errors
+/// `nv == 0`, or `coop` not a power of two of at least 2.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// // Two sorted lists of 4 (tiles of nv = 4, coop = 2 merges them into one).
+/// let k = DeviceVec::from_slice(&dev, &[1u32, 4, 6, 7, 2, 3, 5, 8]).unwrap();
+/// let mp = mgpu_partition::mergesort_partitions(k.as_slice(), 4, 2, Less).unwrap();
+/// // Merge 1a 2b 3b 4a | 5b 6a 7a 8b: tile 1 starts at A = 2.
+/// assert_eq!(mp.to_vec().unwrap(), vec![0, 2, 0]);
+/// ```
+pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
+    keys: DeviceSlice<'_, T, D>,
+    nv: usize,
+    coop: usize,
+    _comp: C,
+) -> Result<Temp<u64, D>> {
+    check_nv(nv)?;
+    if coop < 2 || !coop.is_power_of_two() {
+        return Err(Error::InvalidInput(format!(
+            "coop must be a power of two of at least 2, not {coop}"
+        )));
+    }
+    let num = partition_count(keys.len(), nv);
+    launch::<D, C::Kernel>(keys.device(), num, |out| MergeArgs {
+        a: keys.as_ptr(),
+        b: keys.as_ptr(),
+        a_count: keys.len() as u64,
+        b_count: 0,
+        nv: nv as u64,
+        coop: coop as u64,
+        num_partitions: num as u64,
+        out,
+        upper: 0,
+    })
+}
+
+/// Binary-search partitions: entry `i` is the lower (or upper) bound of
+/// `min(nv * i, count)` in `data` (sorted ascending): where tile `i` of `count` source
+/// elements starts in a sorted index array (Bulk Remove's remove indices). The seeds'
+/// `BinarySearchPartitions<Bounds>(count, data, numItems, nv, less)`. Asynchronous.
+///
+/// # Errors
+/// `nv == 0`; [`Error::IndexOverflow`] when `count` does not fit `I`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::Bounds;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let remove = DeviceVec::from_slice(&dev, &[3u32, 4, 10, 11, 12, 25]).unwrap();
+/// let p = mgpu_partition::binary_search_partitions(remove.as_slice(), 30, 10, Bounds::Lower).unwrap();
+/// assert_eq!(p.to_vec().unwrap(), vec![0, 2, 5, 6]);
+/// ```
+pub fn binary_search_partitions<D: Device, I: PartitionIndex>(
+    data: DeviceSlice<'_, I, D>,
+    count: usize,
+    nv: usize,
+    bounds: Bounds,
+) -> Result<Temp<u64, D>> {
+    check_nv(nv)?;
+    fits::<I>("binary-search partition count", count)?;
+    let num = partition_count(count, nv);
+    launch::<D, I::Search>(data.device(), num, |out| SearchArgs {
+        data: data.as_ptr(),
+        num_items: data.len() as u64,
+        count: count as u64,
+        nv: nv as u64,
+        num_partitions: num as u64,
+        out,
+        upper: bounds.is_upper() as u32,
+    })
+}
+
+/// CSR partitions (seed 002's `PartitionCsrSegReduce`): for tiles of `nv` of the `nz`
+/// elements described by the row offsets `csr` (starting at 0, non-decreasing), entry
+/// `i` is the row holding element `nv * i` (`upper_bound(csr, nv * i) - 1`), with
+/// [`CSR_CONTINUATION`](crate::CSR_CONTINUATION) (bit 63) set when that row starts before
+/// `nv * i`; the last entry is `csr.len()` (the row count). Read them with
+/// [`csr_limit_row`](crate::csr_limit_row) and
+/// [`csr_limit_continues`](crate::csr_limit_continues). Asynchronous.
+///
+/// # Errors
+/// `nv == 0`; [`Error::IndexOverflow`] when `nz` does not fit `I`.
+///
+/// # Examples
+///
+/// The seed's example: CSR { 0, 957, 1008, 2000, 2312 }, tiles of 1000.
+///
+/// ```
+/// use mgpu_partition::CSR_CONTINUATION as F;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let csr = DeviceVec::from_slice(&dev, &[0u32, 957, 1008, 2000, 2312]).unwrap();
+/// let p = mgpu_partition::csr_partitions(csr.as_slice(), 3000, 1000).unwrap();
+/// assert_eq!(p.to_vec().unwrap(), vec![0, 1 | F, 3, 5]);
+/// ```
+pub fn csr_partitions<D: Device, I: PartitionIndex>(
+    csr: DeviceSlice<'_, I, D>,
+    nz: usize,
+    nv: usize,
+) -> Result<Temp<u64, D>> {
+    check_nv(nv)?;
+    fits::<I>("CSR element count", nz)?;
+    let num = partition_count(nz, nv);
+    launch::<D, I::Csr>(csr.device(), num, |out| CsrArgs {
+        csr: csr.as_ptr(),
+        num_rows: csr.len() as u64,
+        nz: nz as u64,
+        nv: nv as u64,
+        num_partitions: num as u64,
+        out,
+    })
+}
+
+/// Load-balancing search partitions (seed 001): the upper-bound Merge Path partitions of
+/// the `total` work items (the natural numbers) against `scan`, the exclusive scan of the
+/// objects' work-item counts, in tiles of `nv` merge steps (work items plus objects).
+/// Entry `i` is the first work item of tile `i`: the `mp` that
+/// [`mgpu_ctasearch::cta_load_balance`] reads. Asynchronous.
+///
+/// # Errors
+/// `nv == 0`; [`Error::IndexOverflow`] when `total` does not fit `I`.
+///
+/// # Examples
+///
+/// Seed 001's 40 objects (79 work items) in 4 tiles of 30 steps:
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let counts = [1u32, 2, 4, 0, 4, 4, 3, 3, 2, 4, 0, 0, 1, 2, 1, 1, 0, 2, 2, 1,
+///               1, 4, 2, 3, 2, 2, 1, 1, 3, 0, 2, 1, 1, 3, 4, 2, 2, 4, 0, 4];
+/// let mut scan = counts.to_vec();
+/// let total = mgpu_cpu::scan_counts_exclusive_in_place(&mut scan).unwrap();
+/// let dev = Simulator::new();
+/// let s = DeviceVec::from_slice(&dev, &scan).unwrap();
+/// let mp = mgpu_partition::load_balance_partitions(s.as_slice(), total as usize, 30).unwrap();
+/// assert_eq!(mp.to_vec().unwrap(), vec![0, 21, 38, 58, 79]);
+/// ```
+pub fn load_balance_partitions<D: Device, I: PartitionIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    nv: usize,
+) -> Result<Temp<u64, D>> {
+    check_nv(nv)?;
+    fits::<I>("load-balancing total", total)?;
+    let num = partition_count(total + scan.len(), nv);
+    launch::<D, I::Lbs>(scan.device(), num, |out| LbsArgs {
+        scan: scan.as_ptr(),
+        num_objects: scan.len() as u64,
+        total: total as u64,
+        nv: nv as u64,
+        num_partitions: num as u64,
+        out,
+    })
+}

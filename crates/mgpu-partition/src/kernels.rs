@@ -1,0 +1,187 @@
+//! The partition kernels as [`Kernel`] types and the one instance list that both the nvptx
+//! entry points and the host dispatch are generated from.
+//!
+//! Instantiations (18 entries per architecture, the same for sm_70 and sm_90: a partition
+//! kernel is one binary search per thread, with nothing to tune but `NT`):
+//! - `partition_merge_<t>_<less|greater>` for t in i32, u32, i64, u64, f32, f64: Merge Path
+//!   partitions, lower or upper bound and merge or mergesort (`coop`) chosen at run time;
+//! - `partition_search_<i>`, `partition_csr_<i>`, `partition_lbs_<i>` for i in u32, u64.
+
+use crate::device::{self, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
+use core::marker::PhantomData;
+use mgpu_core::{Comparator, Cta, Element, Index, Kernel};
+use mgpu_ctasearch::Idx;
+
+/// The name of the PTX module (family) of every partition kernel.
+pub const MODULE: &str = "partition";
+
+/// Threads per CTA of every partition kernel (one partition point per thread).
+pub const NT: usize = 128;
+
+/// Entry names of kernel instantiations (implemented by the instance list).
+pub trait EntryName {
+    /// `partition_<kernel>_<type>[_<comparator>]`.
+    const NAME: &'static str;
+}
+
+/// Merge Path partitions of `T` keys ordered by `C` ([`device::merge_partition`]).
+pub struct MergePartition<T, C>(PhantomData<(T, C)>);
+/// Binary-search partitions over an `I` array ([`device::search_partition`]).
+pub struct SearchPartition<I>(PhantomData<I>);
+/// CSR partitions over `I` row offsets ([`device::csr_partition`]).
+pub struct CsrPartition<I>(PhantomData<I>);
+/// Load-balancing partitions over an `I` scan ([`device::lbs_partition`]).
+pub struct LbsPartition<I>(PhantomData<I>);
+
+impl<T: Element, C: Comparator<T>> Kernel for MergePartition<T, C>
+where
+    Self: EntryName,
+{
+    type Args = MergeArgs<T>;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    const SHARED_BYTES: u32 = 0;
+    #[inline(always)]
+    fn body<X: Cta>(cta: &X, args: &MergeArgs<T>) {
+        // SAFETY: the host launcher sizes every buffer as the body documents.
+        unsafe { device::merge_partition::<X, T, C, NT>(cta, args) }
+    }
+}
+
+macro_rules! index_kernel {
+    ($k:ident, $args:ident, $body:ident) => {
+        impl<I: Idx> Kernel for $k<I>
+        where
+            Self: EntryName,
+        {
+            type Args = $args<I>;
+            const MODULE: &'static str = MODULE;
+            const ENTRY: &'static str = <Self as EntryName>::NAME;
+            const NT: u32 = NT as u32;
+            const SHARED_BYTES: u32 = 0;
+            #[inline(always)]
+            fn body<X: Cta>(cta: &X, args: &$args<I>) {
+                // SAFETY: the host launcher sizes every buffer as the body documents.
+                unsafe { device::$body::<X, I, NT>(cta, args) }
+            }
+        }
+    };
+}
+index_kernel!(SearchPartition, SearchArgs, search_partition);
+index_kernel!(CsrPartition, CsrArgs, csr_partition);
+index_kernel!(LbsPartition, LbsArgs, lbs_partition);
+
+/// A comparator the Merge Path partition kernel is instantiated with for `T`: [`Less`] and
+/// [`Greater`] for every element type. Another one does not compile:
+///
+/// ```compile_fail
+/// fn f(d: &mgpu_runtime::DeviceVec<u32, mgpu_runtime::Simulator>) {
+///     let _ = mgpu_partition::merge_path_partitions(d.as_slice(), d.as_slice(), 10,
+///         mgpu_ctasearch::Bounds::Lower, mgpu_core::EqualTo);
+/// }
+/// ```
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_partition::MergeComparator;
+/// fn takes<C: MergeComparator<f64>>(_: C) {}
+/// takes(mgpu_core::Greater);
+/// ```
+///
+/// [`Less`]: mgpu_core::Less
+/// [`Greater`]: mgpu_core::Greater
+pub trait MergeComparator<T: Element>: Comparator<T> {
+    /// The kernel.
+    type Kernel: Kernel<Args = MergeArgs<T>>;
+}
+
+/// An index type the index-array partition kernels are instantiated for: u32 and u64.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_partition::PartitionIndex;
+/// fn takes<I: PartitionIndex>(_: I) {}
+/// takes(5u64);
+/// ```
+pub trait PartitionIndex: Index + Idx {
+    /// [`SearchPartition`].
+    type Search: Kernel<Args = SearchArgs<Self>>;
+    /// [`CsrPartition`].
+    type Csr: Kernel<Args = CsrArgs<Self>>;
+    /// [`LbsPartition`].
+    type Lbs: Kernel<Args = LbsArgs<Self>>;
+}
+
+/// Calls `$m!(merge, type, Comparator, name)` and `$m!(index, type)` for every partition
+/// instantiation: the single list the entry points (kernels-ptx/entries) and the host
+/// dispatch are generated from.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_partition_instance {
+    ($m:ident) => {
+        $crate::for_each_partition_instance!(@cmp $m, i32);
+        $crate::for_each_partition_instance!(@cmp $m, u32);
+        $crate::for_each_partition_instance!(@cmp $m, i64);
+        $crate::for_each_partition_instance!(@cmp $m, u64);
+        $crate::for_each_partition_instance!(@cmp $m, f32);
+        $crate::for_each_partition_instance!(@cmp $m, f64);
+        $m!(index, u32);
+        $m!(index, u64);
+    };
+    (@cmp $m:ident, $t:ident) => {
+        $m!(merge, $t, Less, less);
+        $m!(merge, $t, Greater, greater);
+    };
+}
+
+/// The nvptx entry points of one instantiation.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! partition_entries {
+    (merge, $t:ident, $cmp:ident, $name:ident) => {
+        $crate::__paste::paste! {
+            $crate::__core::kernel_entry!([<partition_merge_ $t _ $name>],
+                $crate::kernels::MergePartition<$t, $crate::__core::$cmp>);
+        }
+    };
+    (index, $t:ident) => {
+        $crate::__paste::paste! {
+            $crate::__core::kernel_entry!([<partition_search_ $t>], $crate::kernels::SearchPartition<$t>);
+            $crate::__core::kernel_entry!([<partition_csr_ $t>], $crate::kernels::CsrPartition<$t>);
+            $crate::__core::kernel_entry!([<partition_lbs_ $t>], $crate::kernels::LbsPartition<$t>);
+        }
+    };
+}
+
+macro_rules! names_and_dispatch {
+    (merge, $t:ident, $cmp:ident, $name:ident) => {
+        impl EntryName for MergePartition<$t, mgpu_core::$cmp> {
+            const NAME: &'static str =
+                concat!("partition_merge_", stringify!($t), "_", stringify!($name));
+        }
+        impl MergeComparator<$t> for mgpu_core::$cmp {
+            type Kernel = MergePartition<$t, mgpu_core::$cmp>;
+        }
+    };
+    (index, $t:ident) => {
+        impl EntryName for SearchPartition<$t> {
+            const NAME: &'static str = concat!("partition_search_", stringify!($t));
+        }
+        impl EntryName for CsrPartition<$t> {
+            const NAME: &'static str = concat!("partition_csr_", stringify!($t));
+        }
+        impl EntryName for LbsPartition<$t> {
+            const NAME: &'static str = concat!("partition_lbs_", stringify!($t));
+        }
+        impl PartitionIndex for $t {
+            type Search = SearchPartition<$t>;
+            type Csr = CsrPartition<$t>;
+            type Lbs = LbsPartition<$t>;
+        }
+    };
+}
+
+for_each_partition_instance!(names_and_dispatch);

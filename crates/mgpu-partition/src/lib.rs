@@ -1,0 +1,59 @@
+//! # mgpu-partition: global partitioning
+//!
+//! Layer: **partitioning**. Depends on `mgpu-core` and `mgpu-ctasearch` (device), and on
+//! `mgpu-runtime` on the host only; `no_std` on nvptx64, where only the kernel bodies
+//! exist.
+//!
+//! The coarse half of Modern GPU's two-level scheduling (seeds 001 to 004): before an
+//! algorithm's kernel runs, one thread per tile boundary searches the inputs in global
+//! memory for where tile `i` starts, so every tile then gets exactly its share of the work.
+//!
+//! | launcher | seed name | entry `i` |
+//! | --- | --- | --- |
+//! | [`merge_path_partitions`] | `MergePathPartitions<Bounds>` | A start of tile `i` of a merge (lower or upper bound) |
+//! | [`mergesort_partitions`] | same, with `coop` | A start of tile `i` in its mergesort pass' merge |
+//! | [`binary_search_partitions`] | `BinarySearchPartitions<Bounds>` | bound of `nv * i` in a sorted index array |
+//! | [`csr_partitions`] | `PartitionCsrSegReduce` | row of element `nv * i`, plus the continuation flag |
+//! | [`load_balance_partitions`] | `MergePathPartitions<MgpuBoundsUpper>` on `counting_iterator` | first work item of tile `i` |
+//!
+//! - `device`: the kernel bodies (generic over [`Cta`](mgpu_core::Cta)) and their
+//!   `#[repr(C)]` arguments.
+//! - `kernels`: the kernels as types, `NT`, and the instance list
+//!   `for_each_partition_instance!` that the PTX entries and the host dispatch share.
+//! - the host launchers (re-exported at the top), generic over
+//!   [`mgpu_runtime::Device`].
+//!
+//! Partitions are `u64`, `ceil(n / nv) + 1` of them, whatever the index type of the data:
+//! see [`CSR_CONTINUATION`] for the CSR flag's encoding. The CPU equivalents are in
+//! `mgpu_cpu::partition`; `docs/partition.md` explains each partition with the seeds'
+//! worked examples.
+//!
+//! # Examples
+//!
+//! ```
+//! use mgpu_core::Less;
+//! use mgpu_ctasearch::Bounds;
+//! use mgpu_runtime::{DeviceVec, Simulator};
+//! let dev = Simulator::new();
+//! let a = DeviceVec::from_slice(&dev, &[0u64, 2, 4, 6, 8]).unwrap();
+//! let b = DeviceVec::from_slice(&dev, &[1u64, 3, 5]).unwrap();
+//! let mp = mgpu_partition::merge_path_partitions(a.as_slice(), b.as_slice(), 4, Bounds::Lower, Less).unwrap();
+//! assert_eq!(mp.to_vec().unwrap(), vec![0, 2, 5]); // 0 1 2 3 | 4 5 6 8
+//! ```
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+
+pub mod device;
+pub mod kernels;
+
+#[cfg(not(target_arch = "nvptx64"))]
+mod host;
+#[cfg(not(target_arch = "nvptx64"))]
+pub use host::*;
+
+pub use device::{csr_limit_continues, csr_limit_row, CSR_CONTINUATION};
+pub use kernels::{MergeComparator, PartitionIndex};
+
+#[doc(hidden)]
+pub use mgpu_core as __core;
+#[doc(hidden)]
+pub use paste as __paste;
