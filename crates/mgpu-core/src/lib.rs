@@ -12,6 +12,8 @@
 //!   [`AssociativeOp`] trait for the ones reductions and scans accept, and comparators
 //!   ([`Less`], [`Greater`], [`EqualTo`]).
 //! - [`Element`] (i32, u32, i64, u64, f32, f64) and [`Index`] (u32, u64).
+//! - [`Bounds`]: lower- or upper-bound search semantics as a run-time value, shared by the
+//!   device searches, the partition launchers and the CPU partitions.
 //! - [`Kernel`]: a kernel body with its entry name, module and launch shape, which the
 //!   host runtime launches on the GPU by name and in the simulator by body, and the
 //!   [`kernel_entry!`] macro that instantiates the `extern "ptx-kernel"` entry point.
@@ -28,6 +30,7 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 #![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch, stdarch_nvptx))]
 
+mod bounds;
 mod cta;
 #[cfg(not(target_arch = "nvptx64"))]
 mod error;
@@ -41,6 +44,7 @@ mod nvptx;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod sim;
 
+pub use bounds::Bounds;
 pub use cta::{Cta, WARP_SIZE};
 #[cfg(not(target_arch = "nvptx64"))]
 pub use error::{Error, Result};

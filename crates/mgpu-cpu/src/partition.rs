@@ -11,8 +11,8 @@
 use mgpu_core::{Comparator, Index};
 use rayon::prelude::*;
 
-/// Lower or upper bound (the same choice as `mgpu_ctasearch::Bounds`, which this crate
-/// cannot name: it depends on `mgpu-core` only).
+/// Lower or upper bound: [`mgpu_core::Bounds`], re-exported here (the same type
+/// `mgpu_ctasearch` and `mgpu_partition` take).
 ///
 /// # Examples
 ///
@@ -22,13 +22,7 @@ use rayon::prelude::*;
 /// assert_eq!(binary_search_partitions(&v, 2, 2, Bounds::Lower).unwrap(), vec![0, 0]);
 /// assert_eq!(binary_search_partitions(&v, 2, 2, Bounds::Upper).unwrap(), vec![0, 3]);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Bounds {
-    /// Lower bound; Merge Path takes A first on equal keys.
-    Lower,
-    /// Upper bound; Merge Path takes B first on equal keys.
-    Upper,
-}
+pub use mgpu_core::Bounds;
 
 /// The continuation flag of a CSR partition: bit 63 (see `mgpu_partition::CSR_CONTINUATION`).
 ///

@@ -46,7 +46,8 @@ pub struct Lower;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Upper;
 
-/// Bounds chosen at run time.
+/// Bounds chosen at run time: [`mgpu_core::Bounds`], re-exported here (this crate's
+/// searches take it through [`SearchBounds`]).
 ///
 /// # Examples
 ///
@@ -57,13 +58,7 @@ pub struct Upper;
 /// let hi = unsafe { binary_search(&v[..], 3u32, 2, Bounds::Upper, mgpu_core::Less) };
 /// assert_eq!((lo, hi), (0, 3));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Bounds {
-    /// See [`Lower`].
-    Lower,
-    /// See [`Upper`].
-    Upper,
-}
+pub use mgpu_core::Bounds;
 
 impl SearchBounds for Lower {
     #[inline(always)]
