@@ -3,9 +3,11 @@
 //! tests; they are not an algorithm API.
 
 use crate::kernels::{
-    BatcherKeysArgs, MergeValuesArgs, PermuteArgs, SegReduce, SegReduceArgs, SortPairsArgs, NT, VT,
+    BatcherKeysArgs, LoadBalanceArgs, MergeKeysArgs, MergeValuesArgs, PermuteArgs, SegReduce,
+    SegReduceArgs, SortPairsArgs, NT, VT,
 };
 use mgpu_core::{AssociativeOp, Element, Kernel, Plus};
+use mgpu_ctasearch::{merge_path, Counting, Lower, Upper};
 use mgpu_runtime::{Device, DeviceVec, Error, Result};
 
 const NV: usize = NT * VT;
@@ -293,4 +295,170 @@ pub fn merge_values<D: Device>(dev: &D, a: &[i64], b: &[i64], indices: &[u32]) -
     // SAFETY: the indices were checked to name elements of A ++ B.
     unsafe { dev.launch::<K>(grid, &args)? };
     out.to_vec()
+}
+
+/// Merges the sorted keys `a` and `b` (stable: A first on equal keys) with the CTA merge
+/// kernel ([`MergeKeys`](crate::kernels::MergeKeys)): returns the merged keys and, for
+/// each, its source (below `a.len()`: an A rank; from `a.len()`: a B rank plus
+/// `a.len()`). The tiles' Merge Path partitions are computed on the host with
+/// [`mgpu_ctasearch::merge_path`].
+///
+/// # Errors
+/// `a` or `b` not sorted, or more than `u32::MAX` keys in all.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::Simulator;
+/// let (k, i) = mgpu_sortnetwork::merge_keys(&Simulator::new(), &[1, 3, 5], &[2, 3]).unwrap();
+/// assert_eq!(k, vec![1, 2, 3, 3, 5]);
+/// assert_eq!(i, vec![0, 3, 1, 4, 2]); // A's 3 before B's 3
+/// ```
+pub fn merge_keys<D: Device>(dev: &D, a: &[i32], b: &[i32]) -> Result<(Vec<i32>, Vec<u32>)> {
+    let n = a.len() + b.len();
+    if u32::try_from(n).is_err() {
+        return Err(Error::InvalidInput("more than u32::MAX keys".into()));
+    }
+    if a.windows(2).any(|w| w[1] < w[0]) || b.windows(2).any(|w| w[1] < w[0]) {
+        return Err(Error::InvalidInput("a and b must be sorted".into()));
+    }
+    if n == 0 {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let grid = grid(n)?;
+    let mp: Vec<u64> = (0..=grid as usize)
+        .map(|t| {
+            // SAFETY: the searches read `a` and `b` inside their lengths (slices check).
+            unsafe {
+                merge_path(
+                    a,
+                    a.len() as u64,
+                    b,
+                    b.len() as u64,
+                    (t * NV).min(n) as u64,
+                    Lower,
+                    mgpu_core::Less,
+                )
+            }
+        })
+        .collect();
+    // Empty sides still need a valid (unused) device address.
+    let da = DeviceVec::from_slice(dev, if a.is_empty() { &[0] } else { a })?;
+    let db = DeviceVec::from_slice(dev, if b.is_empty() { &[0] } else { b })?;
+    let dmp = DeviceVec::from_slice(dev, &mp)?;
+    let keys = DeviceVec::<i32, D>::zeros(dev, n)?;
+    let indices = DeviceVec::<u32, D>::zeros(dev, n)?;
+    type K = crate::kernels::MergeKeys<i32, mgpu_core::Less, NT, VT>;
+    let args = MergeKeysArgs {
+        a: ptr(&da),
+        a_count: a.len() as u64,
+        b: ptr(&db),
+        b_count: b.len() as u64,
+        mp: ptr(&dmp),
+        keys: ptr(&keys),
+        indices: ptr(&indices),
+    };
+    // SAFETY: sorted inputs of the given lengths, `grid + 1` partitions, `n` outputs.
+    unsafe { dev.launch::<K>(grid, &args)? };
+    Ok((keys.to_vec()?, indices.to_vec()?))
+}
+
+/// The load-balancing search of seed 001 with the CTA kernel
+/// ([`LoadBalance`](crate::kernels::LoadBalance)): `scan` is the exclusive scan of the
+/// objects' work-item counts and `total` their sum; returns, for each work item, the
+/// object that generated it (`upper_bound(scan, item) - 1`) and its rank in that object
+/// (`item - scan[object]`).
+///
+/// `partitions` are the upper-bound Merge Path partitions of the work items against the
+/// scan in tiles of `NT * VT` steps (`ceil((total + scan.len()) / (NT * VT)) + 1` values,
+/// what `mgpu_partition::load_balance_partitions` computes on the device); with `None`
+/// they are computed on the host with [`mgpu_ctasearch::merge_path`].
+///
+/// # Errors
+/// `scan` not non-decreasing from 0 or past `total`, a wrong number of partitions, or more
+/// than `u32::MAX` work items and objects together.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::Simulator;
+/// // Counts 2, 5, 3, 0, 1 (seed 001).
+/// let (obj, rank) =
+///     mgpu_sortnetwork::load_balance_search(&Simulator::new(), &[0, 2, 7, 10, 10], 11, None).unwrap();
+/// assert_eq!(obj, vec![0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 4]);
+/// assert_eq!(rank, vec![0, 1, 0, 1, 2, 3, 4, 0, 1, 2, 0]);
+/// ```
+pub fn load_balance_search<D: Device>(
+    dev: &D,
+    scan: &[u32],
+    total: u32,
+    partitions: Option<&[u64]>,
+) -> Result<(Vec<u32>, Vec<u32>)> {
+    let num_objects = u32::try_from(scan.len())
+        .map_err(|_| Error::InvalidInput("more than u32::MAX objects".into()))?;
+    if scan.first().is_some_and(|&s| s != 0)
+        || scan.windows(2).any(|w| w[1] < w[0])
+        || scan.last().is_some_and(|&s| s > total)
+    {
+        return Err(Error::InvalidInput(
+            "scan must be non-decreasing from 0 and at most total".into(),
+        ));
+    }
+    if total == 0 {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let steps = total as usize + scan.len();
+    if u32::try_from(steps).is_err() {
+        return Err(Error::InvalidInput(
+            "more than u32::MAX work items and objects".into(),
+        ));
+    }
+    let grid = grid(steps)?;
+    let host_mp: Vec<u64>;
+    let mp = match partitions {
+        Some(p) => p,
+        None => {
+            host_mp = (0..=grid as usize)
+                .map(|t| {
+                    // SAFETY: the scan is read inside its length (a slice checks).
+                    unsafe {
+                        merge_path(
+                            Counting(0u32),
+                            total,
+                            scan,
+                            num_objects,
+                            (t * NV).min(steps) as u32,
+                            Upper,
+                            mgpu_core::Less,
+                        )
+                    }
+                })
+                .map(u64::from)
+                .collect();
+            &host_mp
+        }
+    };
+    if mp.len() != grid as usize + 1 || mp.iter().any(|&p| p > total as u64) {
+        return Err(Error::InvalidInput(format!(
+            "need {} partitions, each at most total",
+            grid + 1
+        )));
+    }
+    let ds = DeviceVec::from_slice(dev, scan)?;
+    let dmp = DeviceVec::from_slice(dev, mp)?;
+    let objects = DeviceVec::<u32, D>::zeros(dev, total as usize)?;
+    let ranks = DeviceVec::<u32, D>::zeros(dev, total as usize)?;
+    type K = crate::kernels::LoadBalance<NT, VT>;
+    let args = LoadBalanceArgs {
+        scan: ptr(&ds),
+        num_objects,
+        total,
+        mp: ptr(&dmp),
+        objects: ptr(&objects),
+        ranks: ptr(&ranks),
+    };
+    // SAFETY: a valid scan of `num_objects` values summing to `total`, `grid + 1`
+    // partitions, `total` outputs of each kind.
+    unsafe { dev.launch::<K>(grid, &args)? };
+    Ok((objects.to_vec()?, ranks.to_vec()?))
 }

@@ -1,6 +1,7 @@
 //! The `blocks` kernel family: small kernels that instantiate the device building blocks
 //! (this crate's sorting networks, `mgpu-loadstore`'s gather/scatter, interval copies and
-//! merge-value transfer, `mgpu-ctascan`'s segmented reduction core) in PTX, so that
+//! merge-value transfer, `mgpu-ctascan`'s segmented reduction core, `mgpu-ctasearch`'s
+//! Merge Path, serial merges and CTA load-balancing search) in PTX, so that
 //! `cargo xtask ptx --check` sees each block compiled for sm_70 and sm_90 (registers,
 //! no local memory) and the GPU tests run them. They are test and demonstration kernels,
 //! not an algorithm API: each works tile by tile (`NT * VT` elements per CTA) with no
@@ -13,6 +14,7 @@
 use core::marker::PhantomData;
 use mgpu_core::{AssociativeOp, Comparator, Cta, Element, Kernel};
 use mgpu_ctascan::{seg_reduce_shared_bytes, seg_reduce_to_global};
+use mgpu_ctasearch as cs;
 use mgpu_loadstore as ls;
 
 /// The PTX module (family) of these kernels.
@@ -403,6 +405,265 @@ where
     }
 }
 
+/// Arguments of [`MergeKeys`].
+///
+/// # Examples
+///
+/// See [`MergeKeys`]; the host wrapper [`merge_keys`](crate::merge_keys) fills them in.
+///
+/// ```
+/// let args = mgpu_sortnetwork::kernels::MergeKeysArgs::<i32> {
+///     a: core::ptr::null(), a_count: 0, b: core::ptr::null(), b_count: 0,
+///     mp: core::ptr::null(), keys: core::ptr::null_mut(), indices: core::ptr::null_mut(),
+/// };
+/// assert_eq!(args.a_count + args.b_count, 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MergeKeysArgs<K> {
+    /// The A keys, sorted.
+    pub a: *const K,
+    /// Number of A keys.
+    pub a_count: u64,
+    /// The B keys, sorted.
+    pub b: *const K,
+    /// Number of B keys (`a_count + b_count <= u32::MAX`: the source indices are `u32`).
+    pub b_count: u64,
+    /// Lower-bound Merge Path partitions, one per tile boundary (`grid + 1`): the A start
+    /// of each tile of `NT * VT` outputs.
+    pub mp: *const u64,
+    /// `a_count + b_count` merged keys.
+    pub keys: *mut K,
+    /// `a_count + b_count` source indices: A ranks below `a_count`, B ranks plus `a_count`
+    /// from it (merge-style gather indices).
+    pub indices: *mut u32,
+}
+
+/// The CTA merge (seed 003): each tile of `NT * VT` outputs loads its A and B intervals
+/// (from the global Merge Path partitions, [`compute_merge_range`]) into shared memory,
+/// each thread finds its cross-diagonal `VT * tid` with a lower-bound [`merge_path`] and
+/// runs a serial merge of `VT` outputs, and the merged keys and their source indices go
+/// back to global memory in thread order. Full tiles with a key after each interval load
+/// those two halo keys and use the unchecked [`serial_merge`]; the others (the last tile,
+/// or a tile that ends one of the lists) use [`serial_merge_guarded`].
+///
+/// [`compute_merge_range`]: mgpu_ctasearch::compute_merge_range
+/// [`merge_path`]: mgpu_ctasearch::merge_path
+/// [`serial_merge`]: mgpu_ctasearch::serial_merge
+/// [`serial_merge_guarded`]: mgpu_ctasearch::serial_merge_guarded
+///
+/// # Examples
+///
+/// One partial tile in the simulator (the partitions of one tile are `0` and `a_count`):
+///
+/// ```
+/// use mgpu_core::{sim, Kernel, Less};
+/// use mgpu_sortnetwork::kernels::{MergeKeys, MergeKeysArgs, NT, VT};
+/// type K = MergeKeys<i32, Less, NT, VT>;
+/// assert_eq!(K::ENTRY, "blocks_merge_keys_i32_less");
+/// let (a, b, mp) = ([1i32, 4, 4], [2i32, 4], [0u64, 3]);
+/// let (mut keys, mut idx) = ([0i32; 5], [0u32; 5]);
+/// let args = MergeKeysArgs {
+///     a: a.as_ptr(), a_count: 3, b: b.as_ptr(), b_count: 2, mp: mp.as_ptr(),
+///     keys: keys.as_mut_ptr(), indices: idx.as_mut_ptr(),
+/// };
+/// sim::launch_kernel::<K>(1, &args);
+/// assert_eq!(keys, [1, 2, 4, 4, 4]);
+/// assert_eq!(idx, [0, 3, 1, 2, 4]); // B's 4 (index 3 + 1) after A's
+/// ```
+pub struct MergeKeys<K, Comp, const NT: usize, const VT: usize>(PhantomData<(K, Comp)>);
+
+impl<K: Element, Comp: Comparator<K>, const NT: usize, const VT: usize> Kernel
+    for MergeKeys<K, Comp, NT, VT>
+where
+    Self: EntryName,
+{
+    type Args = MergeKeysArgs<K>;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    // The tile's keys and two halo keys; then the thread-order transposes (NT * VT).
+    const SHARED_BYTES: u32 = ((NT * VT + 2) * max(size_of::<K>(), 4)) as u32;
+    #[inline(always)]
+    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+        let nv = (NT * VT) as u64;
+        let block = cta.block() as usize;
+        let r = unsafe {
+            cs::compute_merge_range(
+                a.a_count,
+                a.b_count,
+                block as u64,
+                0,
+                nv,
+                *a.mp.add(block),
+                *a.mp.add(block + 1),
+            )
+        };
+        let a_cnt = (r.a1 - r.a0) as u32;
+        let b_cnt = (r.b1 - r.b0) as u32;
+        let n = (a_cnt + b_cnt) as usize;
+        let extended = r.a1 < a.a_count && r.b1 < a.b_count;
+        let ext = extended as u32;
+        // Shared: A (and its halo) at 0, B (and its halo) at b_start.
+        let b_start = a_cnt + ext;
+        let a_load = b_start;
+        let load = b_start + b_cnt + ext;
+        unsafe {
+            let ks = cta.shared::<K>(0);
+            let (ag, bg) = (a.a.add(r.a0 as usize), a.b.add(r.b0 as usize));
+            let mut i = cta.tid();
+            while i < load {
+                *ks.add(i as usize) = if i < a_load {
+                    *ag.add(i as usize)
+                } else {
+                    *bg.add((i - a_load) as usize)
+                };
+                i += NT as u32;
+            }
+            cta.sync();
+            let diag = (VT as u32 * cta.tid()).min(n as u32);
+            let bs = ks.add(b_start as usize) as *const K;
+            let mp = cs::merge_path(
+                ks as *const K,
+                a_cnt,
+                bs,
+                b_cnt,
+                diag,
+                cs::Lower,
+                Comp::default(),
+            );
+            let (k, idx): ([K; VT], [u32; VT]) = if extended {
+                cs::serial_merge(ks as *const K, mp, b_start + diag - mp, Comp::default())
+            } else {
+                cs::serial_merge_guarded(
+                    ks as *const K,
+                    mp,
+                    a_cnt,
+                    b_start + diag - mp,
+                    b_start + b_cnt,
+                    Comp::default(),
+                )
+            };
+            // Tile positions to merge-style gather indices.
+            let (ga, gb) = (r.a0 as u32, (a.a_count + r.b0) as u32);
+            let g: [u32; VT] = core::array::from_fn(|j| {
+                if idx[j] < b_start {
+                    ga.wrapping_add(idx[j])
+                } else {
+                    gb.wrapping_add(idx[j] - b_start)
+                }
+            });
+            let start = block * NT * VT;
+            cta.sync();
+            ls::thread_order_to_global_guarded::<C, K, NT, VT>(cta, &k, a.keys.add(start), n, ks);
+            cta.sync();
+            ls::thread_order_to_global_guarded::<C, u32, NT, VT>(
+                cta,
+                &g,
+                a.indices.add(start),
+                n,
+                cta.shared::<u32>(0),
+            );
+        }
+    }
+}
+
+/// Arguments of [`LoadBalance`].
+///
+/// # Examples
+///
+/// See [`LoadBalance`]; the host wrapper [`load_balance_search`](crate::load_balance_search)
+/// fills them in.
+///
+/// ```
+/// let args = mgpu_sortnetwork::kernels::LoadBalanceArgs {
+///     scan: core::ptr::null(), num_objects: 0, total: 0, mp: core::ptr::null(),
+///     objects: core::ptr::null_mut(), ranks: core::ptr::null_mut(),
+/// };
+/// assert_eq!(args.total, 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct LoadBalanceArgs {
+    /// The exclusive scan of the objects' work-item counts.
+    pub scan: *const u32,
+    /// Number of objects.
+    pub num_objects: u32,
+    /// Number of work items (the sum of the counts).
+    pub total: u32,
+    /// Upper-bound Merge Path partitions of the work items against `scan`, one per tile
+    /// boundary (`grid + 1`; `mgpu_partition::load_balance_partitions`).
+    pub mp: *const u64,
+    /// Per work item: the object that generated it (`upper_bound(scan, item) - 1`).
+    pub objects: *mut u32,
+    /// Per work item: its rank within its object (`item - scan[object]`).
+    pub ranks: *mut u32,
+}
+
+/// The CTA load-balancing search (seed 001) on each tile of `NT * VT` merge steps:
+/// [`cta_load_balance`] with the preceding object's scan value loaded, then each work item
+/// of the tile gets its object from shared memory and its rank from its object's scan
+/// value.
+///
+/// [`cta_load_balance`]: mgpu_ctasearch::cta_load_balance
+///
+/// # Examples
+///
+/// Seed 001's counts 2, 5, 3, 0, 1 in one tile (partitions 0 and 11) in the simulator:
+///
+/// ```
+/// use mgpu_core::{sim, Kernel};
+/// use mgpu_sortnetwork::kernels::{LoadBalance, LoadBalanceArgs, NT, VT};
+/// type K = LoadBalance<NT, VT>;
+/// assert_eq!(K::ENTRY, "blocks_load_balance_u32");
+/// let (scan, mp) = ([0u32, 2, 7, 10, 10], [0u64, 11]);
+/// let (mut obj, mut rank) = ([0u32; 11], [0u32; 11]);
+/// let args = LoadBalanceArgs {
+///     scan: scan.as_ptr(), num_objects: 5, total: 11, mp: mp.as_ptr(),
+///     objects: obj.as_mut_ptr(), ranks: rank.as_mut_ptr(),
+/// };
+/// sim::launch_kernel::<K>(1, &args);
+/// assert_eq!(obj, [0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 4]);
+/// assert_eq!(rank, [0, 1, 0, 1, 2, 3, 4, 0, 1, 2, 0]);
+/// ```
+pub struct LoadBalance<const NT: usize, const VT: usize>;
+
+impl<const NT: usize, const VT: usize> Kernel for LoadBalance<NT, VT>
+where
+    Self: EntryName,
+{
+    type Args = LoadBalanceArgs;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    const SHARED_BYTES: u32 = (cs::cta_load_balance_shared_len(NT * VT) * 4) as u32;
+    #[inline(always)]
+    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+        unsafe {
+            let sh = cta.shared::<u32>(0);
+            let t = cs::cta_load_balance::<C, u32, NT, VT>(
+                cta,
+                cta.block(),
+                a.total,
+                a.scan,
+                a.num_objects,
+                a.mp,
+                sh,
+                true,
+            );
+            let bsh = sh.add(t.b_shared() as usize);
+            let mut i = cta.tid();
+            while i < t.a_count() {
+                let item = t.a0 + i;
+                let o = *sh.add(i as usize);
+                *a.objects.add(item as usize) = o;
+                *a.ranks.add(item as usize) = item - *bsh.add((o - t.b0) as usize);
+                i += NT as u32;
+            }
+        }
+    }
+}
+
 const fn max(a: usize, b: usize) -> usize {
     if a > b {
         a
@@ -423,6 +684,8 @@ macro_rules! for_each_blocks_instance {
         $m!(blocks_segreduce_f64_plus, $crate::kernels::SegReduce<f64, $crate::__core::Plus, { $crate::kernels::NT }, { $crate::kernels::VT }, true>);
         $m!(blocks_permute_i32, $crate::kernels::Permute<i32, { $crate::kernels::NT }, { $crate::kernels::VT }>);
         $m!(blocks_merge_values_i64, $crate::kernels::MergeValues<i64, { $crate::kernels::NT }, { $crate::kernels::VT }>);
+        $m!(blocks_merge_keys_i32_less, $crate::kernels::MergeKeys<i32, $crate::__core::Less, { $crate::kernels::NT }, { $crate::kernels::VT }>);
+        $m!(blocks_load_balance_u32, $crate::kernels::LoadBalance<{ $crate::kernels::NT }, { $crate::kernels::VT }>);
     };
 }
 

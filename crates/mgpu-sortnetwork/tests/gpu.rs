@@ -156,6 +156,80 @@ fn merge_values<D: Device>(dev: &D, na: usize, nb: usize, seed: u64) {
     );
 }
 
+/// A sequential stable merge (A first on equal keys): keys and merge-style source indices.
+fn cpu_merge(a: &[i32], b: &[i32]) -> (Vec<i32>, Vec<u32>) {
+    let (mut i, mut j) = (0, 0);
+    let (mut k, mut idx) = (Vec::new(), Vec::new());
+    while i < a.len() || j < b.len() {
+        if j == b.len() || (i < a.len() && a[i] <= b[j]) {
+            k.push(a[i]);
+            idx.push(i as u32);
+            i += 1;
+        } else {
+            k.push(b[j]);
+            idx.push((a.len() + j) as u32);
+            j += 1;
+        }
+    }
+    (k, idx)
+}
+
+fn merge_keys<D: Device>(dev: &D, na: usize, nb: usize, range: u64, seed: u64) {
+    let mut r = Rng(seed | 1);
+    let mut a: Vec<i32> = (0..na).map(|_| r.below(range) as i32 - 50).collect();
+    let mut b: Vec<i32> = (0..nb).map(|_| r.below(range) as i32 - 50).collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    let got = mgpu_sortnetwork::merge_keys(dev, &a, &b).unwrap();
+    assert!(
+        got == cpu_merge(&a, &b),
+        "merge_keys na={na} nb={nb} range {range}"
+    );
+}
+
+/// Seed 001's `CPULoadBalanceSearch` by definition: item `i`'s object is
+/// `upper_bound(scan, i) - 1`, its rank `i - scan[object]`.
+fn cpu_load_balance(scan: &[u32], total: u32) -> (Vec<u32>, Vec<u32>) {
+    (0..total)
+        .map(|i| {
+            let o = scan.partition_point(|&s| s <= i) - 1;
+            (o as u32, i - scan[o])
+        })
+        .unzip()
+}
+
+/// `objects` objects with random counts below `max_count` (many empty when `zeros`);
+/// checked with host partitions and with `mgpu_partition`'s device partitions.
+fn load_balance<D: Device>(dev: &D, objects: usize, max_count: u64, zeros: bool, seed: u64) {
+    let mut r = Rng(seed | 1);
+    let mut scan = Vec::with_capacity(objects);
+    let mut total = 0u32;
+    for _ in 0..objects {
+        scan.push(total);
+        let c = if zeros && r.below(3) != 0 {
+            0
+        } else {
+            r.below(max_count) as u32
+        };
+        total += c;
+    }
+    let want = cpu_load_balance(&scan, total);
+    let what = format!("lbs objects={objects} max {max_count} zeros {zeros} total {total}");
+    assert!(
+        mgpu_sortnetwork::load_balance_search(dev, &scan, total, None).unwrap() == want,
+        "{what} (host partitions)"
+    );
+    if !scan.is_empty() {
+        let ds = mgpu_runtime::DeviceVec::from_slice(dev, &scan).unwrap();
+        let mp = mgpu_partition::load_balance_partitions(ds.as_slice(), total as usize, NV)
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        let got = mgpu_sortnetwork::load_balance_search(dev, &scan, total, Some(&mp)).unwrap();
+        assert!(got == want, "{what} (mgpu_partition partitions)");
+    }
+}
+
 macro_rules! suite {
     ($dev:expr, $sizes:expr, $($attr:meta)?) => {
         $(#[$attr])?
@@ -190,6 +264,31 @@ macro_rules! suite {
             let dev = $dev;
             for (k, &n) in $sizes.iter().enumerate() {
                 super::permute(&dev, n, k as u64 + 3);
+            }
+        }
+        $(#[$attr])?
+        #[test]
+        fn merge_keys() {
+            let dev = $dev;
+            for (k, &n) in $sizes.iter().enumerate() {
+                let s = k as u64 * 11;
+                super::merge_keys(&dev, n, n / 3 + 1, 1 << 20, s + 1);
+                super::merge_keys(&dev, n, n, 5, s + 2); // many equal keys
+                super::merge_keys(&dev, n / 2, n, 1, s + 3); // all keys equal
+                super::merge_keys(&dev, 0, n, 100, s + 4);
+                super::merge_keys(&dev, n, 0, 100, s + 5);
+            }
+        }
+        $(#[$attr])?
+        #[test]
+        fn load_balance() {
+            let dev = $dev;
+            for (k, &n) in $sizes.iter().enumerate() {
+                let s = k as u64 * 13;
+                super::load_balance(&dev, n, 4, false, s + 1);
+                super::load_balance(&dev, n, 9, true, s + 2); // runs of empty objects
+                super::load_balance(&dev, n / 7 + 1, 3 * super::NV as u64, false, s + 3);
+                super::load_balance(&dev, n, 1, false, s + 4); // every object empty
             }
         }
         $(#[$attr])?
