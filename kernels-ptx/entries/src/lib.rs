@@ -20,7 +20,8 @@ pub mod scan {
 
 /// The blocks family: test kernels that instantiate every device building block
 /// (sorting networks, gather/scatter, interval copies, merge-value transfer, segmented
-/// reduction core), from `mgpu_sortnetwork::for_each_blocks_instance!`.
+/// reduction core, Merge Path with the serial merges, CTA load-balancing search), from
+/// `mgpu_sortnetwork::for_each_blocks_instance!`.
 #[cfg(feature = "blocks")]
 pub mod blocks {
     use mgpu_core::kernel_entry;
