@@ -4,7 +4,7 @@
 
 use crate::kernels::{
     BatcherKeysArgs, LoadBalanceArgs, MergeKeysArgs, MergeValuesArgs, PermuteArgs, SegReduce,
-    SegReduceArgs, SortPairsArgs, NT, VT,
+    SegReduceArgs, SegScanArgs, SortPairsArgs, NT, VT,
 };
 use mgpu_core::{AssociativeOp, Element, Kernel, Plus};
 use mgpu_ctasearch::{merge_path, Counting, Lower, Upper};
@@ -461,4 +461,57 @@ pub fn load_balance_search<D: Device>(
     // partitions, `total` outputs of each kind.
     unsafe { dev.launch::<K>(grid, &args)? };
     Ok((objects.to_vec()?, ranks.to_vec()?))
+}
+
+/// The segmented scan (with `Plus`, wrapping) of `values` with the CTA segmented tile scan
+/// ([`SegScan`](crate::kernels::SegScan)): `ends[i]` marks value `i` as the last of its
+/// segment; inclusive, or exclusive with `exclusive` (each segment's first output is 0).
+///
+/// **Segments are tile-local**: every tile of [`NT`]` * `[`VT`] values also starts a new
+/// segment, as if `ends` were set on the last value of each tile.
+///
+/// # Errors
+/// `values` and `ends` differ in length.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::Simulator;
+/// let x = [1, 2, 3, 4, 5];
+/// let ends = [false, true, true, false, false];
+/// let sim = Simulator::new();
+/// assert_eq!(mgpu_sortnetwork::seg_scan_plus(&sim, &x, &ends, false).unwrap(), vec![1, 3, 3, 4, 9]);
+/// assert_eq!(mgpu_sortnetwork::seg_scan_plus(&sim, &x, &ends, true).unwrap(), vec![0, 1, 0, 0, 4]);
+/// ```
+pub fn seg_scan_plus<D: Device>(
+    dev: &D,
+    values: &[i32],
+    ends: &[bool],
+    exclusive: bool,
+) -> Result<Vec<i32>> {
+    let n = values.len();
+    if ends.len() != n {
+        return Err(Error::InvalidInput(
+            "values and ends differ in length".into(),
+        ));
+    }
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let grid = grid(n)?;
+    let flags: Vec<u8> = ends.iter().map(|&e| e as u8).collect();
+    let dvals = DeviceVec::from_slice(dev, values)?;
+    let dflags = DeviceVec::from_slice(dev, &flags)?;
+    let dest = DeviceVec::<i32, D>::zeros(dev, n)?;
+    type K = crate::kernels::SegScan<i32, Plus, NT, VT>;
+    let args = SegScanArgs {
+        values: ptr(&dvals),
+        ends: ptr(&dflags),
+        count: n as u64,
+        dest: ptr(&dest),
+        exclusive: exclusive as u32,
+    };
+    // SAFETY: `n` values, flags and outputs.
+    unsafe { dev.launch::<K>(grid, &args)? };
+    dest.to_vec()
 }

@@ -1,6 +1,7 @@
 //! The `blocks` kernel family: small kernels that instantiate the device building blocks
-//! (this crate's sorting networks, `mgpu-loadstore`'s gather/scatter, interval copies and
-//! merge-value transfer, `mgpu-ctascan`'s segmented reduction core, `mgpu-ctasearch`'s
+//! (this crate's sorting networks, `mgpu-loadstore`'s gather/scatter, interval copies,
+//! guarded strided shared-memory copies and merge-value transfer, `mgpu-ctascan`'s
+//! segmented reduction core and segmented tile scan, `mgpu-ctasearch`'s
 //! Merge Path, serial merges and CTA load-balancing search) in PTX, so that
 //! `cargo xtask ptx --check` sees each block compiled for sm_70 and sm_90 (registers,
 //! no local memory) and the GPU tests run them. They are test and demonstration kernels,
@@ -13,7 +14,10 @@
 
 use core::marker::PhantomData;
 use mgpu_core::{AssociativeOp, Comparator, Cta, Element, Kernel};
-use mgpu_ctascan::{seg_reduce_shared_bytes, seg_reduce_to_global};
+use mgpu_ctascan::{
+    cta_seg_scan_tile, seg_reduce_shared_bytes, seg_reduce_to_global, seg_scan_shared_bytes,
+    ScanKind,
+};
 use mgpu_ctasearch as cs;
 use mgpu_loadstore as ls;
 
@@ -664,6 +668,123 @@ where
     }
 }
 
+/// Arguments of [`SegScan`].
+///
+/// # Examples
+///
+/// See [`SegScan`]; the host wrapper [`seg_scan_plus`](crate::seg_scan_plus) fills them in.
+///
+/// ```
+/// let args = mgpu_sortnetwork::kernels::SegScanArgs::<i32> {
+///     values: core::ptr::null(), ends: core::ptr::null(), count: 0,
+///     dest: core::ptr::null_mut(), exclusive: 0,
+/// };
+/// assert_eq!(args.count, 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SegScanArgs<T> {
+    /// The values.
+    pub values: *const T,
+    /// One byte per value: nonzero means the value is the last of its segment.
+    pub ends: *const u8,
+    /// Number of values.
+    pub count: u64,
+    /// `count` outputs: the segmented scan.
+    pub dest: *mut T,
+    /// 0: inclusive scan; otherwise exclusive.
+    pub exclusive: u32,
+}
+
+/// The CTA segmented scan of a tile (seed 002's `CTASegScan` on a thread-order tile):
+/// each tile loads its values and end flags into shared memory with the guarded strided
+/// copy ([`global_to_shared_guarded`]), each thread takes its `VT` consecutive elements,
+/// runs [`cta_seg_scan_tile`] (inclusive or exclusive by the run-time flag), puts its
+/// results back in shared memory and the tile is stored with [`shared_to_global_guarded`].
+///
+/// **Segments are tile-local**: every tile of `NT * VT` elements starts a new segment (the
+/// tile's carry-out is dropped), as if the element before each tile boundary had its end
+/// flag set. The slots past `count` in the last tile get the identity and no flags.
+///
+/// [`global_to_shared_guarded`]: mgpu_loadstore::global_to_shared_guarded
+/// [`shared_to_global_guarded`]: mgpu_loadstore::shared_to_global_guarded
+/// [`cta_seg_scan_tile`]: mgpu_ctascan::cta_seg_scan_tile
+///
+/// # Examples
+///
+/// One partial tile in the simulator, segments `[1, 2] [3] [4, 5]`:
+///
+/// ```
+/// use mgpu_core::{sim, Kernel, Plus};
+/// use mgpu_sortnetwork::kernels::{SegScan, SegScanArgs, NT, VT};
+/// type K = SegScan<i32, Plus, NT, VT>;
+/// assert_eq!(K::ENTRY, "blocks_segscan_i32_plus");
+/// let (x, ends) = ([1i32, 2, 3, 4, 5], [0u8, 1, 1, 0, 0]);
+/// let mut y = [0i32; 5];
+/// for (exclusive, want) in [(0, [1, 3, 3, 4, 9]), (1, [0, 1, 0, 0, 4])] {
+///     let args = SegScanArgs {
+///         values: x.as_ptr(), ends: ends.as_ptr(), count: 5, dest: y.as_mut_ptr(), exclusive,
+///     };
+///     sim::launch_kernel::<K>(1, &args);
+///     assert_eq!(y, want);
+/// }
+/// ```
+pub struct SegScan<T, Op, const NT: usize, const VT: usize>(PhantomData<(T, Op)>);
+
+impl<T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize> Kernel
+    for SegScan<T, Op, NT, VT>
+where
+    Self: EntryName,
+{
+    type Args = SegScanArgs<T>;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    // The values (then the results) at 0 and the flag bytes after them; the scan's area
+    // reuses the start.
+    const SHARED_BYTES: u32 = max(
+        NT * VT * (size_of::<T>() + 1),
+        seg_scan_shared_bytes(NT, size_of::<T>()),
+    ) as u32;
+    #[inline(always)]
+    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+        let (start, n) = tile(cta, NT * VT, a.count);
+        let tid = cta.tid() as usize;
+        unsafe {
+            let vs = cta.shared::<T>(0);
+            let fs = cta.shared::<u8>(NT * VT * size_of::<T>());
+            ls::global_to_shared_guarded::<C, T, NT, VT>(cta, a.values.add(start), n, vs);
+            ls::global_to_shared_guarded::<C, u8, NT, VT>(cta, a.ends.add(start), n, fs);
+            cta.sync();
+            // Thread order; the slots past `n` (never written) get the identity, no flags.
+            let mut flags = 0u32;
+            let x: [T; VT] = core::array::from_fn(|i| {
+                let p = tid * VT + i;
+                if p < n {
+                    flags |= ((*fs.add(p) != 0) as u32) << i;
+                    *vs.add(p)
+                } else {
+                    Op::identity()
+                }
+            });
+            let kind = if a.exclusive != 0 {
+                ScanKind::Exclusive
+            } else {
+                ScanKind::Inclusive
+            };
+            cta.sync();
+            let (y, _carry_out) =
+                cta_seg_scan_tile::<C, T, Op, NT, VT>(cta, &x, flags, cta.shared_base(), kind);
+            cta.sync();
+            for (i, v) in y.iter().enumerate() {
+                *vs.add(tid * VT + i) = *v;
+            }
+            cta.sync();
+            ls::shared_to_global_guarded::<C, T, NT, VT>(cta, vs, n, a.dest.add(start));
+        }
+    }
+}
+
 const fn max(a: usize, b: usize) -> usize {
     if a > b {
         a
@@ -686,6 +807,7 @@ macro_rules! for_each_blocks_instance {
         $m!(blocks_merge_values_i64, $crate::kernels::MergeValues<i64, { $crate::kernels::NT }, { $crate::kernels::VT }>);
         $m!(blocks_merge_keys_i32_less, $crate::kernels::MergeKeys<i32, $crate::__core::Less, { $crate::kernels::NT }, { $crate::kernels::VT }>);
         $m!(blocks_load_balance_u32, $crate::kernels::LoadBalance<{ $crate::kernels::NT }, { $crate::kernels::VT }>);
+        $m!(blocks_segscan_i32_plus, $crate::kernels::SegScan<i32, $crate::__core::Plus, { $crate::kernels::NT }, { $crate::kernels::VT }>);
     };
 }
 

@@ -7,8 +7,9 @@
 //! The crate also holds the `blocks` test-kernel family ([`kernels`], and host wrappers
 //! such as [`sort_pairs_in_threads`] on the host): small kernels that instantiate every
 //! device building block (these networks, `mgpu-loadstore`'s gathers, scatters, interval
-//! copies and merge-value transfer, `mgpu-ctascan`'s segmented reduction, `mgpu-ctasearch`'s
-//! Merge Path, serial merges and CTA load-balancing search) in the committed PTX and run
+//! copies, guarded strided shared-memory copies and merge-value transfer, `mgpu-ctascan`'s
+//! segmented reduction and segmented tile scan, `mgpu-ctasearch`'s Merge Path, serial
+//! merges and CTA load-balancing search) in the committed PTX and run
 //! them in the simulator and on the GPU. For those only it depends on `mgpu-loadstore`,
 //! `mgpu-ctascan` and `mgpu-ctasearch` (sibling device blocks) and, on the host, on
 //! `mgpu-runtime`.

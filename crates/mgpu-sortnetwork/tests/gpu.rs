@@ -230,6 +230,36 @@ fn load_balance<D: Device>(dev: &D, objects: usize, max_count: u64, zeros: bool,
     }
 }
 
+/// A plain sequential segmented scan with `Plus`: a segment ends where `ends` says and at
+/// the end of every tile (the kernel's segments are tile-local).
+fn cpu_seg_scan(x: &[i32], ends: &[bool], exclusive: bool) -> Vec<i32> {
+    let mut out = Vec::with_capacity(x.len());
+    let mut acc = 0i32;
+    for (i, (&v, &e)) in x.iter().zip(ends).enumerate() {
+        let inc = acc.wrapping_add(v);
+        out.push(if exclusive { acc } else { inc });
+        acc = if e || i % NV == NV - 1 { 0 } else { inc };
+    }
+    out
+}
+
+/// Random values with end flags set with probability `1 / mean_len` (`0`: no flags, `1`:
+/// every element its own segment), inclusive and exclusive.
+fn seg_scan<D: Device>(dev: &D, n: usize, mean_len: u64, seed: u64) {
+    let mut r = Rng(seed | 1);
+    let x: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+    let ends: Vec<bool> = (0..n)
+        .map(|_| mean_len != 0 && r.below(mean_len) == 0)
+        .collect();
+    for exclusive in [false, true] {
+        let got = mgpu_sortnetwork::seg_scan_plus(dev, &x, &ends, exclusive).unwrap();
+        assert!(
+            got == cpu_seg_scan(&x, &ends, exclusive),
+            "seg_scan n={n} mean {mean_len} exclusive {exclusive}"
+        );
+    }
+}
+
 macro_rules! suite {
     ($dev:expr, $sizes:expr, $($attr:meta)?) => {
         $(#[$attr])?
@@ -289,6 +319,17 @@ macro_rules! suite {
                 super::load_balance(&dev, n, 9, true, s + 2); // runs of empty objects
                 super::load_balance(&dev, n / 7 + 1, 3 * super::NV as u64, false, s + 3);
                 super::load_balance(&dev, n, 1, false, s + 4); // every object empty
+            }
+        }
+        $(#[$attr])?
+        #[test]
+        fn seg_scan() {
+            let dev = $dev;
+            for (k, &n) in $sizes.iter().enumerate() {
+                // 0: no flags (one segment per tile); 1: every element its own segment.
+                for mean in [0, 1, 3, 50, 5000] {
+                    super::seg_scan(&dev, n, mean, k as u64 * 17 + mean);
+                }
             }
         }
         $(#[$attr])?
