@@ -192,3 +192,146 @@ pub fn to_svg(device: &str, rows: &[Row]) -> String {
     s.push_str("</svg>\n");
     s
 }
+
+/// How work-item counts are drawn (issue 4's benchmark distributions).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CountDist {
+    /// Uniform in `[0, max]` (mean `max / 2`).
+    Uniform {
+        /// Largest count.
+        max: u32,
+    },
+    /// 90% zeros, the rest `floor(Pareto(alpha 1.5, scale 33.3))` capped at 2^20 (mean about
+    /// 10), plus one planted count of 2^20 at a random position.
+    HeavyTailed,
+}
+
+impl CountDist {
+    /// A short name for benchmark rows.
+    ///
+    /// ```
+    /// assert_eq!(mgpu_benches::CountDist::Uniform { max: 20 }.name(), "uniform[0,20]");
+    /// ```
+    pub fn name(&self) -> String {
+        match self {
+            CountDist::Uniform { max } => format!("uniform[0,{max}]"),
+            CountDist::HeavyTailed => "heavy-tailed".into(),
+        }
+    }
+
+    fn draw(&self, rng: &mut Rng) -> u32 {
+        match *self {
+            CountDist::Uniform { max } => rng.below(max as u64 + 1) as u32,
+            CountDist::HeavyTailed => {
+                if rng.below(10) != 0 {
+                    0
+                } else {
+                    let u = 1.0 - rng.unit(); // (0, 1]
+                    let x = 33.3 / u.powf(1.0 / 1.5);
+                    (x.floor() as u64).min(1 << 20) as u32
+                }
+            }
+        }
+    }
+}
+
+/// Counts drawn from `dist` until they cover exactly `total` work items (the last count is
+/// cut), with the heavy-tailed distribution's planted count of 2^20 (when `total` allows)
+/// at a random position.
+///
+/// ```
+/// use mgpu_benches::{counts_covering, CountDist, Rng};
+/// let c = counts_covering(1000, CountDist::Uniform { max: 20 }, &mut Rng::new(1));
+/// assert_eq!(c.iter().map(|&x| x as u64).sum::<u64>(), 1000);
+/// ```
+pub fn counts_covering(total: usize, dist: CountDist, rng: &mut Rng) -> Vec<u32> {
+    let planted = if dist == CountDist::HeavyTailed && total >= 1 << 21 {
+        1usize << 20
+    } else {
+        0
+    };
+    let mut left = total - planted;
+    let mut counts = Vec::new();
+    while left > 0 {
+        let c = (dist.draw(rng) as usize).min(left);
+        counts.push(c as u32);
+        left -= c;
+    }
+    if planted > 0 {
+        let at = rng.below(counts.len() as u64 + 1) as usize;
+        counts.insert(at, planted as u32);
+    }
+    counts
+}
+
+/// Start offsets of intervals of the given `counts` laid out back to back in a random
+/// order (issue 4's interval-move layout: gather and scatter use two different orders).
+///
+/// ```
+/// use mgpu_benches::{random_layout, Rng};
+/// let starts = random_layout(&[2, 0, 3], &mut Rng::new(7));
+/// let mut ends: Vec<(u32, u32)> = starts.iter().zip([2u32, 0, 3]).map(|(&s, c)| (s, s + c)).collect();
+/// ends.sort();
+/// assert_eq!(ends.iter().map(|e| e.1 - e.0).sum::<u32>(), 5);
+/// assert!(ends.iter().all(|e| e.1 <= 5));
+/// ```
+pub fn random_layout(counts: &[u32], rng: &mut Rng) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..counts.len()).collect();
+    for i in (1..order.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        order.swap(i, j);
+    }
+    let mut starts = vec![0u32; counts.len()];
+    let mut at = 0u32;
+    for &o in &order {
+        starts[o] = at;
+        at += counts[o];
+    }
+    starts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distributions_have_the_stated_means() {
+        let mut rng = Rng::new(3);
+        for (dist, lo, hi) in [
+            (CountDist::Uniform { max: 20 }, 9.5, 10.5),
+            (CountDist::Uniform { max: 2 }, 0.9, 1.1),
+            (CountDist::HeavyTailed, 5.0, 20.0),
+        ] {
+            let total = 1 << 22;
+            let c = counts_covering(total, dist, &mut rng);
+            assert_eq!(c.iter().map(|&x| x as u64).sum::<u64>(), total as u64);
+            let mean = total as f64 / c.len() as f64;
+            assert!(mean > lo && mean < hi, "{dist:?}: mean {mean}");
+        }
+        let c = counts_covering(1 << 22, CountDist::HeavyTailed, &mut rng);
+        assert!(c.contains(&(1 << 20)), "planted count");
+        assert!(
+            c.iter().filter(|&&x| x == 0).count() * 10 > c.len() * 8,
+            "about 90% zeros"
+        );
+    }
+
+    #[test]
+    fn layouts_tile_the_output_exactly() {
+        let mut rng = Rng::new(9);
+        let counts = counts_covering(10_000, CountDist::Uniform { max: 20 }, &mut rng);
+        let a = random_layout(&counts, &mut rng);
+        let b = random_layout(&counts, &mut rng);
+        assert_ne!(a, b);
+        for starts in [a, b] {
+            let mut covered = vec![false; 10_000];
+            for (s, c) in starts.iter().zip(&counts) {
+                for k in *s..*s + *c {
+                    assert!(!covered[k as usize]);
+                    covered[k as usize] = true;
+                }
+            }
+            assert!(covered.iter().all(|&x| x));
+        }
+    }
+}
