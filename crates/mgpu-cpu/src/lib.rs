@@ -13,7 +13,9 @@
 //! - [`reduce`];
 //! - the seeds' count scan `Scan(counts)` (Modern GPU's `Scan(data, count, context)`),
 //!   which turns counts into offsets and returns the total, an error when the total does
-//!   not fit the index type: [`scan_counts_exclusive`], [`scan_counts_exclusive_in_place`].
+//!   not fit the index type: [`scan_counts_exclusive`], [`scan_counts_exclusive_in_place`];
+//! - the load-balancing search (seed 001): [`load_balance_search`],
+//!   [`load_balance_search_ranks`], [`load_balance_search_counts`].
 //!
 //! Operators are type parameters (zero-sized types from `mgpu-core`), as on the GPU:
 //! `scan_exclusive::<i32, Plus>(&input, &mut output)`. They must be
@@ -68,11 +70,13 @@
 
 mod chunks;
 mod counts;
+mod loadbalance;
 pub mod partition;
 mod reduce;
 mod scan;
 
 pub use chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
 pub use counts::{scan_counts_exclusive, scan_counts_exclusive_in_place};
+pub use loadbalance::{load_balance_search, load_balance_search_counts, load_balance_search_ranks};
 pub use reduce::reduce;
 pub use scan::{scan_exclusive, scan_exclusive_in_place, scan_inclusive, scan_inclusive_in_place};

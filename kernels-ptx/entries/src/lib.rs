@@ -35,3 +35,11 @@ pub mod partition {
     use mgpu_partition::partition_entries;
     mgpu_partition::for_each_partition_instance!(partition_entries);
 }
+
+/// The load-balancing search family: the search kernel for u32 and u64 indices, from
+/// `mgpu_loadbalance::for_each_loadbalance_instance!`.
+#[cfg(feature = "loadbalance")]
+pub mod loadbalance {
+    use mgpu_loadbalance::loadbalance_entries;
+    mgpu_loadbalance::for_each_loadbalance_instance!(loadbalance_entries);
+}

@@ -1,0 +1,228 @@
+//! The load-balancing search kernel body (seed 001's `KernelLoadBalance`), generic over
+//! [`Cta`], the index type and the tile shape, with the input checks fused in (DESIGN §5).
+//!
+//! Each CTA takes one tile of `NT * VT` merge steps of the natural numbers (work items)
+//! with the scan (objects), between two upper-bound Merge Path partitions. Before
+//! searching, it checks everything the search relies on:
+//!
+//! - the partitions are ordered and inside the inputs (`a0 <= a1 <= total`,
+//!   `b0 <= b1 <= n`);
+//! - the scan values it reads (the tile's, the preceding one and the halo) do not
+//!   decrease;
+//! - the tile's start and end splits are splits of the merge (the last item before a
+//!   split precedes the next scan value, `a - 1 < scan[b]`, and the last scan value before
+//!   it is at most the next item, `scan[b - 1] <= a`);
+//! - the tile holding object 0 finds `scan[0] == 0`; the last tile finds
+//!   `scan[n - 1] <= total`.
+//!
+//! When every tile passes, the scan is non-decreasing from 0 and at most `total`, and the
+//! result is exact. A tile that fails ORs its reason into the error word and writes
+//! nothing, so bad input never makes the search read or write outside its ranges (a
+//! tile's search stays inside its shared memory only when its data are consistent). Every
+//! store is also clamped to `item < total`.
+
+use mgpu_core::{Cta, WARP_SIZE};
+use mgpu_ctasearch::{cta_load_balance, cta_load_balance_shared_len, Idx};
+
+/// Error bit: the scan decreases somewhere (or the partitions computed from it are
+/// inconsistent, which only a decreasing scan causes).
+pub const ERROR_UNSORTED: u32 = 1;
+/// Error bit: `scan[0] != 0` (an exclusive scan starts at 0).
+pub const ERROR_FIRST: u32 = 2;
+/// Error bit: `scan[n - 1] > total` (the scan disagrees with the total).
+pub const ERROR_TOTAL: u32 = 4;
+
+/// Arguments of the load-balancing search kernel.
+///
+/// # Examples
+///
+/// ```
+/// let a = mgpu_loadbalance::device::LoadBalanceArgs::<u32> {
+///     scan: core::ptr::null(), num_objects: 0, total: 0, mp: core::ptr::null(),
+///     objects: core::ptr::null_mut(), ranks: core::ptr::null_mut(), error: core::ptr::null_mut(),
+/// };
+/// assert_eq!(a.total, 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct LoadBalanceArgs<I> {
+    /// The exclusive scan of the objects' work-item counts (`num_objects` values).
+    pub scan: *const I,
+    /// Objects (`scan` length).
+    pub num_objects: u64,
+    /// Work items (the length of `objects` and `ranks`).
+    pub total: u64,
+    /// Upper-bound Merge Path partitions of the work items against `scan`, one per tile
+    /// boundary (`grid + 1`, from `mgpu_partition::load_balance_partitions`).
+    pub mp: *const u64,
+    /// Per work item: the object that generated it (`upper_bound(scan, item) - 1`).
+    pub objects: *mut I,
+    /// Per work item: its rank in its object (`item - scan[object]`); null for none.
+    pub ranks: *mut I,
+    /// The error word: the kernel ORs `ERROR_*` bits into it (zeroed by the host).
+    pub error: *mut u32,
+}
+
+/// Bytes of shared memory the kernel needs for `nv = NT * VT` steps of `index_bytes`-byte
+/// indices: the CTA load-balancing search's slots, then one `u32` per warp for the checks.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(mgpu_loadbalance::device::shared_bytes(4, 128, 7), (898 * 4 + 15) / 16 * 16 + 16);
+/// ```
+pub const fn shared_bytes(index_bytes: usize, nt: usize, vt: usize) -> usize {
+    flags_offset(index_bytes, nt * vt) + 4 * (nt / WARP_SIZE as usize)
+}
+
+const fn flags_offset(index_bytes: usize, nv: usize) -> usize {
+    (cta_load_balance_shared_len(nv) * index_bytes).div_ceil(16) * 16
+}
+
+/// What the tile's thread `tid` finds wrong (`ERROR_*` bits) in the tile's ranges
+/// (`a0..a1`, `b0..b1` from the partitions) and the scan values the search will read.
+///
+/// # Safety
+/// `scan` is readable at `0..n`.
+#[inline(always)]
+unsafe fn check_tile<I: Idx, const NT: usize>(
+    tid: u32,
+    scan: *const I,
+    n: u64,
+    total: u64,
+    (a0, a1, b0, b1): (u64, u64, u64, u64),
+) -> u32 {
+    let at = |j: u64| (*scan.add(j as usize)).to_u64();
+    let mut bad = 0;
+    // The scan values the search loads: the preceding one, the tile's, the halo.
+    let lo = b0 - (b0 > 0) as u64;
+    let hi = b1 + (a1 < total && b1 < n) as u64;
+    let mut j = lo + tid as u64;
+    while j + 1 < hi {
+        if at(j + 1) < at(j) {
+            bad |= ERROR_UNSORTED;
+        }
+        j += NT as u64;
+    }
+    if tid == 0 {
+        // Start and end splits: (a, b) splits the merge when the last item before it
+        // precedes the next scan value and the last scan value before it is at most the
+        // next item.
+        let split_ok = |a: u64, b: u64| {
+            (a == 0 || b >= n || a - 1 < at(b)) && (b == 0 || a >= total || at(b - 1) <= a)
+        };
+        if !split_ok(a0, b0) || !split_ok(a1, b1) {
+            bad |= ERROR_UNSORTED;
+        }
+        if b0 == 0 && n > 0 && at(0) != 0 {
+            bad |= ERROR_FIRST;
+        }
+        if b1 == n && n > 0 && at(n - 1) > total {
+            bad |= ERROR_TOTAL;
+        }
+    }
+    bad
+}
+
+/// The kernel body: tile `cta.block()` checks its inputs (see the module docs), runs
+/// [`cta_load_balance`] with the preceding object's scan value loaded, and stores each of
+/// its work items' object (and rank) with coalesced strided stores.
+///
+/// # Safety
+/// `scan` is readable at `0..num_objects`, `mp` at `0..=grid`, `objects` (and `ranks`
+/// when not null) writable at `0..total`, `error` is one writable word; shared memory is
+/// [`shared_bytes`]. The grid is `mp`'s length minus one. `NT` is a multiple of 32.
+///
+/// # Examples
+///
+/// Seed 001's counts 2, 5, 3, 0, 1 in one tile (partitions 0 and 11):
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_loadbalance::device::{load_balance, shared_bytes, LoadBalanceArgs};
+/// let (scan, mp) = ([0u32, 2, 7, 10, 10], [0u64, 11]);
+/// let (mut obj, mut rank, mut err) = ([0u32; 11], [0u32; 11], [0u32]);
+/// let args = LoadBalanceArgs {
+///     scan: scan.as_ptr(), num_objects: 5, total: 11, mp: mp.as_ptr(),
+///     objects: obj.as_mut_ptr(), ranks: rank.as_mut_ptr(), error: err.as_mut_ptr(),
+/// };
+/// sim::launch(1, 32, shared_bytes(4, 32, 1), &|cta: &sim::SimCta| unsafe {
+///     load_balance::<_, u32, 32, 1>(cta, &args)
+/// });
+/// assert_eq!(obj, [0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 4]);
+/// assert_eq!(rank, [0, 1, 0, 1, 2, 3, 4, 0, 1, 2, 0]);
+/// assert_eq!(err, [0]);
+/// ```
+#[inline(always)]
+pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    args: &LoadBalanceArgs<I>,
+) {
+    let nv = (NT * VT) as u64;
+    let block = cta.block();
+    let tid = cta.tid();
+    let (n, total) = (args.num_objects, args.total);
+
+    // The tile's ranges, as cta_load_balance will compute them, checked for order.
+    let gid = nv * block as u64;
+    let end = if total + n < gid + nv {
+        total + n
+    } else {
+        gid + nv
+    };
+    let mp0 = *args.mp.add(block as usize);
+    let mp1 = *args.mp.add(block as usize + 1);
+    let bad = if !(mp0 <= mp1 && mp1 <= total && mp0 <= gid && mp1 <= end)
+        || gid - mp0 > end - mp1
+        || end - mp1 > n
+    {
+        ERROR_UNSORTED
+    } else {
+        check_tile::<I, NT>(tid, args.scan, n, total, (mp0, mp1, gid - mp0, end - mp1))
+    };
+
+    // Any thread's complaint stops the whole tile (one barrier: a vote per warp).
+    let flags = cta.shared::<u32>(flags_offset(core::mem::size_of::<I>(), NT * VT));
+    let vote = cta.ballot(u32::MAX, bad != 0);
+    if cta.lane() == 0 {
+        *flags.add(cta.warp() as usize) = vote;
+    }
+    cta.sync();
+    let mut stop = false;
+    for w in 0..NT / WARP_SIZE as usize {
+        stop |= *flags.add(w) != 0;
+    }
+    if stop {
+        if bad != 0 {
+            cta.atomic_or_u32(args.error, bad);
+        }
+        return;
+    }
+
+    let sh = cta.shared::<I>(0);
+    let t = cta_load_balance::<C, I, NT, VT>(
+        cta,
+        block,
+        I::from_u64(total),
+        args.scan,
+        I::from_u64(n),
+        args.mp,
+        sh,
+        true,
+    );
+    let bsh = sh.add(t.b_shared() as usize);
+    let mut i = tid;
+    let a_count = t.a_count();
+    while i < a_count {
+        let item = t.a0.wrapping_add(I::from_u32(i));
+        if item.to_u64() < total {
+            let o = *sh.add(i as usize);
+            *args.objects.add(item.to_usize()) = o;
+            if !args.ranks.is_null() {
+                let s = *bsh.add(o.wrapping_sub(t.b0).to_usize());
+                *args.ranks.add(item.to_usize()) = item.wrapping_sub(s);
+            }
+        }
+        i += NT as u32;
+    }
+}
