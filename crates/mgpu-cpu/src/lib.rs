@@ -70,6 +70,7 @@
 
 mod chunks;
 mod counts;
+pub mod intervalmove;
 mod loadbalance;
 pub mod partition;
 mod reduce;
@@ -77,6 +78,7 @@ mod scan;
 
 pub use chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
 pub use counts::{scan_counts_exclusive, scan_counts_exclusive_in_place};
+pub use intervalmove::{interval_expand, interval_gather, interval_move, interval_scatter};
 pub use loadbalance::{load_balance_search, load_balance_search_counts, load_balance_search_ranks};
 pub use reduce::reduce;
 pub use scan::{scan_exclusive, scan_exclusive_in_place, scan_inclusive, scan_inclusive_in_place};

@@ -43,3 +43,12 @@ pub mod loadbalance {
     use mgpu_loadbalance::loadbalance_entries;
     mgpu_loadbalance::for_each_loadbalance_instance!(loadbalance_entries);
 }
+
+/// The interval family: load-balanced expand and move/gather/scatter, and the naive
+/// expand, for every element type with u32 and u64 indices, from
+/// `mgpu_intervalmove::for_each_intervalmove_instance!`.
+#[cfg(feature = "intervalmove")]
+pub mod intervalmove {
+    use mgpu_intervalmove::intervalmove_entries;
+    mgpu_intervalmove::for_each_intervalmove_instance!(intervalmove_entries);
+}

@@ -1,0 +1,443 @@
+//! Kernel bodies of the interval family, generic over [`Cta`].
+//!
+//! Every body validates what it reads (DESIGN §5): partitions that contradict the scan,
+//! a scan that is not non-decreasing or does not start at 0, a scan past the total, and
+//! gather or scatter positions outside their arrays raise bits of the per-launch error
+//! word (`atomic_or`); loads and stores outside the arrays are skipped, so no input can
+//! make the kernel touch memory outside its buffers.
+
+use mgpu_core::{Cta, Element};
+use mgpu_ctasearch::{cta_load_balance, cta_load_balance_shared_len, Idx};
+
+/// Error bit: the scan is not non-decreasing (or the partitions contradict it).
+pub const ERROR_SCAN_ORDER: u32 = 1;
+/// Error bit: the scan does not start at 0.
+pub const ERROR_SCAN_START: u32 = 2;
+/// Error bit: a scan value is past the total.
+pub const ERROR_TOTAL: u32 = 4;
+/// Error bit: a gather position is outside the input.
+pub const ERROR_GATHER: u32 = 8;
+/// Error bit: a scatter position is outside the output.
+pub const ERROR_SCATTER: u32 = 16;
+
+/// Mode bit: each interval starts at `gather[object]` in the input (else the input is read
+/// in output order, `input[item]`).
+pub const MODE_GATHER: u32 = 1;
+/// Mode bit: each interval is stored at `scatter[object]` in the output (else
+/// `output[item]`).
+pub const MODE_SCATTER: u32 = 2;
+/// Mode bit: the input is the generated sequence `first + step * position`, not an array.
+pub const MODE_SEQUENCE: u32 = 4;
+
+/// An element type with generated sequences: `first + step * i` (wrapping for integers,
+/// rounded as `first + step * (i as T)` for floats).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_intervalmove::device::Sequence;
+/// assert_eq!(i32::sequence(5, -2, 3), -1);
+/// assert_eq!(f64::sequence(0.5, 0.25, 4), 1.5);
+/// ```
+pub trait Sequence: Element {
+    /// `first + step * i`.
+    fn sequence(first: Self, step: Self, i: u64) -> Self;
+}
+
+macro_rules! seq_int {
+    ($($t:ty),*) => {$(
+        impl Sequence for $t {
+            #[inline(always)]
+            fn sequence(first: Self, step: Self, i: u64) -> Self {
+                first.wrapping_add(step.wrapping_mul(i as $t))
+            }
+        }
+    )*};
+}
+seq_int!(i32, u32, i64, u64);
+macro_rules! seq_float {
+    ($($t:ty),*) => {$(
+        impl Sequence for $t {
+            #[inline(always)]
+            fn sequence(first: Self, step: Self, i: u64) -> Self {
+                first + step * (i as $t)
+            }
+        }
+    )*};
+}
+seq_float!(f32, f64);
+
+/// Arguments of every interval kernel (`#[repr(C)]`, passed by value).
+///
+/// # Examples
+///
+/// ```
+/// let a = mgpu_intervalmove::device::IntervalArgs::<i32, u32>::empty();
+/// assert_eq!(a.total, 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct IntervalArgs<T, I> {
+    /// Number of outputs (work items): the sum of the interval counts.
+    pub total: I,
+    /// Number of intervals (objects).
+    pub num_intervals: I,
+    /// Exclusive scan of the interval counts (`num_intervals`).
+    pub scan: *const I,
+    /// Upper-bound load-balancing Merge Path partitions (`grid + 1`), or null (naive).
+    pub mp: *const u64,
+    /// Gather starts (`num_intervals`; with [`MODE_GATHER`]).
+    pub gather: *const I,
+    /// Scatter starts (`num_intervals`; with [`MODE_SCATTER`]).
+    pub scatter: *const I,
+    /// The input array (unless [`MODE_SEQUENCE`]).
+    pub input: *const T,
+    /// Elements readable at `input`.
+    pub input_len: u64,
+    /// First element of the generated input ([`MODE_SEQUENCE`]).
+    pub first: T,
+    /// Step of the generated input ([`MODE_SEQUENCE`]).
+    pub step: T,
+    /// The output.
+    pub output: *mut T,
+    /// Elements writable at `output`.
+    pub output_len: u64,
+    /// The per-launch error word (zeroed before the launch).
+    pub error: *mut u32,
+    /// `MODE_*` bits.
+    pub mode: u32,
+}
+
+impl<T: Element, I: Idx> IntervalArgs<T, I> {
+    /// Arguments with null pointers and zero sizes (to fill in).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let a = mgpu_intervalmove::device::IntervalArgs::<f64, u64>::empty();
+    /// assert!(a.scan.is_null());
+    /// ```
+    pub fn empty() -> Self {
+        IntervalArgs {
+            total: I::ZERO,
+            num_intervals: I::ZERO,
+            scan: core::ptr::null(),
+            mp: core::ptr::null(),
+            gather: core::ptr::null(),
+            scatter: core::ptr::null(),
+            input: core::ptr::null(),
+            input_len: 0,
+            first: T::ZERO,
+            step: T::ZERO,
+            output: core::ptr::null_mut(),
+            output_len: 0,
+            error: core::ptr::null_mut(),
+            mode: 0,
+        }
+    }
+}
+
+const fn round8(b: usize) -> usize {
+    b.div_ceil(8) * 8
+}
+
+/// Shared-memory bytes of the load-balanced kernels: the load-balancing search's slots
+/// (padded by `2 * VT` so even a contradictory scan keeps the serial search inside), then
+/// two regions of `NV + 1` 8-byte slots (expand: the tile's values; move: its gather and
+/// scatter starts).
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(mgpu_intervalmove::device::shared_bytes(4, 128, 7), 3648 + 2 * 897 * 8);
+/// ```
+pub const fn shared_bytes(index_bytes: usize, nt: usize, vt: usize) -> usize {
+    index_offset_end(index_bytes, nt, vt) + 2 * (nt * vt + 1) * 8
+}
+
+const fn index_offset_end(index_bytes: usize, nt: usize, vt: usize) -> usize {
+    round8((cta_load_balance_shared_len(nt * vt) + 2 * vt) * index_bytes)
+}
+
+/// The tile's load-balancing search with validation. Returns `None` (after raising the
+/// error) when the partitions contradict the scan; every thread gets the same answer.
+#[inline(always)]
+unsafe fn tile_search<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &IntervalArgs<T, I>,
+    err: &mut u32,
+) -> Option<mgpu_ctasearch::LoadBalanceTile<I>> {
+    let nv = (NT * VT) as u64;
+    let block = cta.block() as u64;
+    let total = a.total.to_u64();
+    let n = a.num_intervals.to_u64();
+    let steps = total + n;
+    let d0 = if nv * block < steps {
+        nv * block
+    } else {
+        steps
+    };
+    let d1 = if d0 + nv < steps { d0 + nv } else { steps };
+    let m0 = *a.mp.add(block as usize);
+    let m1 = *a.mp.add(block as usize + 1);
+    let ok = m0 <= m1 && m1 <= total && m0 <= d0 && m1 <= d1 && d0 - m0 <= d1 - m1 && d1 - m1 <= n;
+    if !ok {
+        if cta.tid() == 0 {
+            cta.atomic_or_u32(a.error, ERROR_SCAN_ORDER);
+        }
+        return None;
+    }
+    let sh = cta.shared::<I>(0);
+    let t = cta_load_balance::<C, I, NT, VT>(
+        cta,
+        cta.block(),
+        a.total,
+        a.scan,
+        a.num_intervals,
+        a.mp,
+        sh,
+        true,
+    );
+    // Check the scan values this tile loaded: non-decreasing, 0 first, none past the
+    // total. Every adjacent pair of the scan is in some tile (the preceding object).
+    let bsh = sh.add(t.b_shared() as usize);
+    let load = t.b_count() + t.extended as u32;
+    let mut j = cta.tid();
+    while j < load {
+        let v = *bsh.add(j as usize);
+        if j + 1 < load && v > *bsh.add(j as usize + 1) {
+            *err |= ERROR_SCAN_ORDER;
+        }
+        if v > a.total {
+            *err |= ERROR_TOTAL;
+        }
+        if j == 0 && t.b0 == I::ZERO && v != I::ZERO {
+            *err |= ERROR_SCAN_START;
+        }
+        j += NT as u32;
+    }
+    Some(t)
+}
+
+/// The object slot (`object - b0`) of tile item `i`, clamped into the tile; raises
+/// [`ERROR_SCAN_ORDER`] when it was outside (only a contradictory scan does that).
+#[inline(always)]
+unsafe fn object_slot<I: Idx>(
+    sh: *const I,
+    t: &mgpu_ctasearch::LoadBalanceTile<I>,
+    i: u32,
+    err: &mut u32,
+) -> u32 {
+    let o = Idx::wrapping_sub(*sh.add(i as usize), t.b0).to_u64();
+    let bc = t.b_count();
+    if o >= bc as u64 {
+        *err |= ERROR_SCAN_ORDER;
+        if bc == 0 {
+            0
+        } else {
+            bc - 1
+        }
+    } else {
+        o as u32
+    }
+}
+
+#[inline(always)]
+unsafe fn raise<C: Cta>(cta: &C, p: *mut u32, err: u32) {
+    if err != 0 {
+        cta.atomic_or_u32(p, err);
+    }
+}
+
+/// Load-balanced interval expand (seed 000's `KernelIntervalExpand`): each tile runs the
+/// CTA load-balancing search, loads its intervals' values (or generates them) into shared
+/// memory once, and each output item, in strided order, takes the value of the interval
+/// that generated it: `output[item] = values[object(item)]`.
+///
+/// # Safety
+/// `scan` (and `input` unless sequence mode) readable for `num_intervals` elements, `mp` for
+/// `grid + 1`, `output` writable for `output_len >= total`, `error` one zeroed word; shared
+/// memory of [`shared_bytes`]`(size_of::<I>(), NT, VT)` bytes.
+#[inline(always)]
+pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &IntervalArgs<T, I>,
+) {
+    let mut err = 0u32;
+    let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err) else {
+        return;
+    };
+    let sh = cta.shared::<I>(0);
+    let vsh = cta.shared::<T>(index_offset_end(core::mem::size_of::<I>(), NT, VT));
+    let bc = t.b_count();
+    let seq = a.mode & MODE_SEQUENCE != 0;
+    let mut j = cta.tid();
+    while j < bc {
+        let o = t.b0.to_u64() + j as u64;
+        *vsh.add(j as usize) = if seq {
+            T::sequence(a.first, a.step, o)
+        } else if o < a.input_len {
+            *a.input.add(o as usize)
+        } else {
+            T::ZERO
+        };
+        j += NT as u32;
+    }
+    cta.sync();
+    let ac = t.a_count();
+    let a0 = t.a0.to_u64();
+    let mut vals = [T::ZERO; VT];
+    for (k, v) in vals.iter_mut().enumerate() {
+        let i = cta.tid() + (NT * k) as u32;
+        if i < ac {
+            *v = *vsh.add(object_slot(sh, &t, i, &mut err) as usize);
+        }
+    }
+    for (k, v) in vals.iter().enumerate() {
+        let i = cta.tid() + (NT * k) as u32;
+        let item = a0 + i as u64;
+        if i < ac && item < a.output_len {
+            *a.output.add(item as usize) = *v;
+        }
+    }
+    raise(cta, a.error, err);
+}
+
+/// Load-balanced interval move, gather and scatter (seed 000's `KernelIntervalMove`),
+/// modes by run-time bits: each tile runs the CTA load-balancing search, loads its
+/// intervals' gather and scatter starts into shared memory once, and each output item, in
+/// strided order, with `rank = item - scan[object]`, copies
+/// `input[gather[object] + rank]` (or `input[item]` without [`MODE_GATHER`]) to
+/// `output[scatter[object] + rank]` (or `output[item]` without [`MODE_SCATTER`]).
+/// Positions outside the arrays raise [`ERROR_GATHER`]/[`ERROR_SCATTER`] and are skipped.
+///
+/// # Safety
+/// As [`expand`], with `gather`/`scatter` readable for `num_intervals` when their mode bit
+/// is set and `input` readable for `input_len` elements (unless sequence mode).
+#[inline(always)]
+pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &IntervalArgs<T, I>,
+) {
+    let mut err = 0u32;
+    let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err) else {
+        return;
+    };
+    let sh = cta.shared::<I>(0);
+    let off = index_offset_end(core::mem::size_of::<I>(), NT, VT);
+    let gsh = cta.shared::<I>(off);
+    let ssh = cta.shared::<I>(off + (NT * VT + 1) * 8);
+    let gather = a.mode & MODE_GATHER != 0;
+    let scatter = a.mode & MODE_SCATTER != 0;
+    let seq = a.mode & MODE_SEQUENCE != 0;
+    let bc = t.b_count();
+    let b0 = t.b0.to_usize();
+    let mut j = cta.tid();
+    while j < bc {
+        if gather {
+            *gsh.add(j as usize) = *a.gather.add(b0 + j as usize);
+        }
+        if scatter {
+            *ssh.add(j as usize) = *a.scatter.add(b0 + j as usize);
+        }
+        j += NT as u32;
+    }
+    cta.sync();
+    let ac = t.a_count();
+    let a0 = t.a0.to_u64();
+    let bsh = sh.add(t.b_shared() as usize);
+    let mut vals = [T::ZERO; VT];
+    let mut dest = [0u64; VT];
+    let mut live = [false; VT];
+    for k in 0..VT {
+        let i = cta.tid() + (NT * k) as u32;
+        if i < ac {
+            let item = a0 + i as u64;
+            let slot = object_slot(sh, &t, i, &mut err) as usize;
+            let rank = item.wrapping_sub((*bsh.add(slot)).to_u64());
+            let src = if gather {
+                (*gsh.add(slot)).to_u64().wrapping_add(rank)
+            } else {
+                item
+            };
+            dest[k] = if scatter {
+                (*ssh.add(slot)).to_u64().wrapping_add(rank)
+            } else {
+                item
+            };
+            if seq {
+                vals[k] = T::sequence(a.first, a.step, src);
+                live[k] = true;
+            } else if src < a.input_len {
+                vals[k] = *a.input.add(src as usize);
+                live[k] = true;
+            } else {
+                err |= ERROR_GATHER;
+            }
+        }
+    }
+    for k in 0..VT {
+        if live[k] {
+            if dest[k] < a.output_len {
+                *a.output.add(dest[k] as usize) = vals[k];
+            } else {
+                err |= ERROR_SCATTER;
+            }
+        }
+    }
+    raise(cta, a.error, err);
+}
+
+/// The naive interval expand, one thread per interval (the seed's "miserably
+/// unsatisfying" version, kept as the benchmark's baseline): thread `i` writes
+/// `values[i]` to `output[scan[i]..scan[i + 1]]` (the last interval ends at `total`).
+/// Validates like [`expand`]; stores are clamped to the output.
+///
+/// # Safety
+/// As [`expand`] (no partitions are read; `mp` may be null); shared memory is not used.
+#[inline(always)]
+pub unsafe fn expand_naive<C: Cta, T: Sequence, I: Idx, const NT: usize>(
+    cta: &C,
+    a: &IntervalArgs<T, I>,
+) {
+    let i = cta.block() as u64 * NT as u64 + cta.tid() as u64;
+    let n = a.num_intervals.to_u64();
+    if i >= n {
+        return;
+    }
+    let mut err = 0u32;
+    let total = a.total.to_u64();
+    let start = (*a.scan.add(i as usize)).to_u64();
+    let end = if i + 1 < n {
+        (*a.scan.add(i as usize + 1)).to_u64()
+    } else {
+        total
+    };
+    if i == 0 && start != 0 {
+        err |= ERROR_SCAN_START;
+    }
+    if start > end {
+        err |= ERROR_SCAN_ORDER;
+    }
+    if end > total {
+        err |= ERROR_TOTAL;
+    }
+    let v = if a.mode & MODE_SEQUENCE != 0 {
+        T::sequence(a.first, a.step, i)
+    } else if i < a.input_len {
+        *a.input.add(i as usize)
+    } else {
+        T::ZERO
+    };
+    let end = if end < a.output_len {
+        end
+    } else {
+        a.output_len
+    };
+    let mut j = start;
+    while j < end {
+        *a.output.add(j as usize) = v;
+        j += 1;
+    }
+    raise(cta, a.error, err);
+}

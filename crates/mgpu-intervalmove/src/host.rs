@@ -1,0 +1,684 @@
+//! Host launchers of the interval family, generic over [`Device`].
+
+use crate::device::{
+    IntervalArgs, ERROR_GATHER, ERROR_SCAN_ORDER, ERROR_SCAN_START, ERROR_SCATTER, ERROR_TOTAL,
+    MODE_GATHER, MODE_SCATTER, MODE_SEQUENCE,
+};
+use crate::kernels::{tuning, IntervalElement, KernelSet};
+use mgpu_core::{Arch, Index, Plus};
+use mgpu_partition::PartitionIndex;
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
+use mgpu_scan::ScanOp;
+
+/// The index types of the interval family: u32 and u64 (the seeds' `int` is u32).
+///
+/// # Examples
+///
+/// ```
+/// fn takes<I: mgpu_intervalmove::IntervalIndex>(_: I) {}
+/// takes(3u32);
+/// takes(3u64);
+/// ```
+pub trait IntervalIndex: PartitionIndex + Index {}
+impl IntervalIndex for u32 {}
+impl IntervalIndex for u64 {}
+
+/// Where interval data comes from: a device array, or a generated sequence
+/// `first + step * position` (the seeds' `counting_iterator`; wrapping for integers).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_intervalmove::Source;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let v = DeviceVec::from_slice(&dev, &[1i32, 2]).unwrap();
+/// let a: Source<'_, i32, Simulator> = v.as_slice().into();
+/// assert!(matches!(a, Source::Array(_)));
+/// let c: Source<'_, i32, Simulator> = Source::counting(0);
+/// assert!(matches!(c, Source::Sequence { first: 0, step: 1 }));
+/// ```
+pub enum Source<'a, T, D: Device> {
+    /// A device array.
+    Array(DeviceSlice<'a, T, D>),
+    /// The generated sequence `first + step * position`.
+    Sequence {
+        /// Element at position 0.
+        first: T,
+        /// Difference between consecutive elements.
+        step: T,
+    },
+}
+
+impl<'a, T: IntervalData, D: Device> Source<'a, T, D> {
+    /// `first, first + 1, first + 2, ...` (the seeds' `counting_iterator<T>(first)`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_intervalmove::Source;
+    /// let s: Source<'_, f64, mgpu_runtime::Simulator> = Source::counting(2.0);
+    /// assert!(matches!(s, Source::Sequence { first: 2.0, step: 1.0 }));
+    /// ```
+    pub fn counting(first: T) -> Self {
+        Source::Sequence {
+            first,
+            step: T::ONE,
+        }
+    }
+
+    /// `first, first + step, first + 2 * step, ...` (the seeds' `step_iterator`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_intervalmove::Source;
+    /// let s: Source<'_, i64, mgpu_runtime::Simulator> = Source::step(10, -1);
+    /// assert!(matches!(s, Source::Sequence { first: 10, step: -1 }));
+    /// ```
+    pub fn step(first: T, step: T) -> Self {
+        Source::Sequence { first, step }
+    }
+}
+
+impl<'a, T, D: Device> From<DeviceSlice<'a, T, D>> for Source<'a, T, D> {
+    fn from(s: DeviceSlice<'a, T, D>) -> Self {
+        Source::Array(s)
+    }
+}
+
+/// Element types the interval family moves: i32, u32, i64, u64, f32, f64.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_intervalmove::IntervalData;
+/// assert_eq!(<f32 as IntervalData>::ONE, 1.0);
+/// ```
+pub trait IntervalData: IntervalElement<u32> + IntervalElement<u64> {
+    /// 1 (the step of a counting sequence).
+    const ONE: Self;
+}
+macro_rules! data {
+    ($($t:ty => $one:expr),*) => {$( impl IntervalData for $t { const ONE: Self = $one; } )*};
+}
+data!(i32 => 1, u32 => 1, i64 => 1, u64 => 1, f32 => 1.0, f64 => 1.0);
+
+/// The validation result of a queued interval launch: the launch's error word, read back
+/// by [`PendingCheck::wait`] (which synchronises). Dropping it skips the check (the
+/// launch still ran memory-safely).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();
+/// let vals = DeviceVec::from_slice(&dev, &[7i32, 9]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 3).unwrap();
+/// let pending = mgpu_intervalmove::interval_expand_into(scan.as_slice(), 3, vals.as_slice().into(), out.as_mut_slice()).unwrap();
+/// pending.wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![7, 7, 9]);
+/// ```
+#[must_use = "wait() reports invalid input"]
+pub struct PendingCheck<D: Device> {
+    error: Option<Temp<u32, D>>,
+    total: usize,
+    input_len: Option<usize>,
+    output_len: usize,
+}
+
+impl<D: Device> PendingCheck<D> {
+    /// Synchronises and reports what the kernel found wrong with the input, if anything,
+    /// as [`Error::InvalidInput`] naming it.
+    ///
+    /// # Examples
+    ///
+    /// See [`PendingCheck`].
+    ///
+    /// ```
+    /// # use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u32, 3, 2]).unwrap(); // not non-decreasing
+    /// let vals = DeviceVec::from_slice(&dev, &[1i32, 2, 3]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 4).unwrap();
+    /// let p = mgpu_intervalmove::interval_expand_into(scan.as_slice(), 4, vals.as_slice().into(), out.as_mut_slice()).unwrap();
+    /// assert!(p.wait().unwrap_err().to_string().contains("not non-decreasing"));
+    /// ```
+    pub fn wait(self) -> Result<()> {
+        let Some(e) = &self.error else {
+            return Ok(());
+        };
+        let w = e.to_vec()?[0];
+        if w == 0 {
+            return Ok(());
+        }
+        let mut what = Vec::new();
+        if w & ERROR_SCAN_START != 0 {
+            what.push("the scan does not start at 0".to_string());
+        }
+        if w & ERROR_SCAN_ORDER != 0 {
+            what.push("the scan is not non-decreasing".to_string());
+        }
+        if w & ERROR_TOTAL != 0 {
+            what.push(format!("a scan value is past the total {}", self.total));
+        }
+        if w & ERROR_GATHER != 0 {
+            let len = self.input_len.unwrap_or(0);
+            what.push(format!(
+                "a gather range is outside the input (length {len})"
+            ));
+        }
+        if w & ERROR_SCATTER != 0 {
+            what.push(format!(
+                "a scatter range is outside the output (length {})",
+                self.output_len
+            ));
+        }
+        Err(Error::InvalidInput(what.join("; ")))
+    }
+}
+
+fn same_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected != got {
+        return Err(Error::LengthMismatch {
+            what,
+            expected,
+            got,
+        });
+    }
+    Ok(())
+}
+
+enum Which {
+    Expand,
+    Move,
+    Naive,
+}
+
+/// Checks the sizes, computes the partitions and queues the kernel.
+#[allow(clippy::too_many_arguments)]
+fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    which: Which,
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    gather: Option<DeviceSlice<'_, I, D>>,
+    scatter: Option<DeviceSlice<'_, I, D>>,
+    input: Source<'_, T, D>,
+    mut output: DeviceSliceMut<'_, T, D>,
+) -> Result<PendingCheck<D>> {
+    let dev = scan.device();
+    let n = scan.len();
+    if (total as u64) > Index::to_u64(I::MAX) {
+        return Err(Error::IndexOverflow {
+            what: "interval total",
+            max: Index::to_u64(I::MAX),
+        });
+    }
+    if (n as u64) > Index::to_u64(I::MAX) {
+        return Err(Error::IndexOverflow {
+            what: "number of intervals",
+            max: Index::to_u64(I::MAX),
+        });
+    }
+    if n == 0 && total > 0 {
+        return Err(Error::InvalidInput(format!(
+            "a total of {total} with no intervals"
+        )));
+    }
+    if let Some(g) = &gather {
+        same_len("gather starts (one per interval)", n, g.len())?;
+    }
+    if let Some(s) = &scatter {
+        same_len("scatter starts (one per interval)", n, s.len())?;
+    }
+    let mut args = IntervalArgs::<T, I>::empty();
+    args.total = <I as Index>::from_usize(total).expect("checked");
+    args.num_intervals = <I as Index>::from_usize(n).expect("checked");
+    args.scan = scan.as_ptr();
+    let input_len = match &input {
+        Source::Array(s) => {
+            args.input = s.as_ptr();
+            args.input_len = s.len() as u64;
+            Some(s.len())
+        }
+        Source::Sequence { first, step } => {
+            args.first = *first;
+            args.step = *step;
+            args.mode |= MODE_SEQUENCE;
+            None
+        }
+    };
+    match (&which, input_len) {
+        (Which::Expand | Which::Naive, Some(l)) => same_len("values (one per interval)", n, l)?,
+        (Which::Move, Some(l)) if gather.is_none() => same_len("input (one per output)", total, l)?,
+        _ => {}
+    }
+    if scatter.is_none() {
+        same_len("output (one per output item)", total, output.len())?;
+    }
+    if let Some(g) = &gather {
+        args.gather = g.as_ptr();
+        args.mode |= MODE_GATHER;
+    }
+    if let Some(s) = &scatter {
+        args.scatter = s.as_ptr();
+        args.mode |= MODE_SCATTER;
+    }
+    args.output = output.as_mut_ptr();
+    args.output_len = output.len() as u64;
+    let mut check = PendingCheck {
+        error: None,
+        total,
+        input_len,
+        output_len: output.len(),
+    };
+    if n == 0 {
+        return Ok(check);
+    }
+    let error = Temp::<u32, D>::zeroed(dev, 1)?;
+    args.error = error.as_mut_ptr();
+    match which {
+        Which::Naive => {
+            let grid = n.div_ceil(tuning::NAIVE_NT);
+            grid_fits(grid)?;
+            // SAFETY: buffers sized as `device::expand_naive` documents (checked above).
+            unsafe { dev.launch::<<T as IntervalElement<I>>::Naive>(grid as u32, &args)? };
+        }
+        Which::Expand | Which::Move => {
+            let expand = matches!(which, Which::Expand);
+            match dev.arch() {
+                Arch::Sm90 => launch_lbs::<D, T, I, <T as IntervalElement<I>>::Sm90>(
+                    &scan, expand, &mut args,
+                )?,
+                Arch::Sm70 => launch_lbs::<D, T, I, <T as IntervalElement<I>>::Sm70>(
+                    &scan, expand, &mut args,
+                )?,
+            }
+        }
+    }
+    check.error = Some(error);
+    Ok(check)
+}
+
+fn grid_fits(grid: usize) -> Result<()> {
+    if grid >= (1usize << 31) {
+        return Err(Error::InvalidInput(format!(
+            "{grid} CTAs is more than one launch can run"
+        )));
+    }
+    Ok(())
+}
+
+fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
+    scan: &DeviceSlice<'_, I, D>,
+    expand: bool,
+    args: &mut IntervalArgs<T, I>,
+) -> Result<()> {
+    let dev = scan.device();
+    let total = Index::to_usize(args.total);
+    let grid = (total + scan.len()).div_ceil(S::NV);
+    grid_fits(grid)?;
+    let mp = mgpu_partition::load_balance_partitions(*scan, total, S::NV)?;
+    args.mp = mp.as_mut_ptr();
+    // SAFETY: buffers sized as `device::expand`/`device::interval_move` document: the
+    // partitions have `grid + 1` entries, the rest was checked by `queue`.
+    unsafe {
+        if expand {
+            dev.launch::<S::Expand>(grid as u32, args)
+        } else {
+            dev.launch::<S::Move>(grid as u32, args)
+        }
+    }
+}
+
+/// Interval expand (the seeds' `IntervalExpand`), queued without synchronising: output item
+/// `i` gets `values[object(i)]`, the value of the interval that generated it. `scan` is the
+/// exclusive scan of the intervals' counts and `total` their sum (`output.len()`). The
+/// returned [`PendingCheck`] reports invalid input.
+///
+/// # Errors
+/// At once: lengths that disagree, a total or interval count past `I`, a total with no
+/// intervals. From [`PendingCheck::wait`]: a scan that does not start at 0, is not
+/// non-decreasing or passes the total.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_intervalmove::Source;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u64, 1, 1]).unwrap(); // counts 1, 0, 2
+/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();
+/// mgpu_intervalmove::interval_expand_into(scan.as_slice(), 3, Source::counting(5), out.as_mut_slice())
+///     .unwrap().wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![5, 7, 7]);
+/// ```
+pub fn interval_expand_into<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    values: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<PendingCheck<D>> {
+    queue(Which::Expand, scan, total, None, None, values, output)
+}
+
+/// [`interval_expand_into`], then [`PendingCheck::wait`]: validates, synchronises.
+///
+/// # Examples
+///
+/// The seeds' comment example: counts 1, 2, 1, 0, 4, 2, 3, 0, 2 of the values 0 to 8.
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u32, 1, 3, 4, 4, 8, 10, 13, 13]).unwrap();
+/// let vals = DeviceVec::from_slice(&dev, &[0i32, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 15).unwrap();
+/// mgpu_intervalmove::interval_expand(scan.as_slice(), 15, vals.as_slice().into(), out.as_mut_slice()).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1, 2, 4, 4, 4, 4, 5, 5, 6, 6, 6, 8, 8]);
+/// ```
+pub fn interval_expand<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    values: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<()> {
+    interval_expand_into(scan, total, values, output)?.wait()
+}
+
+/// The naive interval expand, one thread per interval (the seed's "miserably
+/// unsatisfying" version), queued without synchronising: same result and validation as
+/// [`interval_expand_into`], but an interval of a million outputs is written by one
+/// thread. The baseline the benchmark compares the load-balanced expand with.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();
+/// let vals = DeviceVec::from_slice(&dev, &[1.5f64, 2.5]).unwrap();
+/// let mut out = DeviceVec::<f64, _>::zeros(&dev, 3).unwrap();
+/// mgpu_intervalmove::interval_expand_naive_into(scan.as_slice(), 3, vals.as_slice().into(), out.as_mut_slice())
+///     .unwrap().wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![1.5, 1.5, 2.5]);
+/// ```
+pub fn interval_expand_naive_into<
+    D: Device,
+    T: IntervalData + IntervalElement<I>,
+    I: IntervalIndex,
+>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    values: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<PendingCheck<D>> {
+    queue(Which::Naive, scan, total, None, None, values, output)
+}
+
+/// [`interval_expand_naive_into`], then [`PendingCheck::wait`]: validates, synchronises.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u32, 0, 1]).unwrap();
+/// let vals = DeviceVec::from_slice(&dev, &[4u64, 5, 6]).unwrap();
+/// let mut out = DeviceVec::<u64, _>::zeros(&dev, 2).unwrap();
+/// mgpu_intervalmove::interval_expand_naive(scan.as_slice(), 2, vals.as_slice().into(), out.as_mut_slice()).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![5, 6]);
+/// ```
+pub fn interval_expand_naive<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    values: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<()> {
+    interval_expand_naive_into(scan, total, values, output)?.wait()
+}
+
+/// Interval move (the seeds' `IntervalMove`), queued without synchronising: a vectorised
+/// memcpy of interval `j`, `count[j]` elements, from `input[gather[j]..]` to
+/// `output[scatter[j]..]` (`count` given by the exclusive `scan` and `total`).
+///
+/// Overlapping destination intervals are memory-safe: each overlapped output element gets
+/// the value of one of the intervals that write it, unspecified which.
+///
+/// # Errors
+/// As [`interval_expand_into`]; also, from [`PendingCheck::wait`], a gather range outside
+/// the input or a scatter range outside the output (those elements are not copied).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_intervalmove::Source;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();       // counts 2, 1
+/// let gather = DeviceVec::from_slice(&dev, &[10u32, 20]).unwrap();
+/// let scatter = DeviceVec::from_slice(&dev, &[1u32, 0]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 3).unwrap();
+/// mgpu_intervalmove::interval_move_into(scan.as_slice(), 3, gather.as_slice(), scatter.as_slice(),
+///     Source::counting(0), out.as_mut_slice()).unwrap().wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![20, 10, 11]);
+/// ```
+pub fn interval_move_into<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    gather: DeviceSlice<'_, I, D>,
+    scatter: DeviceSlice<'_, I, D>,
+    input: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<PendingCheck<D>> {
+    queue(
+        Which::Move,
+        scan,
+        total,
+        Some(gather),
+        Some(scatter),
+        input,
+        output,
+    )
+}
+
+/// [`interval_move_into`], then [`PendingCheck::wait`]: validates, synchronises.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u64, 1]).unwrap();        // counts 1, 2
+/// let gather = DeviceVec::from_slice(&dev, &[0u64, 1]).unwrap();
+/// let scatter = DeviceVec::from_slice(&dev, &[2u64, 0]).unwrap();
+/// let input = DeviceVec::from_slice(&dev, &[7.0f32, 8.0, 9.0]).unwrap();
+/// let mut out = DeviceVec::<f32, _>::zeros(&dev, 3).unwrap();
+/// mgpu_intervalmove::interval_move(scan.as_slice(), 3, gather.as_slice(), scatter.as_slice(),
+///     input.as_slice().into(), out.as_mut_slice()).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![8.0, 9.0, 7.0]);
+/// ```
+pub fn interval_move<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    gather: DeviceSlice<'_, I, D>,
+    scatter: DeviceSlice<'_, I, D>,
+    input: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<()> {
+    interval_move_into(scan, total, gather, scatter, input, output)?.wait()
+}
+
+/// Interval gather (the seeds' `IntervalGather`), queued without synchronising: interval
+/// `j` is copied from `input[gather[j]..]` to the output contiguously, at `scan[j]`
+/// (`output.len() == total`).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();        // counts 2, 1
+/// let gather = DeviceVec::from_slice(&dev, &[3u32, 0]).unwrap();
+/// let input = DeviceVec::from_slice(&dev, &[0i64, 1, 2, 3, 4]).unwrap();
+/// let mut out = DeviceVec::<i64, _>::zeros(&dev, 3).unwrap();
+/// mgpu_intervalmove::interval_gather_into(scan.as_slice(), 3, gather.as_slice(), input.as_slice().into(),
+///     out.as_mut_slice()).unwrap().wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![3, 4, 0]);
+/// ```
+pub fn interval_gather_into<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    gather: DeviceSlice<'_, I, D>,
+    input: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<PendingCheck<D>> {
+    queue(Which::Move, scan, total, Some(gather), None, input, output)
+}
+
+/// [`interval_gather_into`], then [`PendingCheck::wait`]: validates, synchronises.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u32]).unwrap();
+/// let gather = DeviceVec::from_slice(&dev, &[1u32]).unwrap();
+/// let input = DeviceVec::from_slice(&dev, &[0u32, 1, 2]).unwrap();
+/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();     // 1, 2 and then past the input
+/// let e = mgpu_intervalmove::interval_gather(scan.as_slice(), 3, gather.as_slice(), input.as_slice().into(), out.as_mut_slice());
+/// assert!(e.unwrap_err().to_string().contains("gather range"));
+/// ```
+pub fn interval_gather<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    gather: DeviceSlice<'_, I, D>,
+    input: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<()> {
+    interval_gather_into(scan, total, gather, input, output)?.wait()
+}
+
+/// Interval scatter (the seeds' `IntervalScatter`), queued without synchronising: interval
+/// `j` is read contiguously from the input at `scan[j]` (`input` of `total` elements) and
+/// stored at `output[scatter[j]..]`. Overlapping destinations: as [`interval_move_into`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();        // counts 2, 1
+/// let scatter = DeviceVec::from_slice(&dev, &[1u32, 0]).unwrap();
+/// let input = DeviceVec::from_slice(&dev, &[5i32, 6, 7]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 4).unwrap();
+/// mgpu_intervalmove::interval_scatter_into(scan.as_slice(), 3, scatter.as_slice(), input.as_slice().into(),
+///     out.as_mut_slice()).unwrap().wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![7, 5, 6, 0]);
+/// ```
+pub fn interval_scatter_into<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    scatter: DeviceSlice<'_, I, D>,
+    input: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<PendingCheck<D>> {
+    queue(Which::Move, scan, total, None, Some(scatter), input, output)
+}
+
+/// [`interval_scatter_into`], then [`PendingCheck::wait`]: validates, synchronises.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_intervalmove::Source;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u64]).unwrap();
+/// let scatter = DeviceVec::from_slice(&dev, &[2u64]).unwrap();
+/// let mut out = DeviceVec::<f64, _>::zeros(&dev, 4).unwrap();
+/// mgpu_intervalmove::interval_scatter(scan.as_slice(), 2, scatter.as_slice(), Source::step(1.0, 0.5),
+///     out.as_mut_slice()).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![0.0, 0.0, 1.0, 1.5]);
+/// ```
+pub fn interval_scatter<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    scatter: DeviceSlice<'_, I, D>,
+    input: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<()> {
+    interval_scatter_into(scan, total, scatter, input, output)?.wait()
+}
+
+/// Interval expand from the counts (the seeds' demo: `Scan(counts)`, then
+/// `IntervalExpand`): scans `counts` into a temporary with `mgpu_scan`, then expands into
+/// `output`, which must hold the sum of the counts. Returns that sum. Synchronises.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let counts = DeviceVec::from_slice(&dev, &[2u32, 0, 1]).unwrap();
+/// let vals = DeviceVec::from_slice(&dev, &[7i32, 8, 9]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 3).unwrap();
+/// let total = mgpu_intervalmove::interval_expand_counts(counts.as_slice(), vals.as_slice().into(), out.as_mut_slice()).unwrap();
+/// assert_eq!((total, out.to_vec().unwrap()), (3, vec![7, 7, 9]));
+/// ```
+pub fn interval_expand_counts<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    counts: DeviceSlice<'_, I, D>,
+    values: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<usize>
+where
+    Plus: ScanOp<I>,
+{
+    let dev = counts.device();
+    let mut scan = mgpu_runtime::DeviceVec::<I, D>::uninit(dev, counts.len())?;
+    let total = Index::to_usize(mgpu_scan::scan_counts_exclusive(
+        counts,
+        scan.as_mut_slice(),
+    )?);
+    interval_expand(scan.as_slice(), total, values, output)?;
+    Ok(total)
+}
+
+/// Interval move from the counts: scans `counts` with `mgpu_scan`, then
+/// [`interval_move`]. Returns the sum of the counts. Synchronises.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_intervalmove::Source;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let counts = DeviceVec::from_slice(&dev, &[1u32, 2]).unwrap();
+/// let gather = DeviceVec::from_slice(&dev, &[9u32, 0]).unwrap();
+/// let scatter = DeviceVec::from_slice(&dev, &[0u32, 1]).unwrap();
+/// let mut out = DeviceVec::<u64, _>::zeros(&dev, 3).unwrap();
+/// let total = mgpu_intervalmove::interval_move_counts(counts.as_slice(), gather.as_slice(), scatter.as_slice(),
+///     Source::counting(100), out.as_mut_slice()).unwrap();
+/// assert_eq!((total, out.to_vec().unwrap()), (3, vec![109, 100, 101]));
+/// ```
+pub fn interval_move_counts<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
+    counts: DeviceSlice<'_, I, D>,
+    gather: DeviceSlice<'_, I, D>,
+    scatter: DeviceSlice<'_, I, D>,
+    input: Source<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<usize>
+where
+    Plus: ScanOp<I>,
+{
+    let dev = counts.device();
+    let mut scan = mgpu_runtime::DeviceVec::<I, D>::uninit(dev, counts.len())?;
+    let total = Index::to_usize(mgpu_scan::scan_counts_exclusive(
+        counts,
+        scan.as_mut_slice(),
+    )?);
+    interval_move(scan.as_slice(), total, gather, scatter, input, output)?;
+    Ok(total)
+}

@@ -1,0 +1,201 @@
+//! The interval family's kernels as [`Kernel`] types, their tuning, and the one list of
+//! instantiations that both the nvptx entry points and the host dispatch are generated
+//! from.
+
+use crate::device::{self, IntervalArgs, Sequence};
+use core::marker::PhantomData;
+use mgpu_core::{Cta, Kernel};
+use mgpu_ctasearch::Idx;
+
+/// The name of the PTX module (family) every interval kernel lives in.
+pub const MODULE: &str = "intervalmove";
+
+/// Launch shapes, one table per architecture (the seeds' launch box).
+pub mod tuning {
+    /// One architecture's shape.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Table {
+        /// Threads per CTA of the load-balanced kernels.
+        pub nt: usize,
+        /// Merge steps (outputs plus intervals) per thread.
+        pub vt: usize,
+    }
+    /// Hopper (sm_90): 128 threads, 7 steps per thread.
+    pub const SM90: Table = Table { nt: 128, vt: 7 };
+    /// Volta to Ada (sm_70): 128 threads, 7 steps per thread (the seeds' shape).
+    pub const SM70: Table = Table { nt: 128, vt: 7 };
+    /// Threads per CTA of the naive expand.
+    pub const NAIVE_NT: usize = 128;
+    /// Threads per SM the load-balanced kernels are built to fit (`.minnctapersm`).
+    pub const THREADS_PER_SM: usize = 1024;
+
+    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
+    #[cfg(mgpu_arch = "sm_70")]
+    pub const ARCH_TABLE: Table = SM70;
+    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
+    #[cfg(not(mgpu_arch = "sm_70"))]
+    pub const ARCH_TABLE: Table = SM90;
+}
+
+/// Entry names of kernel instantiations (implemented by the instance list).
+pub trait EntryName {
+    /// `intervalmove_<kernel>_<type>_<index>`.
+    const NAME: &'static str;
+}
+
+/// [`device::expand`]: load-balanced interval expand.
+pub struct Expand<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
+/// [`device::interval_move`]: load-balanced interval move, gather and scatter.
+pub struct Move<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
+/// [`device::expand_naive`]: one thread per interval.
+pub struct Naive<T, I, const NT: usize>(PhantomData<(T, I)>);
+
+macro_rules! lbs_kernel {
+    ($name:ident, $body:ident) => {
+        impl<T: Sequence, I: Idx, const NT: usize, const VT: usize> Kernel for $name<T, I, NT, VT>
+        where
+            Self: EntryName,
+        {
+            type Args = IntervalArgs<T, I>;
+            const MODULE: &'static str = MODULE;
+            const ENTRY: &'static str = <Self as EntryName>::NAME;
+            const NT: u32 = NT as u32;
+            const SHARED_BYTES: u32 =
+                device::shared_bytes(core::mem::size_of::<I>(), NT, VT) as u32;
+            const MIN_CTAS_PER_SM: u32 = (tuning::THREADS_PER_SM / NT) as u32;
+            #[inline(always)]
+            fn body<C: Cta>(cta: &C, args: &Self::Args) {
+                // SAFETY: the host launcher sizes every buffer as the body documents.
+                unsafe { device::$body::<C, T, I, NT, VT>(cta, args) }
+            }
+        }
+    };
+}
+lbs_kernel!(Expand, expand);
+lbs_kernel!(Move, interval_move);
+
+impl<T: Sequence, I: Idx, const NT: usize> Kernel for Naive<T, I, NT>
+where
+    Self: EntryName,
+{
+    type Args = IntervalArgs<T, I>;
+    const MODULE: &'static str = MODULE;
+    const ENTRY: &'static str = <Self as EntryName>::NAME;
+    const NT: u32 = NT as u32;
+    const SHARED_BYTES: u32 = 0;
+    #[inline(always)]
+    fn body<C: Cta>(cta: &C, args: &Self::Args) {
+        // SAFETY: the host launcher sizes every buffer as the body documents.
+        unsafe { device::expand_naive::<C, T, I, NT>(cta, args) }
+    }
+}
+
+/// The kernels of one element/index pair for one architecture.
+pub trait KernelSet<T, I> {
+    /// Merge steps per tile (`NT * VT`).
+    const NV: usize;
+    /// The load-balanced expand.
+    type Expand: Kernel<Args = IntervalArgs<T, I>>;
+    /// The load-balanced move/gather/scatter.
+    type Move: Kernel<Args = IntervalArgs<T, I>>;
+}
+
+/// A [`KernelSet`] from its parts.
+pub struct Set<E, M, const NV: usize>(PhantomData<(E, M)>);
+
+impl<T, I, E, M, const NV: usize> KernelSet<T, I> for Set<E, M, NV>
+where
+    E: Kernel<Args = IntervalArgs<T, I>>,
+    M: Kernel<Args = IntervalArgs<T, I>>,
+{
+    const NV: usize = NV;
+    type Expand = E;
+    type Move = M;
+}
+
+/// An element type with interval kernels for index type `I` (every [`Element`] with u32 and
+/// u64).
+///
+/// [`Element`]: mgpu_core::Element
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_intervalmove::IntervalElement;
+/// fn takes<T: IntervalElement<u64>>(_: T) {}
+/// takes(1.5f32);
+/// ```
+pub trait IntervalElement<I>: Sequence {
+    /// The sm_90 kernels.
+    type Sm90: KernelSet<Self, I>;
+    /// The sm_70 kernels.
+    type Sm70: KernelSet<Self, I>;
+    /// The naive expand.
+    type Naive: Kernel<Args = IntervalArgs<Self, I>>;
+}
+
+/// Calls `$m!(type, index)` for every interval instantiation: the single list the entry
+/// points (kernels-ptx/entries) and the host dispatch are generated from.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_intervalmove_instance {
+    ($m:ident) => {
+        $m!(i32, u32);
+        $m!(u32, u32);
+        $m!(i64, u32);
+        $m!(u64, u32);
+        $m!(f32, u32);
+        $m!(f64, u32);
+        $m!(i32, u64);
+        $m!(u32, u64);
+        $m!(i64, u64);
+        $m!(u64, u64);
+        $m!(f32, u64);
+        $m!(f64, u64);
+    };
+}
+
+/// The nvptx entry points of one instantiation, for the arch named by `mgpu_arch`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! intervalmove_entries {
+    ($t:ident, $i:ident) => {
+        $crate::__paste::paste! {
+            $crate::__core::kernel_entry!([<intervalmove_expand_ $t _ $i>], $crate::kernels::Expand<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
+            $crate::__core::kernel_entry!([<intervalmove_move_ $t _ $i>], $crate::kernels::Move<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
+            $crate::__core::kernel_entry!([<intervalmove_naive_ $t _ $i>], $crate::kernels::Naive<$t, $i, { $crate::kernels::tuning::NAIVE_NT }>);
+        }
+    };
+}
+
+macro_rules! names_and_dispatch {
+    ($t:ident, $i:ident) => {
+        impl<const NT: usize, const VT: usize> EntryName for Expand<$t, $i, NT, VT> {
+            const NAME: &'static str =
+                concat!("intervalmove_expand_", stringify!($t), "_", stringify!($i));
+        }
+        impl<const NT: usize, const VT: usize> EntryName for Move<$t, $i, NT, VT> {
+            const NAME: &'static str =
+                concat!("intervalmove_move_", stringify!($t), "_", stringify!($i));
+        }
+        impl<const NT: usize> EntryName for Naive<$t, $i, NT> {
+            const NAME: &'static str =
+                concat!("intervalmove_naive_", stringify!($t), "_", stringify!($i));
+        }
+        impl IntervalElement<$i> for $t {
+            type Sm90 = Set<
+                Expand<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
+                Move<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
+                { tuning::SM90.nt * tuning::SM90.vt },
+            >;
+            type Sm70 = Set<
+                Expand<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
+                Move<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
+                { tuning::SM70.nt * tuning::SM70.vt },
+            >;
+            type Naive = Naive<$t, $i, { tuning::NAIVE_NT }>;
+        }
+    };
+}
+
+for_each_intervalmove_instance!(names_and_dispatch);
