@@ -2,7 +2,7 @@
 //! (the GPU kernels), and the binary's whole output.
 
 use mgpu::Backend;
-use mgpu_demo::{print_array, scan_demo};
+use mgpu_demo::{load_balance_demo, print_array, scan_demo};
 use std::process::Command;
 
 /// The seed 001 counts, their exclusive scan and total, in the seeds' layout.
@@ -24,6 +24,59 @@ Scan of object counts:
    40:   110  110  110  110  110  112  114  117  117  121
 Total:  125
 ";
+
+/// Seed 001's `DemoLBS`: the counts, their scan and total, and the 125 object references.
+const LBS_DEMO: &str = "
+
+LOAD-BALANCING SEARCH DEMONSTRATION:
+
+Object counts
+    0:     0    3    5    2    1    3    1    5    4    5
+   10:     2    5    4    0    2    3    1    4    0    5
+   20:     4    3    2    4    2    4    3    3    0    3
+   30:     1    4    4    4    4    2    0    3    0    5
+   40:     0    0    0    0    2    2    3    0    4    4
+
+Scan of object counts:
+    0:     0    0    3    8   10   11   14   15   20   24
+   10:    29   31   36   40   40   42   45   46   50   50
+   20:    55   59   62   64   68   70   74   77   80   80
+   30:    83   84   88   92   96  100  102  102  105  105
+   40:   110  110  110  110  110  112  114  117  117  121
+Total:  125
+
+Object references:
+    0:     1    1    1    2    2    2    2    2    3    3
+   10:     4    5    5    5    6    7    7    7    7    7
+   20:     8    8    8    8    9    9    9    9    9   10
+   30:    10   11   11   11   11   11   12   12   12   12
+   40:    14   14   15   15   15   16   17   17   17   17
+   50:    19   19   19   19   19   20   20   20   20   21
+   60:    21   21   22   22   23   23   23   23   24   24
+   70:    25   25   25   25   26   26   26   27   27   27
+   80:    29   29   29   30   31   31   31   31   32   32
+   90:    32   32   33   33   33   33   34   34   34   34
+  100:    35   35   37   37   37   39   39   39   39   39
+  110:    44   44   45   45   46   46   46   48   48   48
+  120:    48   49   49   49   49
+";
+
+#[test]
+fn lbs_demo_on_the_cpu() {
+    assert_eq!(load_balance_demo(&Backend::cpu()).unwrap(), LBS_DEMO);
+}
+
+#[test]
+fn lbs_demo_on_the_simulator() {
+    assert_eq!(load_balance_demo(&Backend::simulator()).unwrap(), LBS_DEMO);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn lbs_demo_on_the_gpu() {
+    let gpu = Backend::cuda(0).expect("needs a CUDA GPU");
+    assert_eq!(load_balance_demo(&gpu).unwrap(), LBS_DEMO);
+}
 
 #[test]
 fn scan_demo_on_the_cpu() {
@@ -56,7 +109,7 @@ fn binary_prints_the_backend_then_the_demonstrations() {
     if let Backend::Cpu = Backend::detect() {
         assert_eq!(first, "Backend: no CUDA device: CPU backend");
     }
-    assert_eq!(rest, SCAN_DEMO);
+    assert_eq!(rest, format!("{SCAN_DEMO}{LBS_DEMO}"));
 }
 
 #[test]
@@ -65,12 +118,15 @@ fn binary_runs_named_demonstrations_and_refuses_unknown_ones() {
     let out = Command::new(bin).arg("scan").output().unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8(out.stdout).unwrap().ends_with(SCAN_DEMO));
+    let out = Command::new(bin).arg("lbs").output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout).unwrap().ends_with(LBS_DEMO));
     let out = Command::new(bin).arg("nope").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "mgpu-demo: unknown demonstration `nope`; known: scan\n"
+        "mgpu-demo: unknown demonstration `nope`; known: scan, lbs\n"
     );
 }
 

@@ -13,8 +13,9 @@
 //!   [`Index`]) and [`Error`] / [`Result`];
 //! - from `mgpu-runtime`: the devices ([`Context`] for CUDA, [`Simulator`]) and typed
 //!   device memory ([`DeviceVec`], [`DeviceSlice`], [`DeviceSliceMut`]);
-//! - the algorithm crates as modules, for direct use on one backend: [`scan`] (the GPU
-//!   backend, generic over [`Device`]) and [`cpu`] (the CPU backend on host slices);
+//! - the algorithm crates as modules, for direct use on one backend: [`scan`] and
+//!   [`loadbalance`] (the GPU backend, generic over [`Device`]) and [`cpu`] (the CPU
+//!   backend on host slices);
 //!
 //! and it adds the **backend-neutral API**: a [`Backend`] (a CUDA device, the CTA
 //! simulator, or the CPU) and [`Buffer`]s that live on it, so one program runs on the GPU
@@ -64,6 +65,7 @@ pub use mgpu_core::{
     AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, Element, EqualTo, Error, Greater,
     Index, Integer, Less, Maximum, Minimum, Minus, Modulus, Multiplies, Plus, Result,
 };
+pub use mgpu_loadbalance::LoadBalanceIndex;
 pub use mgpu_runtime::{
     Arch, Context, Device, DeviceInfo, DeviceSlice, DeviceSliceMut, DeviceVec, Simulator,
 };
@@ -92,3 +94,17 @@ pub use mgpu_cpu as cpu;
 /// assert_eq!(mgpu::scan::reduce(x.as_slice(), Plus).unwrap(), 6);
 /// ```
 pub use mgpu_scan as scan;
+
+/// The GPU backend of the load-balancing search (`mgpu-loadbalance`): launchers generic
+/// over [`Device`], on [`DeviceSlice`]s.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let counts = DeviceVec::from_slice(&dev, &[2u32, 0, 1]).unwrap();
+/// let (objects, total) = mgpu::loadbalance::load_balance_search_counts(counts.as_slice()).unwrap();
+/// assert_eq!((objects.to_vec().unwrap(), total), (vec![0, 0, 2], 3));
+/// ```
+pub use mgpu_loadbalance as loadbalance;

@@ -4,4 +4,5 @@
 //! interval expand and move, bulk remove and insert, segmented reduction, merge and sort)
 //! go beside `scan`.
 
+mod loadbalance;
 mod scan;
