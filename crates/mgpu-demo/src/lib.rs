@@ -26,10 +26,12 @@
 //! # Ok::<(), mgpu::Error>(())
 //! ```
 
+mod intervalmove;
 mod loadbalance;
 mod print;
 mod scan;
 
+pub use intervalmove::{interval_expand_demo, interval_move_demo};
 pub use loadbalance::load_balance_demo;
 pub use print::print_array;
 pub use scan::{scan_demo, OBJECT_COUNTS};
@@ -74,7 +76,15 @@ pub const DEMOS: &[Demo] = &[
         name: "lbs",
         run: load_balance_demo,
     },
-    // Next: interval expand / move, bulk remove / insert.
+    Demo {
+        name: "expand",
+        run: interval_expand_demo,
+    },
+    Demo {
+        name: "move",
+        run: interval_move_demo,
+    },
+    // Next: bulk remove / insert.
 ];
 
 /// The demonstrations `names` asks for, in the order asked; all of [`DEMOS`] when `names`

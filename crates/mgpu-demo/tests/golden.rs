@@ -2,7 +2,9 @@
 //! (the GPU kernels), and the binary's whole output.
 
 use mgpu::Backend;
-use mgpu_demo::{load_balance_demo, print_array, scan_demo};
+use mgpu_demo::{
+    interval_expand_demo, interval_move_demo, load_balance_demo, print_array, scan_demo,
+};
 use std::process::Command;
 
 /// The seed 001 counts, their exclusive scan and total, in the seeds' layout.
@@ -61,6 +63,88 @@ Object references:
   120:    48   49   49   49   49
 ";
 
+/// Seed 000's `DemoIntervalExpand`, as printed in the seed.
+const EXPAND_DEMO: &str = "
+
+INTERVAL-EXPAND DEMONSTRATION:
+
+Expand counts:
+    0:     2    5    7   16    0    1    0    0   14   10
+   10:     3   14    2    1   11    2    1    0    5    6
+
+Expand values:
+    0:     1    1    2    3    5    8   13   21   34   55
+   10:    89  144  233  377  610  987 1597 2584 4181 6765
+
+Expanded data:
+    0:     1    1    1    1    1    1    1    2    2    2
+   10:     2    2    2    2    3    3    3    3    3    3
+   20:     3    3    3    3    3    3    3    3    3    3
+   30:     8   34   34   34   34   34   34   34   34   34
+   40:    34   34   34   34   34   55   55   55   55   55
+   50:    55   55   55   55   55   89   89   89  144  144
+   60:   144  144  144  144  144  144  144  144  144  144
+   70:   144  144  233  233  377  610  610  610  610  610
+   80:   610  610  610  610  610  610  987  987 1597 4181
+   90:  4181 4181 4181 4181 6765 6765 6765 6765 6765 6765
+";
+
+/// Seed 000's `DemoIntervalMove`, as printed in the seed.
+const MOVE_DEMO: &str = "
+
+INTERVAL-MOVE DEMONSTRATION:
+
+Interval counts:
+    0:     3    9    1    9    8    5   10    2    5    2
+   10:     8    6    5    2    4    0    8    2    5    6
+
+Interval gather:
+    0:    75   86   17    2   67   24   37   11   95   35
+   10:    52   18   47    0   13   75   78   60   62   29
+
+Interval scatter:
+    0:    10   80   99   27   41   71   15    0   36   13
+   10:    89   49   66   97   76   76    2   25   61   55
+
+Moved data:
+    0:    11   12   78   79   80   81   82   83   84   85
+   10:    75   76   77   35   36   37   38   39   40   41
+   20:    42   43   44   45   46   60   61    2    3    4
+   30:     5    6    7    8    9   10   95   96   97   98
+   40:    99   67   68   69   70   71   72   73   74   18
+   50:    19   20   21   22   23   29   30   31   32   33
+   60:    34   62   63   64   65   66   47   48   49   50
+   70:    51   24   25   26   27   28   13   14   15   16
+   80:    86   87   88   89   90   91   92   93   94   52
+   90:    53   54   55   56   57   58   59    0    1   17
+";
+
+#[test]
+fn interval_demos_on_the_cpu() {
+    assert_eq!(interval_expand_demo(&Backend::cpu()).unwrap(), EXPAND_DEMO);
+    assert_eq!(interval_move_demo(&Backend::cpu()).unwrap(), MOVE_DEMO);
+}
+
+#[test]
+fn interval_demos_on_the_simulator() {
+    assert_eq!(
+        interval_expand_demo(&Backend::simulator()).unwrap(),
+        EXPAND_DEMO
+    );
+    assert_eq!(
+        interval_move_demo(&Backend::simulator()).unwrap(),
+        MOVE_DEMO
+    );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn interval_demos_on_the_gpu() {
+    let gpu = Backend::cuda(0).expect("needs a CUDA GPU");
+    assert_eq!(interval_expand_demo(&gpu).unwrap(), EXPAND_DEMO);
+    assert_eq!(interval_move_demo(&gpu).unwrap(), MOVE_DEMO);
+}
+
 #[test]
 fn lbs_demo_on_the_cpu() {
     assert_eq!(load_balance_demo(&Backend::cpu()).unwrap(), LBS_DEMO);
@@ -109,7 +193,10 @@ fn binary_prints_the_backend_then_the_demonstrations() {
     if let Backend::Cpu = Backend::detect() {
         assert_eq!(first, "Backend: no CUDA device: CPU backend");
     }
-    assert_eq!(rest, format!("{SCAN_DEMO}{LBS_DEMO}"));
+    assert_eq!(
+        rest,
+        format!("{SCAN_DEMO}{LBS_DEMO}{EXPAND_DEMO}{MOVE_DEMO}")
+    );
 }
 
 #[test]
@@ -126,7 +213,7 @@ fn binary_runs_named_demonstrations_and_refuses_unknown_ones() {
     assert!(out.stdout.is_empty());
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "mgpu-demo: unknown demonstration `nope`; known: scan, lbs\n"
+        "mgpu-demo: unknown demonstration `nope`; known: scan, lbs, expand, move\n"
     );
 }
 

@@ -61,10 +61,12 @@ mod buffer;
 pub use backend::Backend;
 pub use buffer::Buffer;
 
+pub use algorithms::IntervalSource;
 pub use mgpu_core::{
     AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, Element, EqualTo, Error, Greater,
     Index, Integer, Less, Maximum, Minimum, Minus, Modulus, Multiplies, Plus, Result,
 };
+pub use mgpu_intervalmove::{IntervalData, IntervalElement, IntervalIndex};
 pub use mgpu_loadbalance::LoadBalanceIndex;
 pub use mgpu_runtime::{
     Arch, Context, Device, DeviceInfo, DeviceSlice, DeviceSliceMut, DeviceVec, Simulator,
@@ -108,3 +110,19 @@ pub use mgpu_scan as scan;
 /// assert_eq!((objects.to_vec().unwrap(), total), (vec![0, 0, 2], 3));
 /// ```
 pub use mgpu_loadbalance as loadbalance;
+
+/// The GPU backend of interval expand, move, gather and scatter (`mgpu-intervalmove`):
+/// launchers generic over [`Device`], on [`DeviceSlice`]s, with asynchronous `_into` forms.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let counts = DeviceVec::from_slice(&dev, &[2u32, 0, 1]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 3).unwrap();
+/// let total = mgpu::intervalmove::interval_expand_counts(counts.as_slice(),
+///     mgpu::intervalmove::Source::counting(7), out.as_mut_slice()).unwrap();
+/// assert_eq!((total, out.to_vec().unwrap()), (3, vec![7, 7, 9]));
+/// ```
+pub use mgpu_intervalmove as intervalmove;

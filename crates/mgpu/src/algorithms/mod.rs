@@ -4,5 +4,7 @@
 //! interval expand and move, bulk remove and insert, segmented reduction, merge and sort)
 //! go beside `scan`.
 
+mod intervalmove;
+pub use intervalmove::IntervalSource;
 mod loadbalance;
 mod scan;
