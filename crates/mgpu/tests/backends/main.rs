@@ -10,6 +10,7 @@
 
 mod buffers;
 mod common;
+mod loadbalance;
 mod scan;
 
 use mgpu::{Backend, Context};
@@ -50,6 +51,13 @@ macro_rules! backend_suite {
             fn count_scan_u64() { scan::counts::<u64>(&backend()) }
             #[test] $(#[$attr])*
             fn count_scan_overflow() { scan::count_overflow(&backend()) }
+
+            #[test] $(#[$attr])*
+            fn load_balance_search_u32() { loadbalance::search::<u32>(&backend()) }
+            #[test] $(#[$attr])*
+            fn load_balance_search_u64() { loadbalance::search::<u64>(&backend()) }
+            #[test] $(#[$attr])*
+            fn load_balance_search_bad_input() { loadbalance::bad_input(&backend()) }
         }
     };
 }
