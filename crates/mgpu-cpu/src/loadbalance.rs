@@ -25,6 +25,12 @@ fn validate<I: Index>(scan: &[I], total: u64) -> Result<()> {
         }
         return Ok(());
     };
+    if (scan.len() as u64 - 1) > I::MAX.to_u64() {
+        return Err(Error::IndexOverflow {
+            what: "object index",
+            max: I::MAX.to_u64(),
+        });
+    }
     if scan[0].to_u64() != 0 {
         return Err(invalid(
             "scan[0] is not 0: the scan must be the exclusive scan of the counts".into(),
@@ -109,6 +115,8 @@ fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
 ///
 /// # Errors
 /// - [`Error::LengthMismatch`] when `output.len() != total`;
+/// - [`Error::IndexOverflow`] when there are more objects than `I` can index
+///   (`n - 1 > I::MAX`);
 /// - [`Error::InvalidInput`] when `scan[0] != 0`, the scan decreases, `scan[n - 1] >
 ///   total`, or `total > 0` with no objects. Nothing is written then.
 ///

@@ -24,6 +24,17 @@ fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
     Ok(())
 }
 
+/// Object indices `0..n` must fit `I` (the outputs are object indices).
+fn objects_fit<I: Index>(n: usize) -> Result<()> {
+    if (n as u64 - 1) > Index::to_u64(I::MAX) {
+        return Err(Error::IndexOverflow {
+            what: "object index",
+            max: Index::to_u64(I::MAX),
+        });
+    }
+    Ok(())
+}
+
 /// The error a nonzero error word stands for.
 fn error_of(word: u32, total: u64) -> Error {
     let why = if word & ERROR_FIRST != 0 {
@@ -56,6 +67,7 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
         }
         return Ok(());
     }
+    objects_fit::<I>(n)?;
     let steps = total as usize + n;
     let grid = steps.div_ceil(nv);
     if grid > u32::MAX as usize {
@@ -110,6 +122,8 @@ fn dispatch<D: Device, I: LoadBalanceIndex>(
 ///
 /// # Errors
 /// - [`Error::LengthMismatch`] when `output.len() != total`;
+/// - [`Error::IndexOverflow`] when there are more objects than `I` can index
+///   (`n - 1 > I::MAX`);
 /// - [`Error::InvalidInput`] when `scan[0] != 0`, when the scan decreases anywhere, when
 ///   `scan[n - 1] > total` (the total disagrees with the scan), or when `total > 0` with
 ///   no objects. Then `output` holds unspecified values, but nothing outside it was
