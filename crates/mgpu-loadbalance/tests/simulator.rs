@@ -269,3 +269,35 @@ fn wrong_lengths_and_overflow() {
         Err(Error::IndexOverflow { .. })
     ));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Arbitrary scans (mostly invalid: random steps, some negative, random totals): the
+    /// simulator agrees with the CPU on the error (the same message) or on the result, and
+    /// never writes outside the output.
+    #[test]
+    fn arbitrary_scans_are_safe(
+        steps in prop::collection::vec(-3i64..12, 0..2500),
+        start in 0u32..3,
+        slack in -20i64..20,
+    ) {
+        let mut s = start as i64;
+        let scan: Vec<u32> = steps.iter().map(|&d| { let v = s.max(0) as u32; s += d; v }).collect();
+        let total = (scan.last().copied().unwrap_or(0) as i64 + slack).clamp(0, 40_000) as u32;
+        let n = total as usize;
+        let mut want = vec![0u32; n];
+        let cpu = mgpu_cpu::load_balance_search(&scan, total, &mut want);
+        let dev = Simulator::new();
+        let d = DeviceVec::from_slice(&dev, &scan).unwrap();
+        let mut o = DeviceVec::from_slice(&dev, &vec![0xDEAD_BEEFu32; n + 2]).unwrap();
+        let gpu = load_balance_search(d.as_slice(), total, o.slice_mut(1..n + 1).unwrap());
+        let v = o.to_vec().unwrap();
+        prop_assert_eq!((v[0], v[n + 1]), (0xDEAD_BEEF, 0xDEAD_BEEF));
+        match (cpu, gpu) {
+            (Ok(()), Ok(())) => prop_assert!(v[1..n + 1] == want[..]),
+            (Err(Error::InvalidInput(c)), Err(Error::InvalidInput(g))) => prop_assert_eq!(c, g),
+            (c, g) => prop_assert!(false, "cpu {:?}, simulator {:?}", c, g),
+        }
+    }
+}
