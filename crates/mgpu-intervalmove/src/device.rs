@@ -143,16 +143,24 @@ const fn round8(b: usize) -> usize {
 
 /// Shared-memory bytes of the load-balanced kernels: the load-balancing search's slots
 /// (padded by `2 * VT` so even a contradictory scan keeps the serial search inside), then
-/// two regions of `NV + 1` 8-byte slots (expand: the tile's values; move: its gather and
-/// scatter starts).
+/// `regions` regions of `NV + 1` slots of `slot_bytes` each (expand: one region of the
+/// tile's values; move: two regions, its gather and scatter starts).
 ///
 /// # Examples
 ///
 /// ```
-/// assert_eq!(mgpu_intervalmove::device::shared_bytes(4, 128, 7), 3648 + 2 * 897 * 8);
+/// use mgpu_intervalmove::device::shared_bytes;
+/// assert_eq!(shared_bytes(4, 128, 7, 1, 8), 3648 + 897 * 8);
+/// assert_eq!(shared_bytes(8, 128, 7, 2, 8), 7296 + 2 * 897 * 8);
 /// ```
-pub const fn shared_bytes(index_bytes: usize, nt: usize, vt: usize) -> usize {
-    index_offset_end(index_bytes, nt, vt) + 2 * (nt * vt + 1) * 8
+pub const fn shared_bytes(
+    index_bytes: usize,
+    nt: usize,
+    vt: usize,
+    regions: usize,
+    slot_bytes: usize,
+) -> usize {
+    index_offset_end(index_bytes, nt, vt) + regions * (nt * vt + 1) * slot_bytes
 }
 
 const fn index_offset_end(index_bytes: usize, nt: usize, vt: usize) -> usize {
@@ -257,7 +265,7 @@ unsafe fn raise<C: Cta>(cta: &C, p: *mut u32, err: u32) {
 /// # Safety
 /// `scan` (and `input` unless sequence mode) readable for `num_intervals` elements, `mp` for
 /// `grid + 1`, `output` writable for `output_len >= total`, `error` one zeroed word; shared
-/// memory of [`shared_bytes`]`(size_of::<I>(), NT, VT)` bytes.
+/// memory of [`shared_bytes`]`(size_of::<I>(), NT, VT, 1, size_of::<T>())` bytes.
 #[inline(always)]
 pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
@@ -312,7 +320,8 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
 /// Positions outside the arrays raise [`ERROR_GATHER`]/[`ERROR_SCATTER`] and are skipped.
 ///
 /// # Safety
-/// As [`expand`], with `gather`/`scatter` readable for `num_intervals` when their mode bit
+/// As [`expand`] (shared memory: [`shared_bytes`]`(size_of::<I>(), NT, VT, 2,
+/// size_of::<I>())`), with `gather`/`scatter` readable for `num_intervals` when their mode bit
 /// is set and `input` readable for `input_len` elements (unless sequence mode).
 #[inline(always)]
 pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usize>(
@@ -326,7 +335,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     let sh = cta.shared::<I>(0);
     let off = index_offset_end(core::mem::size_of::<I>(), NT, VT);
     let gsh = cta.shared::<I>(off);
-    let ssh = cta.shared::<I>(off + (NT * VT + 1) * 8);
+    let ssh = cta.shared::<I>(off + (NT * VT + 1) * core::mem::size_of::<I>());
     let gather = a.mode & MODE_GATHER != 0;
     let scatter = a.mode & MODE_SCATTER != 0;
     let seq = a.mode & MODE_SEQUENCE != 0;

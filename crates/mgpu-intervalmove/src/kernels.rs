@@ -51,7 +51,7 @@ pub struct Move<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
 pub struct Naive<T, I, const NT: usize>(PhantomData<(T, I)>);
 
 macro_rules! lbs_kernel {
-    ($name:ident, $body:ident) => {
+    ($name:ident, $body:ident, $regions:expr, $slot:ty) => {
         impl<T: Sequence, I: Idx, const NT: usize, const VT: usize> Kernel for $name<T, I, NT, VT>
         where
             Self: EntryName,
@@ -60,8 +60,13 @@ macro_rules! lbs_kernel {
             const MODULE: &'static str = MODULE;
             const ENTRY: &'static str = <Self as EntryName>::NAME;
             const NT: u32 = NT as u32;
-            const SHARED_BYTES: u32 =
-                device::shared_bytes(core::mem::size_of::<I>(), NT, VT) as u32;
+            const SHARED_BYTES: u32 = device::shared_bytes(
+                core::mem::size_of::<I>(),
+                NT,
+                VT,
+                $regions,
+                core::mem::size_of::<$slot>(),
+            ) as u32;
             const MIN_CTAS_PER_SM: u32 = (tuning::THREADS_PER_SM / NT) as u32;
             #[inline(always)]
             fn body<C: Cta>(cta: &C, args: &Self::Args) {
@@ -71,8 +76,8 @@ macro_rules! lbs_kernel {
         }
     };
 }
-lbs_kernel!(Expand, expand);
-lbs_kernel!(Move, interval_move);
+lbs_kernel!(Expand, expand, 1, T);
+lbs_kernel!(Move, interval_move, 2, I);
 
 impl<T: Sequence, I: Idx, const NT: usize> Kernel for Naive<T, I, NT>
 where
