@@ -528,3 +528,66 @@ fn bad_gather_scatter_ranges() {
     );
     assert!(e.unwrap_err().to_string().contains("scatter range"));
 }
+
+/// Guard cells around every output: whatever the input, nothing is written outside.
+const GUARD: usize = 64;
+const POISON: u32 = 0xDEAD_BEEF;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #[test]
+    fn garbage_input_is_memory_safe(
+        scan in proptest::collection::vec(0u32..3000, 1..1200),
+        starts in proptest::collection::vec(any::<u32>(), 1200),
+        small in proptest::collection::vec(0u32..2000, 1200),
+        total in 0usize..3000,
+        out_len in 0usize..2500,
+        wild in any::<bool>(),
+        sorted in any::<bool>(),
+    ) {
+        let dev = Simulator::new();
+        let mut scan = scan;
+        if sorted {
+            scan.sort_unstable();
+        }
+        let n = scan.len();
+        let pick: &[u32] = if wild { &starts[..n] } else { &small[..n] };
+        let s = DeviceVec::from_slice(&dev, &scan).unwrap();
+        let g = DeviceVec::from_slice(&dev, pick).unwrap();
+        let input = DeviceVec::from_slice(&dev, &vec![7u32; 1000]).unwrap();
+        let mut host = vec![POISON; out_len.max(total) + 2 * GUARD];
+        host[GUARD..GUARD + out_len.max(total)].fill(0);
+        let mut buf = DeviceVec::from_slice(&dev, &host).unwrap();
+        let len = out_len.max(total);
+        let check_guards = |buf: &DeviceVec<u32, Simulator>| {
+            let v = buf.to_vec().unwrap();
+            assert!(v[..GUARD].iter().all(|&x| x == POISON));
+            assert!(v[GUARD + len..].iter().all(|&x| x == POISON));
+        };
+        {
+            let mut o = buf.slice_mut(GUARD..GUARD + total).unwrap();
+            let _ = im::interval_expand(s.as_slice(), total, input.slice(0..n.min(1000)).unwrap().into(), o.reborrow());
+            let _ = im::interval_expand(s.as_slice(), total, Source::counting(1), o.reborrow());
+            let _ = im::interval_expand_naive(s.as_slice(), total, Source::counting(1), o.reborrow());
+            let _ = im::interval_gather(s.as_slice(), total, g.as_slice(), input.as_slice().into(), o.reborrow());
+        }
+        check_guards(&buf);
+        {
+            let mut o = buf.slice_mut(GUARD..GUARD + out_len).unwrap();
+            let _ = im::interval_move(s.as_slice(), total, g.as_slice(), g.as_slice(), input.as_slice().into(), o.reborrow());
+            let _ = im::interval_move(s.as_slice(), total, g.as_slice(), s.as_slice(), Source::counting(0), o.reborrow());
+            let inp = DeviceVec::from_slice(&dev, &vec![3u32; total]).unwrap();
+            let _ = im::interval_scatter(s.as_slice(), total, g.as_slice(), inp.as_slice().into(), o.reborrow());
+        }
+        check_guards(&buf);
+        // The CPU agrees on whether the input is valid.
+        let mut w = vec![0u32; total];
+        let cpu_ok = cpu::interval_expand(&scan, cpu::Source::Sequence { first: 1, step: 1 }, &mut w).is_ok();
+        let mut o = buf.slice_mut(GUARD..GUARD + total).unwrap();
+        let gpu_ok = im::interval_expand(s.as_slice(), total, Source::counting(1), o.reborrow()).is_ok();
+        prop_assert_eq!(cpu_ok, gpu_ok);
+        if gpu_ok {
+            prop_assert_eq!(o.as_slice().to_vec().unwrap(), w);
+        }
+    }
+}
