@@ -9,7 +9,14 @@
 use mgpu_core::{Cta, Element};
 use mgpu_ctasearch::{cta_load_balance, cta_load_balance_shared_len, Idx};
 
-/// Error bit: the scan is not non-decreasing (or the partitions contradict it).
+/// Error bit: the scan is not non-decreasing (or the partitions contradict it). The error
+/// bits are distinct:
+///
+/// ```
+/// use mgpu_intervalmove::device::*;
+/// let bits = [ERROR_SCAN_ORDER, ERROR_SCAN_START, ERROR_TOTAL, ERROR_GATHER, ERROR_SCATTER];
+/// assert_eq!(bits.iter().fold(0, |a, b| a | b).count_ones(), 5);
+/// ```
 pub const ERROR_SCAN_ORDER: u32 = 1;
 /// Error bit: the scan does not start at 0.
 pub const ERROR_SCAN_START: u32 = 2;
@@ -21,7 +28,12 @@ pub const ERROR_GATHER: u32 = 8;
 pub const ERROR_SCATTER: u32 = 16;
 
 /// Mode bit: each interval starts at `gather[object]` in the input (else the input is read
-/// in output order, `input[item]`).
+/// in output order, `input[item]`). Move is gather | scatter:
+///
+/// ```
+/// use mgpu_intervalmove::device::*;
+/// assert_eq!(MODE_GATHER | MODE_SCATTER | MODE_SEQUENCE, 7);
+/// ```
 pub const MODE_GATHER: u32 = 1;
 /// Mode bit: each interval is stored at `scatter[object]` in the output (else
 /// `output[item]`).
@@ -266,6 +278,24 @@ unsafe fn raise<C: Cta>(cta: &C, p: *mut u32, err: u32) {
 /// `scan` (and `input` unless sequence mode) readable for `num_intervals` elements, `mp` for
 /// `grid + 1`, `output` writable for `output_len >= total`, `error` one zeroed word; shared
 /// memory of [`shared_bytes`]`(size_of::<I>(), NT, VT, 1, size_of::<T>())` bytes.
+///
+/// # Examples
+///
+/// Counts 2, 1 in one tile (partitions 0 and 3) in the simulator:
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_intervalmove::device::IntervalArgs;
+/// use mgpu_intervalmove::kernels::Expand;
+/// let (scan, mp, vals) = ([0u32, 2], [0u64, 3], [5i32, 6]);
+/// let (mut out, mut err) = ([0i32; 3], [0u32]);
+/// let mut a = IntervalArgs::<i32, u32>::empty();
+/// (a.total, a.num_intervals, a.scan, a.mp) = (3, 2, scan.as_ptr(), mp.as_ptr());
+/// (a.input, a.input_len, a.output, a.output_len) = (vals.as_ptr(), 2, out.as_mut_ptr(), 3);
+/// a.error = err.as_mut_ptr();
+/// sim::launch_kernel::<Expand<i32, u32, 32, 3>>(1, &a);
+/// assert_eq!((out, err), ([5, 5, 6], [0]));
+/// ```
 #[inline(always)]
 pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
@@ -323,6 +353,25 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
 /// As [`expand`] (shared memory: [`shared_bytes`]`(size_of::<I>(), NT, VT, 2,
 /// size_of::<I>())`), with `gather`/`scatter` readable for `num_intervals` when their mode bit
 /// is set and `input` readable for `input_len` elements (unless sequence mode).
+///
+/// # Examples
+///
+/// Counts 2, 1, gather 4, 0, scatter 1, 0 of a counting input, in the simulator:
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_intervalmove::device::{IntervalArgs, MODE_GATHER, MODE_SCATTER, MODE_SEQUENCE};
+/// use mgpu_intervalmove::kernels::Move;
+/// let (scan, mp, gather, scatter) = ([0u64, 2], [0u64, 3], [4u64, 0], [1u64, 0]);
+/// let (mut out, mut err) = ([0u32; 3], [0u32]);
+/// let mut a = IntervalArgs::<u32, u64>::empty();
+/// (a.total, a.num_intervals, a.scan, a.mp) = (3, 2, scan.as_ptr(), mp.as_ptr());
+/// (a.gather, a.scatter, a.first, a.step) = (gather.as_ptr(), scatter.as_ptr(), 0, 1);
+/// (a.output, a.output_len, a.error) = (out.as_mut_ptr(), 3, err.as_mut_ptr());
+/// a.mode = MODE_GATHER | MODE_SCATTER | MODE_SEQUENCE;
+/// sim::launch_kernel::<Move<u32, u64, 32, 3>>(1, &a);
+/// assert_eq!((out, err), ([0, 4, 5], [0]));
+/// ```
 #[inline(always)]
 pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
@@ -404,6 +453,22 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
 ///
 /// # Safety
 /// As [`expand`] (no partitions are read; `mp` may be null); shared memory is not used.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_intervalmove::device::{IntervalArgs, ERROR_TOTAL};
+/// use mgpu_intervalmove::kernels::Naive;
+/// let (scan, vals) = ([0u32, 2, 9], [5i64, 6, 7]); // scan[2] = 9 is past the total 4
+/// let (mut out, mut err) = ([0i64; 4], [0u32]);
+/// let mut a = IntervalArgs::<i64, u32>::empty();
+/// (a.total, a.num_intervals, a.scan, a.input, a.input_len) = (4, 3, scan.as_ptr(), vals.as_ptr(), 3);
+/// (a.output, a.output_len, a.error) = (out.as_mut_ptr(), 4, err.as_mut_ptr());
+/// sim::launch_kernel::<Naive<i64, u32, 32>>(1, &a);
+/// assert_eq!(out, [5, 5, 6, 6]); // stores clamped to the output
+/// assert_eq!(err[0] & ERROR_TOTAL, ERROR_TOTAL);
+/// ```
 #[inline(always)]
 pub unsafe fn expand_naive<C: Cta, T: Sequence, I: Idx, const NT: usize>(
     cta: &C,

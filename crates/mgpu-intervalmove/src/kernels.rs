@@ -8,11 +8,20 @@ use mgpu_core::{Cta, Kernel};
 use mgpu_ctasearch::Idx;
 
 /// The name of the PTX module (family) every interval kernel lives in.
+///
+/// ```
+/// assert_eq!(mgpu_intervalmove::kernels::MODULE, "intervalmove");
+/// ```
 pub const MODULE: &str = "intervalmove";
 
 /// Launch shapes, one table per architecture (the seeds' launch box).
 pub mod tuning {
     /// One architecture's shape.
+    ///
+    /// ```
+    /// let t = mgpu_intervalmove::kernels::tuning::SM90;
+    /// assert_eq!(t.nt * t.vt, 896);
+    /// ```
     #[derive(Clone, Copy, Debug)]
     pub struct Table {
         /// Threads per CTA of the load-balanced kernels.
@@ -38,16 +47,39 @@ pub mod tuning {
 }
 
 /// Entry names of kernel instantiations (implemented by the instance list).
+///
+/// ```
+/// use mgpu_intervalmove::kernels::{EntryName, Naive};
+/// assert_eq!(<Naive<f32, u64, 128> as EntryName>::NAME, "intervalmove_naive_f32_u64");
+/// ```
 pub trait EntryName {
     /// `intervalmove_<kernel>_<type>_<index>`.
     const NAME: &'static str;
 }
 
 /// [`device::expand`]: load-balanced interval expand.
+///
+/// ```
+/// use mgpu_core::Kernel;
+/// type K = mgpu_intervalmove::kernels::Expand<i32, u32, 128, 7>;
+/// assert_eq!(K::ENTRY, "intervalmove_expand_i32_u32");
+/// ```
 pub struct Expand<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
 /// [`device::interval_move`]: load-balanced interval move, gather and scatter.
+///
+/// ```
+/// use mgpu_core::Kernel;
+/// type K = mgpu_intervalmove::kernels::Move<f64, u64, 128, 7>;
+/// assert_eq!(K::ENTRY, "intervalmove_move_f64_u64");
+/// ```
 pub struct Move<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
 /// [`device::expand_naive`]: one thread per interval.
+///
+/// ```
+/// use mgpu_core::Kernel;
+/// type K = mgpu_intervalmove::kernels::Naive<u64, u32, 128>;
+/// assert_eq!((K::ENTRY, K::SHARED_BYTES), ("intervalmove_naive_u64_u32", 0));
+/// ```
 pub struct Naive<T, I, const NT: usize>(PhantomData<(T, I)>);
 
 macro_rules! lbs_kernel {
@@ -96,6 +128,11 @@ where
 }
 
 /// The kernels of one element/index pair for one architecture.
+///
+/// ```
+/// use mgpu_intervalmove::{kernels::KernelSet, IntervalElement};
+/// assert_eq!(<<i32 as IntervalElement<u32>>::Sm90 as KernelSet<i32, u32>>::NV, 896);
+/// ```
 pub trait KernelSet<T, I> {
     /// Merge steps per tile (`NT * VT`).
     const NV: usize;
@@ -106,6 +143,12 @@ pub trait KernelSet<T, I> {
 }
 
 /// A [`KernelSet`] from its parts.
+///
+/// ```
+/// use mgpu_intervalmove::kernels::{Expand, KernelSet, Move, Set};
+/// type S = Set<Expand<f32, u64, 64, 3>, Move<f32, u64, 64, 3>, 192>;
+/// assert_eq!(<S as KernelSet<f32, u64>>::NV, 192);
+/// ```
 pub struct Set<E, M, const NV: usize>(PhantomData<(E, M)>);
 
 impl<T, I, E, M, const NV: usize> KernelSet<T, I> for Set<E, M, NV>
