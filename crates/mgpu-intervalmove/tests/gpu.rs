@@ -345,8 +345,8 @@ fn gpu_bad_input_errors() {
     assert!(a.contains("does not start at 0") && b.contains("does not start at 0"));
     let (a, b) = expand(&[0, 2, 9], 4);
     assert!(a.contains("past the total") && b.contains("past the total"));
-    let mut wild: Vec<u32> = (0..100_000)
-        .map(|i| (i * 2654435761u64 as u32) ^ 0x5A5A)
+    let mut wild: Vec<u32> = (0..100_000u32)
+        .map(|i| i.wrapping_mul(2654435761u32) ^ 0x5A5A)
         .collect();
     wild[0] = 0;
     let (a, b) = expand(&wild, 1_000_000);
