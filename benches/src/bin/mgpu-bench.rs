@@ -6,7 +6,9 @@
 //! Usage: `mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING]`
 
 use cudarc::driver::sys::CUevent_flags;
-use mgpu_benches::{median, to_csv, to_json, to_svg, Rng, Row};
+use mgpu_benches::{
+    counts_covering, median, random_layout, to_csv, to_json, to_svg, CountDist, Rng, Row,
+};
 use mgpu_core::{Element, Plus};
 use mgpu_runtime::{Context, Device, DeviceVec, Result};
 use mgpu_scan::{ScanKind, ScanOp};
@@ -122,6 +124,118 @@ impl Bench<'_> {
     }
 }
 
+/// The exclusive scan of `counts` (u32; totals here stay below 2^32).
+fn exclusive_scan(counts: &[u32]) -> Vec<u32> {
+    let mut acc = 0u32;
+    counts
+        .iter()
+        .map(|&c| {
+            let s = acc;
+            acc += c;
+            s
+        })
+        .collect()
+}
+
+impl Bench<'_> {
+    /// Interval expand (i32, f64; load-balanced and naive) and interval move (i32) over
+    /// `n` outputs with counts from `dist` (issue 4). Asynchronous forms, so the timed
+    /// region holds only GPU work; the validation verdict is read once after timing.
+    fn intervals(&mut self, n: usize, copy: f64, dist: CountDist) -> Result<()> {
+        let mut rng = Rng::new(0x1a7e ^ n as u64);
+        let counts = counts_covering(n, dist, &mut rng);
+        let m = counts.len();
+        let scan = DeviceVec::from_slice(self.ctx, &exclusive_scan(&counts))?;
+        let input = dist.name();
+        if self.wants("interval_expand") {
+            self.expand::<i32>(&scan, m, n, copy, &input, false)?;
+            self.expand::<f64>(&scan, m, n, copy, &input, false)?;
+        }
+        if self.wants("interval_expand_naive") {
+            self.expand::<i32>(&scan, m, n, copy, &input, true)?;
+        }
+        if self.wants("interval_move") {
+            let gather = DeviceVec::from_slice(self.ctx, &random_layout(&counts, &mut rng))?;
+            let scatter = DeviceVec::from_slice(self.ctx, &random_layout(&counts, &mut rng))?;
+            let src = DeviceVec::<i32, _>::zeros(self.ctx, n)?;
+            let mut out = DeviceVec::<i32, _>::uninit(self.ctx, n)?;
+            let run = |out: &mut DeviceVec<i32, Context>| {
+                mgpu_intervalmove::interval_move_into(
+                    scan.as_slice(),
+                    n,
+                    gather.as_slice(),
+                    scatter.as_slice(),
+                    src.as_slice().into(),
+                    out.as_mut_slice(),
+                )
+            };
+            let ms = time(self.ctx, || run(&mut out).map(|_| ()))?;
+            run(&mut out)?.wait()?;
+            // Reads n values, writes n, reads 3 u32 per interval.
+            self.push(Row::new(
+                "interval_move",
+                "i32",
+                &input,
+                n,
+                ms,
+                copy,
+                8 * n + 12 * m,
+            ));
+        }
+        Ok(())
+    }
+
+    fn expand<
+        T: mgpu_intervalmove::IntervalData + mgpu_intervalmove::IntervalElement<u32> + Default,
+    >(
+        &mut self,
+        scan: &DeviceVec<u32, Context>,
+        m: usize,
+        n: usize,
+        copy: f64,
+        input: &str,
+        naive: bool,
+    ) -> Result<()> {
+        let values = DeviceVec::<T, _>::zeros(self.ctx, m)?;
+        let mut out = DeviceVec::<T, _>::uninit(self.ctx, n)?;
+        let run = |out: &mut DeviceVec<T, Context>| {
+            if naive {
+                mgpu_intervalmove::interval_expand_naive_into(
+                    scan.as_slice(),
+                    n,
+                    values.as_slice().into(),
+                    out.as_mut_slice(),
+                )
+            } else {
+                mgpu_intervalmove::interval_expand_into(
+                    scan.as_slice(),
+                    n,
+                    values.as_slice().into(),
+                    out.as_mut_slice(),
+                )
+            }
+        };
+        let ms = time(self.ctx, || run(&mut out).map(|_| ()))?;
+        run(&mut out)?.wait()?;
+        let size = std::mem::size_of::<T>();
+        let op = if naive {
+            "interval_expand_naive"
+        } else {
+            "interval_expand"
+        };
+        self.push(Row::new(
+            op,
+            T::NAME,
+            input,
+            n,
+            ms,
+            copy,
+            size * n + (size + 4) * m,
+        ));
+        Ok(())
+    }
+}
+
 fn main() {
     let mut out_dir = String::from(".");
     let mut sizes = vec![20u32, 24, 27];
@@ -169,6 +283,13 @@ fn main() {
             println!("copy of 2^{lg} 4-byte elements: {copy:.4} ms");
             b.scan::<i32>(n, copy, "uniform[0,16)", |r| r.below(16) as i32)?;
             b.scan::<f64>(n, copy, "uniform[0,16)", |r| r.below(16) as f64)?;
+            for dist in [
+                CountDist::Uniform { max: 20 },
+                CountDist::Uniform { max: 2 },
+                CountDist::HeavyTailed,
+            ] {
+                b.intervals(n, copy, dist)?;
+            }
         }
         Ok(())
     };
