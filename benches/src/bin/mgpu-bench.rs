@@ -138,7 +138,8 @@ fn exclusive_scan(counts: &[u32]) -> Vec<u32> {
 }
 
 impl Bench<'_> {
-    /// Interval expand (i32, f64; load-balanced and naive) and interval move (i32) over
+    /// Load-balancing search (u32), interval expand (i32, f64; load-balanced and naive) and
+    /// interval move (i32) over
     /// `n` outputs with counts from `dist` (issue 4). Asynchronous forms, so the timed
     /// region holds only GPU work; the validation verdict is read once after timing.
     fn intervals(&mut self, n: usize, copy: f64, dist: CountDist) -> Result<()> {
@@ -147,6 +148,30 @@ impl Bench<'_> {
         let m = counts.len();
         let scan = DeviceVec::from_slice(self.ctx, &exclusive_scan(&counts))?;
         let input = dist.name();
+        if self.wants("load_balance_search") {
+            let mut out = DeviceVec::<u32, _>::uninit(self.ctx, n)?;
+            let total = n as u32;
+            let ms = time(self.ctx, || {
+                mgpu_loadbalance::load_balance_search_into(
+                    scan.as_slice(),
+                    total,
+                    out.as_mut_slice(),
+                )
+                .map(|_| ())
+            })?;
+            mgpu_loadbalance::load_balance_search_into(scan.as_slice(), total, out.as_mut_slice())?
+                .wait()?;
+            // Writes n indices, reads the scan.
+            self.push(Row::new(
+                "load_balance_search",
+                "u32",
+                &input,
+                n,
+                ms,
+                copy,
+                4 * n + 4 * m,
+            ));
+        }
         if self.wants("interval_expand") {
             self.expand::<i32>(&scan, m, n, copy, &input, false)?;
             self.expand::<f64>(&scan, m, n, copy, &input, false)?;

@@ -50,13 +50,59 @@ fn error_of(word: u32, total: u64) -> Error {
 }
 
 /// Partitions, one launch of `K`, and the error check (synchronises).
+/// A queued load-balancing search whose input check is still on the device: the kernel's
+/// error word. [`LoadBalanceCheck::wait`] synchronises and reports it; dropping it skips the
+/// check (the launch still ran memory-safely).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();
+/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();
+/// let pending = mgpu_loadbalance::load_balance_search_into(scan.as_slice(), 3, out.as_mut_slice()).unwrap();
+/// pending.wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![0, 0, 1]);
+/// ```
+#[must_use = "wait() reports invalid input"]
+pub struct LoadBalanceCheck<D: Device> {
+    error: Option<Temp<u32, D>>,
+    total: u64,
+}
+
+impl<D: Device> LoadBalanceCheck<D> {
+    /// Synchronises and reports what the kernel found wrong with the scan, if anything.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Error, Simulator};
+    /// let dev = Simulator::new();
+    /// let bad = DeviceVec::from_slice(&dev, &[0u32, 3, 1]).unwrap();
+    /// let mut out = DeviceVec::<u32, _>::zeros(&dev, 4).unwrap();
+    /// let p = mgpu_loadbalance::load_balance_search_into(bad.as_slice(), 4, out.as_mut_slice()).unwrap();
+    /// assert!(matches!(p.wait(), Err(Error::InvalidInput(_))));
+    /// ```
+    pub fn wait(self) -> Result<()> {
+        let Some(error) = &self.error else {
+            return Ok(());
+        };
+        let word = error.to_vec()?[0];
+        if word != 0 {
+            return Err(error_of(word, self.total));
+        }
+        Ok(())
+    }
+}
+
 fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
     scan: DeviceSlice<'_, I, D>,
     total: u64,
     nv: usize,
     objects: *mut I,
     ranks: *mut I,
-) -> Result<()> {
+) -> Result<LoadBalanceCheck<D>> {
     let dev = scan.device();
     let n = scan.len();
     if n == 0 {
@@ -65,7 +111,7 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
                 "load-balancing search: {total} work items but no objects"
             )));
         }
-        return Ok(());
+        return Ok(LoadBalanceCheck { error: None, total });
     }
     objects_fit::<I>(n)?;
     let steps = total as usize + n;
@@ -89,11 +135,10 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
     // SAFETY: `mp` has grid + 1 partitions, the outputs `total` elements (checked by the
     // callers), `error` one word: what `device::load_balance` documents.
     unsafe { dev.launch::<K>(grid as u32, &args)? };
-    let word = error.to_vec()?[0];
-    if word != 0 {
-        return Err(error_of(word, total));
-    }
-    Ok(())
+    Ok(LoadBalanceCheck {
+        error: Some(error),
+        total,
+    })
 }
 
 fn dispatch<D: Device, I: LoadBalanceIndex>(
@@ -101,7 +146,7 @@ fn dispatch<D: Device, I: LoadBalanceIndex>(
     total: I,
     objects: *mut I,
     ranks: *mut I,
-) -> Result<()> {
+) -> Result<LoadBalanceCheck<D>> {
     let total = Index::to_u64(total);
     match scan.device().arch() {
         Arch::Sm90 => run::<D, I, I::Sm90>(scan, total, I::NV_SM90, objects, ranks),
@@ -149,8 +194,35 @@ fn dispatch<D: Device, I: LoadBalanceIndex>(
 pub fn load_balance_search<D: Device, I: LoadBalanceIndex>(
     scan: DeviceSlice<'_, I, D>,
     total: I,
-    mut output: DeviceSliceMut<'_, I, D>,
+    output: DeviceSliceMut<'_, I, D>,
 ) -> Result<()> {
+    load_balance_search_into(scan, total, output)?.wait()
+}
+
+/// [`load_balance_search`] queued without synchronising: the returned
+/// [`LoadBalanceCheck`] reports invalid input when waited on. The form for pipelines and
+/// benchmarks.
+///
+/// # Errors
+/// At once: an output of the wrong length, more objects than `I` can index, work items
+/// with no objects. From [`LoadBalanceCheck::wait`]: the scan errors of
+/// [`load_balance_search`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let scan = DeviceVec::from_slice(&dev, &[0u64, 0, 3]).unwrap();
+/// let mut out = DeviceVec::<u64, _>::zeros(&dev, 4).unwrap();
+/// mgpu_loadbalance::load_balance_search_into(scan.as_slice(), 4, out.as_mut_slice()).unwrap().wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![1, 1, 1, 2]);
+/// ```
+pub fn load_balance_search_into<D: Device, I: LoadBalanceIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: I,
+    mut output: DeviceSliceMut<'_, I, D>,
+) -> Result<LoadBalanceCheck<D>> {
     check_len("output", Index::to_usize(total), output.len())?;
     dispatch(scan, total, output.as_mut_ptr(), null_mut())
 }
@@ -183,7 +255,7 @@ pub fn load_balance_search_ranks<D: Device, I: LoadBalanceIndex>(
 ) -> Result<()> {
     check_len("objects", Index::to_usize(total), objects.len())?;
     check_len("ranks", Index::to_usize(total), ranks.len())?;
-    dispatch(scan, total, objects.as_mut_ptr(), ranks.as_mut_ptr())
+    dispatch(scan, total, objects.as_mut_ptr(), ranks.as_mut_ptr())?.wait()
 }
 
 /// The convenience form: scans `counts` (the objects' work-item counts) with
