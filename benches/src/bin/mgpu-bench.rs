@@ -124,19 +124,6 @@ impl Bench<'_> {
     }
 }
 
-/// The exclusive scan of `counts` (u32; totals here stay below 2^32).
-fn exclusive_scan(counts: &[u32]) -> Vec<u32> {
-    let mut acc = 0u32;
-    counts
-        .iter()
-        .map(|&c| {
-            let s = acc;
-            acc += c;
-            s
-        })
-        .collect()
-}
-
 impl Bench<'_> {
     /// Load-balancing search (u32), interval expand (i32, f64; load-balanced and naive) and
     /// interval move (i32) over
@@ -146,7 +133,9 @@ impl Bench<'_> {
         let mut rng = Rng::new(0x1a7e ^ n as u64);
         let counts = counts_covering(n, dist, &mut rng);
         let m = counts.len();
-        let scan = DeviceVec::from_slice(self.ctx, &exclusive_scan(&counts))?;
+        let mut scan = counts.clone();
+        mgpu_cpu::scan_counts_exclusive_in_place(&mut scan)?;
+        let scan = DeviceVec::from_slice(self.ctx, &scan)?;
         let input = dist.name();
         if self.wants("load_balance_search") {
             let mut out = DeviceVec::<u32, _>::uninit(self.ctx, n)?;
