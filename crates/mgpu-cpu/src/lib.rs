@@ -15,7 +15,8 @@
 //!   which turns counts into offsets and returns the total, an error when the total does
 //!   not fit the index type: [`scan_counts_exclusive`], [`scan_counts_exclusive_in_place`];
 //! - the load-balancing search (seed 001): [`load_balance_search`],
-//!   [`load_balance_search_ranks`], [`load_balance_search_counts`].
+//!   [`load_balance_search_ranks`], [`load_balance_search_counts`];
+//! - bulk remove and bulk insert (seed 003): [`bulk_remove`], [`bulk_insert`].
 //!
 //! Operators are type parameters (zero-sized types from `mgpu-core`), as on the GPU:
 //! `scan_exclusive::<i32, Plus>(&input, &mut output)`. They must be
@@ -68,6 +69,7 @@
 //! # Ok::<(), mgpu_core::Error>(())
 //! ```
 
+pub mod bulk;
 mod chunks;
 mod counts;
 pub mod intervalmove;
@@ -76,6 +78,7 @@ pub mod partition;
 mod reduce;
 mod scan;
 
+pub use bulk::{bulk_insert, bulk_remove};
 pub use chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
 pub use counts::{scan_counts_exclusive, scan_counts_exclusive_in_place};
 pub use intervalmove::{interval_expand, interval_gather, interval_move, interval_scatter};
