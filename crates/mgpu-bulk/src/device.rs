@@ -1,0 +1,403 @@
+//! Kernel bodies of the bulk family, generic over [`Cta`].
+//!
+//! Every body validates what it reads (DESIGN §5): partitions that contradict the
+//! indices, indices out of order (or duplicated where they must be unique) and indices out
+//! of range raise bits of the per-launch error word (`atomic_or`); every global load and
+//! store is bounds-checked, so no input can make a kernel touch memory outside its buffers.
+
+use mgpu_core::{Cta, Element, Less, Plus};
+use mgpu_ctascan::{cta_scan, cta_scan_shared_len, ScanKind};
+use mgpu_ctasearch::{merge_path, Counting, Idx, Lower};
+
+/// Error bit: the indices are not sorted (remove: not strictly increasing). The bits are
+/// distinct:
+///
+/// ```
+/// use mgpu_bulk::device::*;
+/// assert_eq!((ERROR_ORDER | ERROR_RANGE).count_ones(), 2);
+/// ```
+pub const ERROR_ORDER: u32 = 1;
+/// Error bit: an index is out of range (remove: `>= n`; insert: `> n`).
+pub const ERROR_RANGE: u32 = 2;
+
+/// Mode bit: the insert values are the generated sequence `first + step * k`.
+///
+/// ```
+/// assert_eq!(mgpu_bulk::device::MODE_SEQUENCE, 1);
+/// ```
+pub const MODE_SEQUENCE: u32 = 1;
+
+/// An element type with generated sequences: `first + step * i` (wrapping for integers,
+/// rounded as `first + step * (i as T)` for floats).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_bulk::device::Sequence;
+/// assert_eq!(i32::sequence(1000, 10, 3), 1030);
+/// assert_eq!(f32::sequence(0.5, 0.25, 2), 1.0);
+/// ```
+pub trait Sequence: Element {
+    /// `first + step * i`.
+    fn sequence(first: Self, step: Self, i: u64) -> Self;
+}
+
+macro_rules! seq_int {
+    ($($t:ty),*) => {$(
+        impl Sequence for $t {
+            #[inline(always)]
+            fn sequence(first: Self, step: Self, i: u64) -> Self {
+                first.wrapping_add(step.wrapping_mul(i as $t))
+            }
+        }
+    )*};
+}
+seq_int!(i32, u32, i64, u64);
+macro_rules! seq_float {
+    ($($t:ty),*) => {$(
+        impl Sequence for $t {
+            #[inline(always)]
+            fn sequence(first: Self, step: Self, i: u64) -> Self {
+                first + step * (i as $t)
+            }
+        }
+    )*};
+}
+seq_float!(f32, f64);
+
+/// Arguments of the bulk kernels (`#[repr(C)]`, passed by value).
+///
+/// # Examples
+///
+/// ```
+/// let a = mgpu_bulk::device::BulkArgs::<i32, u32>::empty();
+/// assert_eq!(a.source_len, 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct BulkArgs<T, I> {
+    /// The source array.
+    pub source: *const T,
+    /// Its length `n`.
+    pub source_len: u64,
+    /// The remove or insert indices.
+    pub indices: *const I,
+    /// Their number `m`.
+    pub num_indices: u64,
+    /// Remove: the binary-search partitions (`grid + 1`); insert: null.
+    pub mp: *const u64,
+    /// Insert: the values (`m`, unless [`MODE_SEQUENCE`]).
+    pub values: *const T,
+    /// First generated value ([`MODE_SEQUENCE`]).
+    pub first: T,
+    /// Step of the generated values ([`MODE_SEQUENCE`]).
+    pub step: T,
+    /// The output.
+    pub output: *mut T,
+    /// Elements writable at `output`.
+    pub output_len: u64,
+    /// The per-launch error word (zeroed before the launch).
+    pub error: *mut u32,
+    /// `MODE_*` bits.
+    pub mode: u32,
+}
+
+impl<T: Element, I: Idx> BulkArgs<T, I> {
+    /// Arguments with null pointers and zero sizes (to fill in).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let a = mgpu_bulk::device::BulkArgs::<f64, u64>::empty();
+    /// assert!(a.indices.is_null());
+    /// ```
+    pub fn empty() -> Self {
+        BulkArgs {
+            source: core::ptr::null(),
+            source_len: 0,
+            indices: core::ptr::null(),
+            num_indices: 0,
+            mp: core::ptr::null(),
+            values: core::ptr::null(),
+            first: T::ZERO,
+            step: T::ZERO,
+            output: core::ptr::null_mut(),
+            output_len: 0,
+            error: core::ptr::null_mut(),
+            mode: 0,
+        }
+    }
+}
+
+/// Shared-memory bytes of both kernels: `NT * VT` u32 flags/gather slots, then the CTA
+/// scan's slots.
+///
+/// ```
+/// assert_eq!(mgpu_bulk::device::shared_bytes(128, 7), 4 * (896 + 4));
+/// ```
+pub const fn shared_bytes(nt: usize, vt: usize) -> usize {
+    4 * (nt * vt + cta_scan_shared_len(nt))
+}
+
+#[inline(always)]
+unsafe fn raise<C: Cta>(cta: &C, p: *mut u32, err: u32) {
+    if err != 0 {
+        cta.atomic_or_u32(p, err);
+    }
+}
+
+/// Reads the thread's `VT` flags (thread order, `VT * tid + i`) as 0/1 and scans their
+/// counts across the CTA: returns the flags, the thread's exclusive scan and the CTA total.
+/// Contains barriers (every thread has read its flags when it returns, so the caller may
+/// overwrite them); all threads call it.
+#[inline(always)]
+unsafe fn scan_flags<C: Cta, const NT: usize, const VT: usize>(
+    cta: &C,
+    flags: *const u32,
+    scan_sh: *mut u32,
+) -> ([u32; VT], u32, u32) {
+    let tid = cta.tid() as usize;
+    let mut f = [0u32; VT];
+    let mut x = 0u32;
+    for (i, v) in f.iter_mut().enumerate() {
+        *v = (*flags.add(VT * tid + i) != 0) as u32;
+        x += *v;
+    }
+    let (s, total) = cta_scan::<C, u32, Plus, NT>(cta, x, scan_sh, ScanKind::Exclusive);
+    (f, s, total)
+}
+
+/// Bulk remove (seed 003's `KernelBulkRemove`): tile `block` holds source elements
+/// `gid .. gid + count` (`gid = NV * block`) and remove indices `mp[block] .. mp[block +
+/// 1]`. Each tile flags the kept elements in shared memory, compacts their positions with a
+/// CTA scan, and gathers them to `output[gid - mp[block] ..]` in strided order.
+///
+/// Checks: the partitions (in order, no more indices than elements), each index in the
+/// tile's range, each adjacent pair strictly increasing (the pair across the tile
+/// boundary is checked by the tile of its first index).
+///
+/// # Safety
+/// `source` readable for `source_len`, `indices` for `num_indices`, `mp` for `grid + 1`,
+/// `output` writable for `output_len`, `error` one word; shared memory of
+/// [`shared_bytes`]`(NT, VT)` bytes.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_bulk::{device::BulkArgs, kernels::Remove};
+/// let (src, idx, mp) = ([10i32, 11, 12, 13, 14], [1u32, 3], [0u64, 2]);
+/// let (mut out, mut err) = ([0i32; 3], [0u32]);
+/// let mut a = BulkArgs::<i32, u32>::empty();
+/// (a.source, a.source_len, a.indices, a.num_indices) = (src.as_ptr(), 5, idx.as_ptr(), 2);
+/// (a.mp, a.output, a.output_len, a.error) = (mp.as_ptr(), out.as_mut_ptr(), 3, err.as_mut_ptr());
+/// sim::launch_kernel::<Remove<i32, u32, 32, 3>>(1, &a);
+/// assert_eq!((out, err), ([10, 12, 14], [0]));
+/// ```
+#[inline(always)]
+pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &BulkArgs<T, I>,
+) {
+    let nv = (NT * VT) as u64;
+    let tid = cta.tid() as usize;
+    let block = cta.block() as u64;
+    let grid = cta.grid() as u64;
+    let n = a.source_len;
+    let m = a.num_indices;
+    let gid = nv * block;
+    let count = if n > gid { (n - gid).min(nv) } else { 0 };
+    let p0 = *a.mp.add(block as usize);
+    let p1 = *a.mp.add(block as usize + 1);
+    let mut err = 0u32;
+    if p0 > p1 || p1 > m || p1 - p0 > count {
+        if tid == 0 {
+            cta.atomic_or_u32(a.error, ERROR_ORDER);
+        }
+        return;
+    }
+    if tid == 0 {
+        if block == 0 && p0 != 0 {
+            err |= ERROR_ORDER;
+        }
+        // Indices past the last tile's lower bound of n: out of range or unsorted.
+        if block + 1 == grid && p1 != m {
+            err |= if (*a.indices.add(p1 as usize)).to_u64() >= n {
+                ERROR_RANGE
+            } else {
+                ERROR_ORDER
+            };
+        }
+    }
+    let flags = cta.shared::<u32>(0);
+    let scan_sh = cta.shared::<u32>(4 * NT * VT);
+    for i in 0..VT {
+        let j = NT * i + tid;
+        *flags.add(j) = ((j as u64) < count) as u32;
+    }
+    cta.sync();
+    let ic = p1 - p0;
+    for i in 0..VT {
+        let k = (NT * i + tid) as u64;
+        if k < ic {
+            let g = p0 + k;
+            let idx = (*a.indices.add(g as usize)).to_u64();
+            if idx >= gid && idx - gid < count {
+                *flags.add((idx - gid) as usize) = 0;
+            } else if idx >= n {
+                err |= ERROR_RANGE;
+            } else {
+                err |= ERROR_ORDER;
+            }
+            if g + 1 < m && idx >= (*a.indices.add(g as usize + 1)).to_u64() {
+                err |= ERROR_ORDER;
+            }
+        }
+    }
+    cta.sync();
+    let (f, mut s, kept) = scan_flags::<C, NT, VT>(cta, flags, scan_sh);
+    for (i, v) in f.iter().enumerate() {
+        if *v != 0 {
+            *flags.add(s as usize) = (VT * tid + i) as u32;
+            s += 1;
+        }
+    }
+    cta.sync();
+    let base = gid.wrapping_sub(p0);
+    for i in 0..VT {
+        let r = (NT * i + tid) as u32;
+        if r < kept {
+            let src = gid + *flags.add(r as usize) as u64;
+            let dst = base.wrapping_add(r as u64);
+            if src < n && dst < a.output_len {
+                *a.output.add(dst as usize) = *a.source.add(src as usize);
+            }
+        }
+    }
+    raise(cta, a.error, err);
+}
+
+/// Bulk insert (seed 003's `KernelBulkInsert`): tile `block` holds outputs `d0 .. d1`
+/// (`d0 = NV * block`); it finds its ranges of insert indices `a0 .. a1` and source
+/// positions `b0 .. b1` by the lower-bound Merge Path of the indices against the counting
+/// sequence `0, 1, 2, ...` on diagonals `d0` and `d1` (the seed's `MergePathPartitions`,
+/// searched here by each tile for its own ends), flags the inserted slots in shared
+/// memory, scans the flags into merge-style gather slots (`< a_count`: an inserted value;
+/// else a source element) and gathers and stores the outputs in strided order.
+///
+/// Checks: each index in `b0 ..= b1` (which for sorted indices holds), no index past `n`,
+/// each adjacent pair non-decreasing.
+///
+/// # Safety
+/// `source` readable for `source_len`, `indices` (and `values` unless sequence mode) for
+/// `num_indices`, `output` writable for `output_len`, `error` one word; shared memory of
+/// [`shared_bytes`]`(NT, VT)` bytes.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_bulk::{device::BulkArgs, kernels::Insert};
+/// let (src, idx, vals) = ([0i32, 1, 2], [0u32, 2, 3], [7i32, 8, 9]);
+/// let (mut out, mut err) = ([0i32; 6], [0u32]);
+/// let mut a = BulkArgs::<i32, u32>::empty();
+/// (a.source, a.source_len, a.indices, a.num_indices) = (src.as_ptr(), 3, idx.as_ptr(), 3);
+/// (a.values, a.output, a.output_len, a.error) = (vals.as_ptr(), out.as_mut_ptr(), 6, err.as_mut_ptr());
+/// sim::launch_kernel::<Insert<i32, u32, 32, 3>>(1, &a);
+/// assert_eq!((out, err), ([7, 0, 1, 8, 2, 9], [0]));
+/// ```
+#[inline(always)]
+pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &BulkArgs<T, I>,
+) {
+    let nv = (NT * VT) as u64;
+    let tid = cta.tid() as usize;
+    let block = cta.block() as u64;
+    let n = a.source_len;
+    let m = a.num_indices;
+    let total = n + m;
+    let d0 = (nv * block).min(total);
+    let d1 = (d0 + nv).min(total);
+    let b = Counting(I::ZERO);
+    let a0 = merge_path(a.indices, m, b, n, d0, Lower, Less);
+    let a1 = merge_path(a.indices, m, b, n, d1, Lower, Less);
+    let (b0, b1) = (d0 - a0, d1 - a1);
+    if a0 > a1 || b0 > b1 {
+        if tid == 0 {
+            cta.atomic_or_u32(a.error, ERROR_ORDER);
+        }
+        return;
+    }
+    let ac = a1 - a0;
+    let bc = b1 - b0;
+    let mut err = 0u32;
+    let flags = cta.shared::<u32>(0);
+    let scan_sh = cta.shared::<u32>(4 * NT * VT);
+    for i in 0..VT {
+        *flags.add(NT * i + tid) = 0;
+    }
+    cta.sync();
+    for i in 0..VT {
+        let k = (NT * i + tid) as u64;
+        if k < ac {
+            let g = a0 + k;
+            let idx = (*a.indices.add(g as usize)).to_u64();
+            if idx >= b0 && idx - b0 <= bc {
+                *flags.add((k + idx - b0) as usize) = 1;
+            } else if idx > n {
+                err |= ERROR_RANGE;
+            } else {
+                err |= ERROR_ORDER;
+            }
+            if g + 1 < m && idx > (*a.indices.add(g as usize + 1)).to_u64() {
+                err |= ERROR_ORDER;
+            }
+        }
+    }
+    cta.sync();
+    let (f, mut s, _) = scan_flags::<C, NT, VT>(cta, flags, scan_sh);
+    for (i, v) in f.iter().enumerate() {
+        let index = (VT * tid + i) as u32;
+        let gather = if *v != 0 {
+            s += 1;
+            s - 1
+        } else {
+            (ac as u32).wrapping_add(index).wrapping_sub(s)
+        };
+        *flags.add(index as usize) = gather;
+    }
+    cta.sync();
+    let seq = a.mode & MODE_SEQUENCE != 0;
+    let count = (ac + bc) as u32;
+    for i in 0..VT {
+        let r = (NT * i + tid) as u32;
+        if r < count {
+            let g = *flags.add(r as usize) as u64;
+            let dst = d0 + r as u64;
+            let v = if g < ac {
+                let k = a0 + g;
+                if seq {
+                    Some(T::sequence(a.first, a.step, k))
+                } else if k < m {
+                    Some(*a.values.add(k as usize))
+                } else {
+                    None
+                }
+            } else {
+                let j = b0.wrapping_add(g - ac);
+                if j < n {
+                    Some(*a.source.add(j as usize))
+                } else {
+                    None
+                }
+            };
+            if let Some(v) = v {
+                if dst < a.output_len {
+                    *a.output.add(dst as usize) = v;
+                }
+            }
+        }
+    }
+    raise(cta, a.error, err);
+}

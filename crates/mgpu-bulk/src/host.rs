@@ -1,0 +1,424 @@
+//! Host launchers of the bulk family, generic over [`Device`].
+
+use crate::device::{BulkArgs, ERROR_ORDER, ERROR_RANGE, MODE_SEQUENCE};
+use crate::kernels::{BulkElement, KernelSet};
+use mgpu_core::{Arch, Index};
+use mgpu_ctasearch::Bounds;
+use mgpu_partition::PartitionIndex;
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
+
+/// The index types of the bulk family: u32 and u64 (the seeds' `int` is u32).
+///
+/// # Examples
+///
+/// ```
+/// fn takes<I: mgpu_bulk::BulkIndex>(_: I) {}
+/// takes(3u32);
+/// takes(3u64);
+/// ```
+pub trait BulkIndex: PartitionIndex + Index {}
+impl BulkIndex for u32 {}
+impl BulkIndex for u64 {}
+
+/// Element types the bulk family moves: i32, u32, i64, u64, f32, f64.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_bulk::BulkData;
+/// assert_eq!(<f32 as BulkData>::ONE, 1.0);
+/// ```
+pub trait BulkData: BulkElement<u32> + BulkElement<u64> {
+    /// 1 (the step of a counting sequence).
+    const ONE: Self;
+}
+macro_rules! data {
+    ($($t:ty => $one:expr),*) => {$( impl BulkData for $t { const ONE: Self = $one; } )*};
+}
+data!(i32 => 1, u32 => 1, i64 => 1, u64 => 1, f32 => 1.0, f64 => 1.0);
+
+/// Where the inserted values come from: a device array, or a generated sequence
+/// `first + step * k` (the seeds' `counting_iterator` and `step_iterator`; wrapping for
+/// integers, `first + step * (k as T)` for floats).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_bulk::Source;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let v = DeviceVec::from_slice(&dev, &[1i32, 2]).unwrap();
+/// let a: Source<'_, i32, Simulator> = v.as_slice().into();
+/// assert!(matches!(a, Source::Array(_)));
+/// let s: Source<'_, i32, Simulator> = Source::step(1000, 10);
+/// assert!(matches!(s, Source::Sequence { first: 1000, step: 10 }));
+/// ```
+pub enum Source<'a, T, D: Device> {
+    /// A device array.
+    Array(DeviceSlice<'a, T, D>),
+    /// The generated sequence `first + step * k`.
+    Sequence {
+        /// Element 0.
+        first: T,
+        /// Difference between consecutive elements.
+        step: T,
+    },
+}
+
+impl<'a, T: BulkData, D: Device> Source<'a, T, D> {
+    /// `first, first + 1, first + 2, ...` (the seeds' `counting_iterator<T>(first)`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_bulk::Source;
+    /// let s: Source<'_, f64, mgpu_runtime::Simulator> = Source::counting(2.0);
+    /// assert!(matches!(s, Source::Sequence { first: 2.0, step: 1.0 }));
+    /// ```
+    pub fn counting(first: T) -> Self {
+        Source::Sequence {
+            first,
+            step: T::ONE,
+        }
+    }
+
+    /// `first, first + step, first + 2 * step, ...` (the seeds' `step_iterator`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_bulk::Source;
+    /// let s: Source<'_, i64, mgpu_runtime::Simulator> = Source::step(10, -1);
+    /// assert!(matches!(s, Source::Sequence { first: 10, step: -1 }));
+    /// ```
+    pub fn step(first: T, step: T) -> Self {
+        Source::Sequence { first, step }
+    }
+}
+
+impl<'a, T, D: Device> From<DeviceSlice<'a, T, D>> for Source<'a, T, D> {
+    fn from(s: DeviceSlice<'a, T, D>) -> Self {
+        Source::Array(s)
+    }
+}
+
+/// The validation result of a queued bulk launch: the launch's error word, read back by
+/// [`PendingCheck::wait`] (which synchronises). Dropping it skips the check (the launch
+/// still ran memory-safely).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let src = DeviceVec::from_slice(&dev, &[1i32, 2, 3]).unwrap();
+/// let idx = DeviceVec::from_slice(&dev, &[1u32]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 2).unwrap();
+/// let pending = mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice(), out.as_mut_slice()).unwrap();
+/// pending.wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![1, 3]);
+/// ```
+#[must_use = "wait() reports invalid input"]
+pub struct PendingCheck<D: Device> {
+    error: Option<Temp<u32, D>>,
+    insert: bool,
+    source_len: usize,
+}
+
+impl<D: Device> PendingCheck<D> {
+    /// Synchronises and reports what the kernel found wrong with the indices, if anything,
+    /// as [`Error::InvalidInput`] naming it (the messages of `mgpu_cpu::bulk`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let src = DeviceVec::from_slice(&dev, &[1i32, 2, 3]).unwrap();
+    /// let idx = DeviceVec::from_slice(&dev, &[2u32, 1]).unwrap(); // not sorted
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 1).unwrap();
+    /// let p = mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice(), out.as_mut_slice()).unwrap();
+    /// assert!(p.wait().unwrap_err().to_string().contains("not sorted"));
+    /// ```
+    pub fn wait(self) -> Result<()> {
+        let Some(e) = &self.error else {
+            return Ok(());
+        };
+        let w = e.to_vec()?[0];
+        if w == 0 {
+            return Ok(());
+        }
+        let n = self.source_len;
+        let mut what = Vec::new();
+        if self.insert {
+            if w & ERROR_ORDER != 0 {
+                what.push("the insert indices are not sorted".to_string());
+            }
+            if w & ERROR_RANGE != 0 {
+                what.push(format!("an insert index is past the source length {n}"));
+            }
+        } else {
+            if w & ERROR_ORDER != 0 {
+                what.push("the remove indices are not sorted and unique".to_string());
+            }
+            if w & ERROR_RANGE != 0 {
+                what.push(format!(
+                    "a remove index is out of range (source length {n})"
+                ));
+            }
+        }
+        Err(Error::InvalidInput(what.join("; ")))
+    }
+}
+
+fn same_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected != got {
+        return Err(Error::LengthMismatch {
+            what,
+            expected,
+            got,
+        });
+    }
+    Ok(())
+}
+
+fn fits<I: Index>(what: &'static str, v: usize) -> Result<()> {
+    if (v as u64) > Index::to_u64(I::MAX) {
+        return Err(Error::IndexOverflow {
+            what,
+            max: Index::to_u64(I::MAX),
+        });
+    }
+    Ok(())
+}
+
+fn grid_fits(grid: usize) -> Result<()> {
+    if grid >= (1usize << 31) {
+        return Err(Error::InvalidInput(format!(
+            "{grid} CTAs is more than one launch can run"
+        )));
+    }
+    Ok(())
+}
+
+fn nv<D: Device, T: BulkElement<I>, I>(dev: &D) -> usize {
+    match dev.arch() {
+        Arch::Sm90 => <<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::NV,
+        Arch::Sm70 => <<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::NV,
+    }
+}
+
+/// Bulk remove (the seeds' `BulkRemove`), queued without synchronising: `output` gets the
+/// elements of `source` whose positions are not in `indices` (sorted, unique, each
+/// `< source.len()`), in order. The returned [`PendingCheck`] reports invalid indices.
+///
+/// Partitioned by `mgpu_partition::binary_search_partitions` (lower bound of each tile's
+/// first source position in the indices), then one kernel.
+///
+/// # Errors
+/// At once: `output.len() != source.len() - indices.len()` (or more indices than source
+/// elements), a source length past `I`. From [`PendingCheck::wait`]: indices not strictly
+/// increasing, or out of range.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let src = DeviceVec::from_slice(&dev, &[1.5f64, 2.5, 3.5]).unwrap();
+/// let idx = DeviceVec::from_slice(&dev, &[0u64, 2]).unwrap();
+/// let mut out = DeviceVec::<f64, _>::zeros(&dev, 1).unwrap();
+/// mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice(), out.as_mut_slice())
+///     .unwrap().wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![2.5]);
+/// ```
+pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
+    source: DeviceSlice<'_, T, D>,
+    indices: DeviceSlice<'_, I, D>,
+    mut output: DeviceSliceMut<'_, T, D>,
+) -> Result<PendingCheck<D>> {
+    let dev = source.device();
+    let (n, m) = (source.len(), indices.len());
+    if m > n {
+        return Err(Error::LengthMismatch {
+            what: "bulk_remove indices (at most the source length)",
+            expected: n,
+            got: m,
+        });
+    }
+    same_len("bulk_remove output", n - m, output.len())?;
+    fits::<I>("bulk_remove source length", n)?;
+    let mut check = PendingCheck {
+        error: None,
+        insert: false,
+        source_len: n,
+    };
+    if n == 0 {
+        return Ok(check);
+    }
+    let nv = nv::<D, T, I>(dev);
+    let grid = n.div_ceil(nv);
+    grid_fits(grid)?;
+    let error = Temp::<u32, D>::zeroed(dev, 1)?;
+    let mp = mgpu_partition::binary_search_partitions(indices, n, nv, Bounds::Lower)?;
+    let mut args = BulkArgs::<T, I>::empty();
+    args.source = source.as_ptr();
+    args.source_len = n as u64;
+    args.indices = indices.as_ptr();
+    args.num_indices = m as u64;
+    args.mp = mp.as_mut_ptr();
+    args.output = output.as_mut_ptr();
+    args.output_len = output.len() as u64;
+    args.error = error.as_mut_ptr();
+    // SAFETY: buffers sized as `device::bulk_remove` documents: the partitions have
+    // `grid + 1` entries, the lengths were checked above.
+    unsafe {
+        match dev.arch() {
+            Arch::Sm90 => dev.launch::<<<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::Remove>(
+                grid as u32,
+                &args,
+            )?,
+            Arch::Sm70 => dev.launch::<<<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::Remove>(
+                grid as u32,
+                &args,
+            )?,
+        }
+    }
+    check.error = Some(error);
+    Ok(check)
+}
+
+/// [`bulk_remove_into`], then [`PendingCheck::wait`]: validates, synchronises.
+///
+/// # Examples
+///
+/// The seed's comment example: source length 10, indices 1, 3, 4, 5, 7, 8 leave A0 A2 A6 A9.
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<u32>>()).unwrap();
+/// let idx = DeviceVec::from_slice(&dev, &[1u32, 3, 4, 5, 7, 8]).unwrap();
+/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 4).unwrap();
+/// mgpu_bulk::bulk_remove(src.as_slice(), idx.as_slice(), out.as_mut_slice()).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![0, 2, 6, 9]);
+/// ```
+pub fn bulk_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
+    source: DeviceSlice<'_, T, D>,
+    indices: DeviceSlice<'_, I, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<()> {
+    bulk_remove_into(source, indices, output)?.wait()
+}
+
+/// Bulk insert (the seeds' `BulkInsert`), queued without synchronising: `output` gets
+/// `source` with `values[k]` inserted before source position `indices[k]` (sorted,
+/// duplicates allowed, each `<= source.len()`; `source.len()` appends). Values with equal
+/// indices keep their order and precede the source element at that index. The returned
+/// [`PendingCheck`] reports invalid indices.
+///
+/// Each tile of `NT * VT` outputs finds its ranges of indices and source elements by the
+/// lower-bound Merge Path of the indices against the source positions `0, 1, 2, ...`
+/// (`mgpu_ctasearch::merge_path` with a `Counting` B side) on its two cross-diagonals.
+///
+/// # Errors
+/// At once: `values` (an array) and `indices` of different lengths, `output.len() !=
+/// source.len() + indices.len()`, a source length past `I`. From [`PendingCheck::wait`]:
+/// indices not non-decreasing, or past `source.len()`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_bulk::Source;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let src = DeviceVec::from_slice(&dev, &[0i32, 1, 2, 3]).unwrap();
+/// let idx = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 7).unwrap();
+/// mgpu_bulk::bulk_insert_into(Source::counting(100), idx.as_slice(), src.as_slice(), out.as_mut_slice())
+///     .unwrap().wait().unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![100, 0, 1, 101, 102, 2, 3]);
+/// ```
+pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
+    values: Source<'_, T, D>,
+    indices: DeviceSlice<'_, I, D>,
+    source: DeviceSlice<'_, T, D>,
+    mut output: DeviceSliceMut<'_, T, D>,
+) -> Result<PendingCheck<D>> {
+    let dev = source.device();
+    let (n, m) = (source.len(), indices.len());
+    let mut args = BulkArgs::<T, I>::empty();
+    match &values {
+        Source::Array(v) => {
+            same_len("bulk_insert indices (one per value)", v.len(), m)?;
+            args.values = v.as_ptr();
+        }
+        Source::Sequence { first, step } => {
+            args.first = *first;
+            args.step = *step;
+            args.mode |= MODE_SEQUENCE;
+        }
+    }
+    same_len("bulk_insert output", n + m, output.len())?;
+    fits::<I>("bulk_insert source length", n)?;
+    let mut check = PendingCheck {
+        error: None,
+        insert: true,
+        source_len: n,
+    };
+    if n + m == 0 {
+        return Ok(check);
+    }
+    let nv = nv::<D, T, I>(dev);
+    let grid = (n + m).div_ceil(nv);
+    grid_fits(grid)?;
+    let error = Temp::<u32, D>::zeroed(dev, 1)?;
+    args.source = source.as_ptr();
+    args.source_len = n as u64;
+    args.indices = indices.as_ptr();
+    args.num_indices = m as u64;
+    args.output = output.as_mut_ptr();
+    args.output_len = output.len() as u64;
+    args.error = error.as_mut_ptr();
+    // SAFETY: buffers sized as `device::bulk_insert` documents (checked above).
+    unsafe {
+        match dev.arch() {
+            Arch::Sm90 => dev.launch::<<<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::Insert>(
+                grid as u32,
+                &args,
+            )?,
+            Arch::Sm70 => dev.launch::<<<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::Insert>(
+                grid as u32,
+                &args,
+            )?,
+        }
+    }
+    check.error = Some(error);
+    Ok(check)
+}
+
+/// [`bulk_insert_into`], then [`PendingCheck::wait`]: validates, synchronises.
+///
+/// # Examples
+///
+/// The seed's demonstration, shortened: values `1000, 1010, ...` before every 5th element
+/// from position 2.
+///
+/// ```
+/// use mgpu_bulk::Source;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<i32>>()).unwrap();
+/// let idx = DeviceVec::from_slice(&dev, &[2u32, 7]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 12).unwrap();
+/// mgpu_bulk::bulk_insert(Source::step(1000, 10), idx.as_slice(), src.as_slice(), out.as_mut_slice()).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1000, 2, 3, 4, 5, 6, 1010, 7, 8, 9]);
+/// ```
+pub fn bulk_insert<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
+    values: Source<'_, T, D>,
+    indices: DeviceSlice<'_, I, D>,
+    source: DeviceSlice<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<()> {
+    bulk_insert_into(values, indices, source, output)?.wait()
+}

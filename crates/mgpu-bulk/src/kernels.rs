@@ -1,0 +1,207 @@
+//! The bulk family's kernels as [`Kernel`] types, their tuning, and the one list of
+//! instantiations that both the nvptx entry points and the host dispatch are generated
+//! from.
+
+use crate::device::{self, BulkArgs, Sequence};
+use core::marker::PhantomData;
+use mgpu_core::{Cta, Kernel};
+use mgpu_ctasearch::Idx;
+
+/// The name of the PTX module (family) every bulk kernel lives in.
+///
+/// ```
+/// assert_eq!(mgpu_bulk::kernels::MODULE, "bulk");
+/// ```
+pub const MODULE: &str = "bulk";
+
+/// Launch shapes, one table per architecture (the seeds' launch box).
+pub mod tuning {
+    /// One architecture's shape.
+    ///
+    /// ```
+    /// let t = mgpu_bulk::kernels::tuning::SM90;
+    /// assert_eq!(t.nt * t.vt, 896);
+    /// ```
+    #[derive(Clone, Copy, Debug)]
+    pub struct Table {
+        /// Threads per CTA.
+        pub nt: usize,
+        /// Elements (remove: source elements; insert: outputs) per thread.
+        pub vt: usize,
+    }
+    /// Hopper (sm_90): 128 threads, 7 elements per thread (the seed's shape; untuned).
+    pub const SM90: Table = Table { nt: 128, vt: 7 };
+    /// Volta to Ada (sm_70): 128 threads, 7 elements per thread (the seed's shape).
+    pub const SM70: Table = Table { nt: 128, vt: 7 };
+    /// Threads per SM the kernels are built to fit (`.minnctapersm`).
+    pub const THREADS_PER_SM: usize = 1024;
+
+    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
+    #[cfg(mgpu_arch = "sm_70")]
+    pub const ARCH_TABLE: Table = SM70;
+    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
+    #[cfg(not(mgpu_arch = "sm_70"))]
+    pub const ARCH_TABLE: Table = SM90;
+}
+
+/// Entry names of kernel instantiations (implemented by the instance list).
+///
+/// ```
+/// use mgpu_bulk::kernels::{EntryName, Insert};
+/// assert_eq!(<Insert<f32, u64, 128, 7> as EntryName>::NAME, "bulk_insert_f32_u64");
+/// ```
+pub trait EntryName {
+    /// `bulk_<kernel>_<type>_<index>`.
+    const NAME: &'static str;
+}
+
+/// [`device::bulk_remove`].
+///
+/// ```
+/// use mgpu_core::Kernel;
+/// type K = mgpu_bulk::kernels::Remove<i32, u32, 128, 7>;
+/// assert_eq!(K::ENTRY, "bulk_remove_i32_u32");
+/// ```
+pub struct Remove<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
+/// [`device::bulk_insert`].
+///
+/// ```
+/// use mgpu_core::Kernel;
+/// type K = mgpu_bulk::kernels::Insert<u64, u32, 128, 7>;
+/// assert_eq!(K::ENTRY, "bulk_insert_u64_u32");
+/// ```
+pub struct Insert<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
+
+macro_rules! bulk_kernel {
+    ($name:ident, $body:ident) => {
+        impl<T: Sequence, I: Idx, const NT: usize, const VT: usize> Kernel for $name<T, I, NT, VT>
+        where
+            Self: EntryName,
+        {
+            type Args = BulkArgs<T, I>;
+            const MODULE: &'static str = MODULE;
+            const ENTRY: &'static str = <Self as EntryName>::NAME;
+            const NT: u32 = NT as u32;
+            const SHARED_BYTES: u32 = device::shared_bytes(NT, VT) as u32;
+            const MIN_CTAS_PER_SM: u32 = (tuning::THREADS_PER_SM / NT) as u32;
+            #[inline(always)]
+            fn body<C: Cta>(cta: &C, args: &Self::Args) {
+                // SAFETY: the host launcher sizes every buffer as the body documents.
+                unsafe { device::$body::<C, T, I, NT, VT>(cta, args) }
+            }
+        }
+    };
+}
+bulk_kernel!(Remove, bulk_remove);
+bulk_kernel!(Insert, bulk_insert);
+
+/// The kernels of one element/index pair for one architecture.
+///
+/// ```
+/// use mgpu_bulk::{kernels::KernelSet, BulkElement};
+/// assert_eq!(<<i32 as BulkElement<u32>>::Sm90 as KernelSet<i32, u32>>::NV, 896);
+/// ```
+pub trait KernelSet<T, I> {
+    /// Elements per tile (`NT * VT`).
+    const NV: usize;
+    /// The remove kernel.
+    type Remove: Kernel<Args = BulkArgs<T, I>>;
+    /// The insert kernel.
+    type Insert: Kernel<Args = BulkArgs<T, I>>;
+}
+
+/// A [`KernelSet`] from its parts.
+///
+/// ```
+/// use mgpu_bulk::kernels::{Insert, KernelSet, Remove, Set};
+/// type S = Set<Remove<f32, u64, 64, 3>, Insert<f32, u64, 64, 3>, 192>;
+/// assert_eq!(<S as KernelSet<f32, u64>>::NV, 192);
+/// ```
+pub struct Set<R, N, const NV: usize>(PhantomData<(R, N)>);
+
+impl<T, I, R, N, const NV: usize> KernelSet<T, I> for Set<R, N, NV>
+where
+    R: Kernel<Args = BulkArgs<T, I>>,
+    N: Kernel<Args = BulkArgs<T, I>>,
+{
+    const NV: usize = NV;
+    type Remove = R;
+    type Insert = N;
+}
+
+/// An element type with bulk kernels for index type `I` (every [`Element`] with u32 and
+/// u64).
+///
+/// [`Element`]: mgpu_core::Element
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_bulk::BulkElement;
+/// fn takes<T: BulkElement<u64>>(_: T) {}
+/// takes(1.5f64);
+/// ```
+pub trait BulkElement<I>: Sequence {
+    /// The sm_90 kernels.
+    type Sm90: KernelSet<Self, I>;
+    /// The sm_70 kernels.
+    type Sm70: KernelSet<Self, I>;
+}
+
+/// Calls `$m!(type, index)` for every bulk instantiation: the single list the entry points
+/// (kernels-ptx/entries) and the host dispatch are generated from.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_bulk_instance {
+    ($m:ident) => {
+        $m!(i32, u32);
+        $m!(u32, u32);
+        $m!(i64, u32);
+        $m!(u64, u32);
+        $m!(f32, u32);
+        $m!(f64, u32);
+        $m!(i32, u64);
+        $m!(u32, u64);
+        $m!(i64, u64);
+        $m!(u64, u64);
+        $m!(f32, u64);
+        $m!(f64, u64);
+    };
+}
+
+/// The nvptx entry points of one instantiation, for the arch named by `mgpu_arch`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! bulk_entries {
+    ($t:ident, $i:ident) => {
+        $crate::__paste::paste! {
+            $crate::__core::kernel_entry!([<bulk_remove_ $t _ $i>], $crate::kernels::Remove<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
+            $crate::__core::kernel_entry!([<bulk_insert_ $t _ $i>], $crate::kernels::Insert<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
+        }
+    };
+}
+
+macro_rules! names_and_dispatch {
+    ($t:ident, $i:ident) => {
+        impl<const NT: usize, const VT: usize> EntryName for Remove<$t, $i, NT, VT> {
+            const NAME: &'static str = concat!("bulk_remove_", stringify!($t), "_", stringify!($i));
+        }
+        impl<const NT: usize, const VT: usize> EntryName for Insert<$t, $i, NT, VT> {
+            const NAME: &'static str = concat!("bulk_insert_", stringify!($t), "_", stringify!($i));
+        }
+        impl BulkElement<$i> for $t {
+            type Sm90 = Set<
+                Remove<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
+                Insert<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
+                { tuning::SM90.nt * tuning::SM90.vt },
+            >;
+            type Sm70 = Set<
+                Remove<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
+                Insert<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
+                { tuning::SM70.nt * tuning::SM70.vt },
+            >;
+        }
+    };
+}
+
+for_each_bulk_instance!(names_and_dispatch);

@@ -1,0 +1,60 @@
+//! # mgpu-bulk: bulk remove and bulk insert
+//!
+//! Layer: **algorithms**. Depends on `mgpu-core`, `mgpu-ctasearch` and `mgpu-ctascan`
+//! (device), and on `mgpu-runtime` and `mgpu-partition` (host). `no_std` on nvptx64, where
+//! only the kernel bodies exist.
+//!
+//! The seeds' BulkRemove and BulkInsert (Modern GPU page 003): fine-grained parallel array
+//! surgery.
+//!
+//! | function | result |
+//! | --- | --- |
+//! | [`bulk_remove`] | `source` without the positions in `indices` (sorted, unique, in range) |
+//! | [`bulk_insert`] | `source` with `values[k]` inserted before position `indices[k]` (sorted, `<= source.len()`) |
+//!
+//! Values with equal insert indices keep their order and come before the source element at
+//! that index (the seed's lower-bound Merge Path). Remove is partitioned by
+//! `mgpu_partition::binary_search_partitions` (where each tile of source elements starts in
+//! the remove indices); insert by the lower-bound Merge Path of the insert indices against
+//! the source positions `0, 1, 2, ...`, searched by each CTA for its own tile (see
+//! `docs/bulk.md`). Insert values may be a device array or a generated sequence
+//! ([`Source`]).
+//!
+//! Each function has an asynchronous `_into` form returning a [`PendingCheck`], and a safe
+//! form that synchronises and reports invalid input as an [`Error`](mgpu_runtime::Error):
+//! the checks run inside the kernels (indices unsorted, duplicated where they must be
+//! unique, out of range) and no input makes a kernel touch memory outside its buffers.
+//!
+//! - `device`: the kernel bodies; `kernels`: kernel types, tuning, the instantiation list;
+//!   `host` (re-exported at the top): the launchers, generic over [`mgpu_runtime::Device`].
+//!
+//! # Examples
+//!
+//! The seed's comment example of BulkRemove, on the simulator (a CUDA `Context` works the
+//! same):
+//!
+//! ```
+//! use mgpu_runtime::{DeviceVec, Simulator};
+//! let dev = Simulator::new();
+//! let source = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<i32>>()).unwrap();
+//! let remove = DeviceVec::from_slice(&dev, &[1u32, 3, 4, 5, 7, 8]).unwrap();
+//! let mut out = DeviceVec::<i32, _>::zeros(&dev, 4).unwrap();
+//! mgpu_bulk::bulk_remove(source.as_slice(), remove.as_slice(), out.as_mut_slice()).unwrap();
+//! assert_eq!(out.to_vec().unwrap(), vec![0, 2, 6, 9]);
+//! ```
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+
+pub mod device;
+pub mod kernels;
+
+#[cfg(not(target_arch = "nvptx64"))]
+mod host;
+#[cfg(not(target_arch = "nvptx64"))]
+pub use host::*;
+
+pub use kernels::BulkElement;
+
+#[doc(hidden)]
+pub use mgpu_core as __core;
+#[doc(hidden)]
+pub use paste as __paste;

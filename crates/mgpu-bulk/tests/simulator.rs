@@ -1,0 +1,333 @@
+//! Simulator vs CPU: the seed's demonstrations and walk-throughs (golden), random and
+//! edge-case inputs (proptest: remove all, remove none, insert everything before index 0,
+//! insert after the end; a few tiles each) on both architectures' tunings, every element
+//! type, every bad-input error, and memory safety on garbage indices.
+
+use mgpu_bulk::{self as bulk, BulkData, BulkIndex, Source};
+use mgpu_core::{Arch, Index};
+use mgpu_runtime::{DeviceVec, Error, Simulator};
+use proptest::prelude::*;
+
+fn devs() -> [Simulator; 2] {
+    [Simulator::new(), Simulator::with_arch(Arch::Sm70)]
+}
+
+fn idx<I: BulkIndex>(v: &[u64]) -> Vec<I> {
+    v.iter()
+        .map(|&x| <I as Index>::from_u64_wrapping(x))
+        .collect()
+}
+
+fn remove_sim<T: BulkData + bulk::BulkElement<I>, I: BulkIndex>(
+    dev: &Simulator,
+    source: &[T],
+    indices: &[u64],
+) -> Result<Vec<T>, Error> {
+    let s = DeviceVec::from_slice(dev, source)?;
+    let i = DeviceVec::from_slice(dev, &idx::<I>(indices))?;
+    let mut o = DeviceVec::<T, _>::zeros(dev, source.len().saturating_sub(indices.len()))?;
+    bulk::bulk_remove(s.as_slice(), i.as_slice(), o.as_mut_slice())?;
+    o.to_vec()
+}
+
+fn insert_sim<T: BulkData + bulk::BulkElement<I>, I: BulkIndex>(
+    dev: &Simulator,
+    values: Option<&[T]>,
+    seq: (T, T),
+    indices: &[u64],
+    source: &[T],
+) -> Result<Vec<T>, Error> {
+    let s = DeviceVec::from_slice(dev, source)?;
+    let i = DeviceVec::from_slice(dev, &idx::<I>(indices))?;
+    let v = values.map(|v| DeviceVec::from_slice(dev, v)).transpose()?;
+    let src = match &v {
+        Some(v) => Source::Array(v.as_slice()),
+        None => Source::step(seq.0, seq.1),
+    };
+    let mut o = DeviceVec::<T, _>::zeros(dev, source.len() + indices.len())?;
+    bulk::bulk_insert(src, i.as_slice(), s.as_slice(), o.as_mut_slice())?;
+    o.to_vec()
+}
+
+fn remove_cpu<T: BulkData, I: BulkIndex>(source: &[T], indices: &[u64]) -> Vec<T> {
+    let mut o = vec![T::ZERO; source.len() - indices.len()];
+    mgpu_cpu::bulk_remove(source, &idx::<I>(indices), &mut o).unwrap();
+    o
+}
+
+fn insert_cpu<T: BulkData, I: BulkIndex>(values: &[T], indices: &[u64], source: &[T]) -> Vec<T> {
+    let mut o = vec![T::ZERO; source.len() + indices.len()];
+    mgpu_cpu::bulk_insert(values, &idx::<I>(indices), source, &mut o).unwrap();
+    o
+}
+
+#[rustfmt::skip]
+const REMOVED_EVERY_3RD: [i32; 66] = [
+    1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 16, 17, 19, 20, 22, 23, 25, 26, 28, 29,
+    31, 32, 34, 35, 37, 38, 40, 41, 43, 44, 46, 47, 49, 50, 52, 53, 55, 56, 58, 59,
+    61, 62, 64, 65, 67, 68, 70, 71, 73, 74, 76, 77, 79, 80, 82, 83, 85, 86, 88, 89,
+    91, 92, 94, 95, 97, 98,
+];
+
+#[rustfmt::skip]
+const INSERTED: [i32; 120] = [
+    0, 1, 1000, 2, 3, 4, 5, 6, 1010, 7, 8, 9, 10, 11, 1020, 12, 13, 14, 15, 16,
+    1030, 17, 18, 19, 20, 21, 1040, 22, 23, 24, 25, 26, 1050, 27, 28, 29, 30, 31, 1060, 32,
+    33, 34, 35, 36, 1070, 37, 38, 39, 40, 41, 1080, 42, 43, 44, 45, 46, 1090, 47, 48, 49,
+    50, 51, 1100, 52, 53, 54, 55, 56, 1110, 57, 58, 59, 60, 61, 1120, 62, 63, 64, 65, 66,
+    1130, 67, 68, 69, 70, 71, 1140, 72, 73, 74, 75, 76, 1150, 77, 78, 79, 80, 81, 1160, 82,
+    83, 84, 85, 86, 1170, 87, 88, 89, 90, 91, 1180, 92, 93, 94, 95, 96, 1190, 97, 98, 99,
+];
+
+#[test]
+fn seed_bulk_remove_demo() {
+    let data: Vec<i32> = (0..100).collect();
+    let remove: Vec<u64> = (0..34).map(|i| 3 * i).collect();
+    for dev in devs() {
+        assert_eq!(
+            remove_sim::<i32, u32>(&dev, &data, &remove).unwrap(),
+            REMOVED_EVERY_3RD
+        );
+    }
+    assert_eq!(remove_cpu::<i32, u32>(&data, &remove), REMOVED_EVERY_3RD);
+}
+
+#[test]
+fn seed_bulk_insert_demo() {
+    // step_iterator<int>(1000, 10) values, step_iterator<int>(2, 5) indices, 20 of them.
+    let data: Vec<i32> = (0..100).collect();
+    let indices: Vec<u64> = (0..20).map(|i| 2 + 5 * i).collect();
+    for dev in devs() {
+        let out = insert_sim::<i32, u32>(&dev, None, (1000, 10), &indices, &data).unwrap();
+        assert_eq!(out, INSERTED);
+    }
+    let values: Vec<i32> = (0..20).map(|i| 1000 + 10 * i).collect();
+    assert_eq!(insert_cpu::<i32, u32>(&values, &indices, &data), INSERTED);
+}
+
+#[test]
+fn seed_comment_examples() {
+    let dev = Simulator::new();
+    // BulkRemove: n = 10, indices 1, 3, 4, 5, 7, 8 leave A0 A2 A6 A9.
+    let a: Vec<i64> = (0..10).collect();
+    assert_eq!(
+        remove_sim::<i64, u64>(&dev, &a, &[1, 3, 4, 5, 7, 8]).unwrap(),
+        [0, 2, 6, 9]
+    );
+    // BulkInsert: aCount = 5, bCount = 3, indices 1, 1, 2, 3, 3: B0 A0 A1 B1 A2 B2 A3 A4.
+    let vals = [100i64, 101, 102, 103, 104];
+    let b = [0i64, 1, 2];
+    let out = insert_sim::<i64, u32>(&dev, Some(&vals), (0, 0), &[1, 1, 2, 3, 3], &b).unwrap();
+    assert_eq!(out, [0, 100, 101, 1, 102, 2, 103, 104]);
+}
+
+#[rustfmt::skip]
+const WALK_REMOVE: [u64; 33] = [
+    1, 4, 5, 7, 10, 14, 15, 16, 18, 19, 27, 29, 31, 32, 33, 36, 37, 39, 50, 59,
+    60, 61, 66, 78, 81, 83, 85, 90, 91, 96, 97, 98, 99,
+];
+#[rustfmt::skip]
+const WALK_REDUCED: [i32; 67] = [
+    0, 2, 3, 6, 8, 9, 11, 12, 13, 17, 20, 21, 22, 23, 24, 25, 26, 28, 30, 34,
+    35, 38, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56, 57, 58,
+    62, 63, 64, 65, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 79, 80, 82, 84, 86,
+    87, 88, 89, 92, 93, 94, 95,
+];
+
+#[test]
+fn seed_bulk_remove_walk_through() {
+    let data: Vec<i32> = (0..100).collect();
+    for dev in devs() {
+        assert_eq!(
+            remove_sim::<i32, u32>(&dev, &data, &WALK_REMOVE).unwrap(),
+            WALK_REDUCED
+        );
+    }
+}
+
+#[rustfmt::skip]
+const WALK_INSERT: [u64; 100] = [
+    1, 12, 13, 14, 14, 18, 20, 38, 39, 44, 45, 50, 50, 50, 54, 56, 59, 63, 68, 69,
+    74, 75, 84, 84, 88, 111, 111, 119, 121, 123, 126, 127, 144, 153, 157, 159, 163, 169, 169, 175,
+    178, 183, 190, 194, 195, 196, 196, 201, 219, 219, 253, 256, 259, 262, 262, 266, 272, 273, 278, 283,
+    284, 291, 296, 297, 302, 303, 306, 306, 317, 318, 318, 319, 319, 320, 320, 323, 326, 329, 330, 334,
+    340, 349, 352, 363, 366, 367, 369, 374, 381, 383, 383, 384, 386, 388, 388, 389, 393, 398, 398, 399,
+];
+#[rustfmt::skip]
+const WALK_GATHER: [i64; 100] = [
+    22, 0, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 1, 34, 2, 35, 3, 4, 36,
+    37, 38, 39, 5, 40, 41, 6, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54,
+    55, 56, 57, 58, 59, 7, 60, 8, 61, 62, 63, 64, 65, 9, 66, 10, 67, 68, 69, 70,
+    71, 11, 12, 13, 72, 73, 74, 75, 14, 76, 77, 15, 78, 79, 80, 16, 81, 82, 83, 84,
+    17, 85, 86, 87, 88, 89, 18, 90, 19, 91, 92, 93, 94, 95, 20, 96, 21, 97, 98, 99,
+];
+
+/// The seed's insert walk-through: 400 sources, 100 insertions; the first tile of 100
+/// outputs takes 22 insertions and 78 sources, and its merge-style gather indices
+/// (`< 22`: insertion, else `22 +` source) are the first 100 outputs when the values are
+/// 0, 1, 2, ... and source `j` is `22 + j`.
+#[test]
+fn seed_bulk_insert_walk_through() {
+    let source: Vec<i64> = (0..400).map(|j| 22 + j).collect();
+    for dev in devs() {
+        let out = insert_sim::<i64, u32>(&dev, None, (0, 1), &WALK_INSERT, &source).unwrap();
+        assert_eq!(&out[..100], &WALK_GATHER);
+        let values: Vec<i64> = (0..100).collect();
+        assert_eq!(out, insert_cpu::<i64, u32>(&values, &WALK_INSERT, &source));
+    }
+}
+
+fn check_remove<T: BulkData + bulk::BulkElement<I>, I: BulkIndex>(
+    dev: &Simulator,
+    n: usize,
+    keep: &[bool],
+    f: impl Fn(usize) -> T,
+) {
+    let source: Vec<T> = (0..n).map(f).collect();
+    let indices: Vec<u64> = (0..n as u64)
+        .filter(|&j| !keep[j as usize % keep.len()])
+        .collect();
+    assert_eq!(
+        remove_sim::<T, I>(dev, &source, &indices).unwrap(),
+        remove_cpu::<T, I>(&source, &indices)
+    );
+}
+
+fn check_insert<T: BulkData + bulk::BulkElement<I>, I: BulkIndex>(
+    dev: &Simulator,
+    n: usize,
+    indices: &[u64],
+    f: impl Fn(usize) -> T,
+) {
+    let source: Vec<T> = (0..n).map(&f).collect();
+    let values: Vec<T> = (0..indices.len()).map(|k| f(100_000 + k)).collect();
+    assert_eq!(
+        insert_sim::<T, I>(dev, Some(&values), (T::ZERO, T::ZERO), indices, &source).unwrap(),
+        insert_cpu::<T, I>(&values, indices, &source)
+    );
+}
+
+#[test]
+fn edge_cases_every_type() {
+    let [d90, d70] = devs();
+    for (dev, n) in [(&d90, 2000usize), (&d70, 1793)] {
+        // Remove none, remove all, remove every other.
+        check_remove::<i32, u32>(dev, n, &[true], |j| j as i32);
+        check_remove::<u64, u64>(dev, n, &[false], |j| j as u64 * 3);
+        check_remove::<f32, u32>(dev, n, &[true, false], |j| j as f32 * 0.5);
+        check_remove::<f64, u64>(dev, 0, &[false], |j| j as f64);
+        // Everything before index 0, everything after the end, empty source.
+        check_insert::<i64, u32>(dev, n, &vec![0; 1900], |j| j as i64);
+        check_insert::<u32, u64>(dev, n, &vec![n as u64; 1900], |j| j as u32);
+        check_insert::<f64, u32>(dev, 0, &[0, 0, 0], |j| j as f64);
+        check_insert::<f32, u64>(dev, 5, &[], |j| j as f32);
+        check_insert::<i32, u32>(dev, 3000, &[1500; 2000], |j| -(j as i32));
+    }
+}
+
+#[test]
+fn errors() {
+    let dev = Simulator::new();
+    let src: Vec<i32> = (0..3000).collect();
+    let e = remove_sim::<i32, u32>(&dev, &src, &[5, 4]).unwrap_err();
+    assert!(e.to_string().contains("not sorted and unique"), "{e}");
+    let e = remove_sim::<i32, u32>(&dev, &src, &[5, 5]).unwrap_err();
+    assert!(e.to_string().contains("not sorted and unique"), "{e}");
+    let e = remove_sim::<i32, u32>(&dev, &src, &[5, 3000]).unwrap_err();
+    assert!(
+        e.to_string().contains("out of range (source length 3000)"),
+        "{e}"
+    );
+    let e = remove_sim::<i32, u64>(&dev, &src, &[2999, 1 << 40]).unwrap_err();
+    assert!(e.to_string().contains("out of range"), "{e}");
+    let e = insert_sim::<i32, u32>(&dev, None, (0, 1), &[7, 3], &src).unwrap_err();
+    assert!(
+        e.to_string().contains("insert indices are not sorted"),
+        "{e}"
+    );
+    let e = insert_sim::<i32, u32>(&dev, None, (0, 1), &[7, 3001], &src).unwrap_err();
+    assert!(e.to_string().contains("past the source length 3000"), "{e}");
+    // Lengths.
+    let s = DeviceVec::from_slice(&dev, &src).unwrap();
+    let i = DeviceVec::from_slice(&dev, &[1u32, 2]).unwrap();
+    let mut o = DeviceVec::<i32, _>::zeros(&dev, 2999).unwrap();
+    assert!(matches!(
+        bulk::bulk_remove(s.as_slice(), i.as_slice(), o.as_mut_slice()),
+        Err(Error::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        bulk::bulk_insert(
+            Source::counting(0),
+            i.as_slice(),
+            s.as_slice(),
+            o.as_mut_slice()
+        ),
+        Err(Error::LengthMismatch { .. })
+    ));
+    let v = DeviceVec::from_slice(&dev, &[1i32]).unwrap();
+    let mut o = DeviceVec::<i32, _>::zeros(&dev, 3002).unwrap();
+    assert!(matches!(
+        bulk::bulk_insert(
+            v.as_slice().into(),
+            i.as_slice(),
+            s.as_slice(),
+            o.as_mut_slice()
+        ),
+        Err(Error::LengthMismatch { .. })
+    ));
+}
+
+fn sorted_strategy(max_n: usize) -> impl Strategy<Value = (usize, Vec<u64>)> {
+    (0..max_n).prop_flat_map(move |n| {
+        (
+            Just(n),
+            proptest::collection::vec(0..=n as u64, 0..2 * max_n).prop_map(|mut v| {
+                v.sort();
+                v
+            }),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #[test]
+    fn remove_sim_matches_cpu(n in 0usize..3000, keep in proptest::collection::vec(any::<bool>(), 1..40), sm70 in any::<bool>()) {
+        let dev = if sm70 { Simulator::with_arch(Arch::Sm70) } else { Simulator::new() };
+        check_remove::<i32, u32>(&dev, n, &keep, |j| j as i32 * 7);
+        check_remove::<f64, u64>(&dev, n, &keep, |j| j as f64 - 0.5);
+    }
+
+    #[test]
+    fn insert_sim_matches_cpu((n, indices) in sorted_strategy(1500), sm70 in any::<bool>()) {
+        let dev = if sm70 { Simulator::with_arch(Arch::Sm70) } else { Simulator::new() };
+        check_insert::<i32, u32>(&dev, n, &indices, |j| j as i32);
+        check_insert::<u64, u64>(&dev, n, &indices, |j| j as u64 ^ 0xdead);
+    }
+
+    #[test]
+    fn garbage_indices_are_memory_safe(n in 0usize..2000, raw in proptest::collection::vec(0u64..2200, 0..1500)) {
+        // Any indices: an error or (when they happen to be valid) the CPU's result; never
+        // an access outside the buffers (the simulator's host memory would catch it as
+        // a crash or a poisoned result).
+        let dev = Simulator::new();
+        let source: Vec<i32> = (0..n as i32).collect();
+        if raw.len() <= n {
+            let mut o = vec![0; n - raw.len()];
+            let cpu = mgpu_cpu::bulk_remove(&source, &idx::<u32>(&raw), &mut o);
+            match (remove_sim::<i32, u32>(&dev, &source, &raw), cpu) {
+                (Ok(g), Ok(())) => prop_assert_eq!(g, o),
+                (Err(Error::InvalidInput(_)), Err(Error::InvalidInput(_))) => {}
+                (g, c) => prop_assert!(false, "sim {:?} cpu {:?}", g.map(|_| ()), c),
+            }
+        }
+        let values: Vec<i32> = (0..raw.len() as i32).collect();
+        let mut o = vec![0; n + raw.len()];
+        let cpu = mgpu_cpu::bulk_insert(&values, &idx::<u32>(&raw), &source, &mut o);
+        match (insert_sim::<i32, u32>(&dev, Some(&values), (0, 0), &raw, &source), cpu) {
+            (Ok(g), Ok(())) => prop_assert_eq!(g, o),
+            (Err(Error::InvalidInput(_)), Err(Error::InvalidInput(_))) => {}
+            (g, c) => prop_assert!(false, "sim {:?} cpu {:?}", g.map(|_| ()), c),
+        }
+    }
+}
