@@ -7,7 +7,7 @@
 
 use mgpu_core::{Cta, Element, Less, Plus};
 use mgpu_ctascan::{cta_scan, cta_scan_shared_len, ScanKind};
-use mgpu_ctasearch::{merge_path, Counting, Idx, Lower};
+use mgpu_ctasearch::{merge_path, Counting, Idx, Keys, Lower};
 
 /// Error bit: the indices are not sorted (remove: not strictly increasing). The bits are
 /// distinct:
@@ -26,6 +26,13 @@ pub const ERROR_RANGE: u32 = 2;
 /// assert_eq!(mgpu_bulk::device::MODE_SEQUENCE, 1);
 /// ```
 pub const MODE_SEQUENCE: u32 = 1;
+/// Mode bit: the indices are the generated sequence `index_first + index_step * k`
+/// (validated on the host: the kernels need not read them).
+///
+/// ```
+/// assert_eq!(mgpu_bulk::device::MODE_INDEX_SEQUENCE, 2);
+/// ```
+pub const MODE_INDEX_SEQUENCE: u32 = 2;
 
 /// An element type with generated sequences: `first + step * i` (wrapping for integers,
 /// rounded as `first + step * (i as T)` for floats).
@@ -84,6 +91,10 @@ pub struct BulkArgs<T, I> {
     pub indices: *const I,
     /// Their number `m`.
     pub num_indices: u64,
+    /// First generated index ([`MODE_INDEX_SEQUENCE`]).
+    pub index_first: I,
+    /// Step of the generated indices ([`MODE_INDEX_SEQUENCE`]).
+    pub index_step: I,
     /// Remove: the binary-search partitions (`grid + 1`); insert: null.
     pub mp: *const u64,
     /// Insert: the values (`m`, unless [`MODE_SEQUENCE`]).
@@ -117,6 +128,8 @@ impl<T: Element, I: Idx> BulkArgs<T, I> {
             source_len: 0,
             indices: core::ptr::null(),
             num_indices: 0,
+            index_first: I::ZERO,
+            index_step: I::ZERO,
             mp: core::ptr::null(),
             values: core::ptr::null(),
             first: T::ZERO,
@@ -125,6 +138,49 @@ impl<T: Element, I: Idx> BulkArgs<T, I> {
             output_len: 0,
             error: core::ptr::null_mut(),
             mode: 0,
+        }
+    }
+}
+
+/// The indices as the searches read them: the array, or the generated sequence.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_bulk::device::{BulkArgs, IndexKeys};
+/// use mgpu_ctasearch::Keys;
+/// let mut a = BulkArgs::<i32, u32>::empty();
+/// (a.index_first, a.index_step, a.mode) = (2, 5, mgpu_bulk::device::MODE_INDEX_SEQUENCE);
+/// assert_eq!(unsafe { IndexKeys::new(&a).key(3) }, 17);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct IndexKeys<I> {
+    ptr: *const I,
+    first: I,
+    step: I,
+    seq: bool,
+}
+
+impl<I: Idx> IndexKeys<I> {
+    /// The indices of `a`.
+    pub fn new<T>(a: &BulkArgs<T, I>) -> Self {
+        IndexKeys {
+            ptr: a.indices,
+            first: a.index_first,
+            step: a.index_step,
+            seq: a.mode & MODE_INDEX_SEQUENCE != 0,
+        }
+    }
+}
+
+impl<I: Idx> Keys<I> for IndexKeys<I> {
+    #[inline(always)]
+    unsafe fn key(&self, i: usize) -> I {
+        if self.seq {
+            self.first
+                .wrapping_add(self.step.wrapping_mul(I::from_usize(i)))
+        } else {
+            *self.ptr.add(i)
         }
     }
 }
@@ -177,7 +233,8 @@ unsafe fn scan_flags<C: Cta, const NT: usize, const VT: usize>(
 /// boundary is checked by the tile of its first index).
 ///
 /// # Safety
-/// `source` readable for `source_len`, `indices` for `num_indices`, `mp` for `grid + 1`,
+/// `source` readable for `source_len`, `indices` for `num_indices` and `mp` for
+/// `grid + 1` (unless index-sequence mode),
 /// `output` writable for `output_len`, `error` one word; shared memory of
 /// [`shared_bytes`]`(NT, VT)` bytes.
 ///
@@ -207,8 +264,22 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     let m = a.num_indices;
     let gid = nv * block;
     let count = if n > gid { (n - gid).min(nv) } else { 0 };
-    let p0 = *a.mp.add(block as usize);
-    let p1 = *a.mp.add(block as usize + 1);
+    let keys = IndexKeys::new(a);
+    let (p0, p1) = if a.mode & MODE_INDEX_SEQUENCE != 0 {
+        // The lower bounds of gid and gid + count in the sequence (host-validated).
+        let first = a.index_first.to_u64();
+        let step = a.index_step.to_u64().max(1);
+        let lb = |x: u64| {
+            if x <= first {
+                0
+            } else {
+                (x - first).div_ceil(step).min(m)
+            }
+        };
+        (lb(gid), lb(gid + count))
+    } else {
+        (*a.mp.add(block as usize), *a.mp.add(block as usize + 1))
+    };
     let mut err = 0u32;
     if p0 > p1 || p1 > m || p1 - p0 > count {
         if tid == 0 {
@@ -222,7 +293,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
         }
         // Indices past the last tile's lower bound of n: out of range or unsorted.
         if block + 1 == grid && p1 != m {
-            err |= if (*a.indices.add(p1 as usize)).to_u64() >= n {
+            err |= if keys.key(p1 as usize).to_u64() >= n {
                 ERROR_RANGE
             } else {
                 ERROR_ORDER
@@ -241,7 +312,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
         let k = (NT * i + tid) as u64;
         if k < ic {
             let g = p0 + k;
-            let idx = (*a.indices.add(g as usize)).to_u64();
+            let idx = keys.key(g as usize).to_u64();
             if idx >= gid && idx - gid < count {
                 *flags.add((idx - gid) as usize) = 0;
             } else if idx >= n {
@@ -249,7 +320,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
             } else {
                 err |= ERROR_ORDER;
             }
-            if g + 1 < m && idx >= (*a.indices.add(g as usize + 1)).to_u64() {
+            if g + 1 < m && idx >= keys.key(g as usize + 1).to_u64() {
                 err |= ERROR_ORDER;
             }
         }
@@ -320,8 +391,9 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     let d0 = (nv * block).min(total);
     let d1 = (d0 + nv).min(total);
     let b = Counting(I::ZERO);
-    let a0 = merge_path(a.indices, m, b, n, d0, Lower, Less);
-    let a1 = merge_path(a.indices, m, b, n, d1, Lower, Less);
+    let keys = IndexKeys::new(a);
+    let a0 = merge_path(keys, m, b, n, d0, Lower, Less);
+    let a1 = merge_path(keys, m, b, n, d1, Lower, Less);
     let (b0, b1) = (d0 - a0, d1 - a1);
     if a0 > a1 || b0 > b1 {
         if tid == 0 {
@@ -342,7 +414,7 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
         let k = (NT * i + tid) as u64;
         if k < ac {
             let g = a0 + k;
-            let idx = (*a.indices.add(g as usize)).to_u64();
+            let idx = keys.key(g as usize).to_u64();
             if idx >= b0 && idx - b0 <= bc {
                 *flags.add((k + idx - b0) as usize) = 1;
             } else if idx > n {
@@ -350,7 +422,7 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
             } else {
                 err |= ERROR_ORDER;
             }
-            if g + 1 < m && idx > (*a.indices.add(g as usize + 1)).to_u64() {
+            if g + 1 < m && idx > keys.key(g as usize + 1).to_u64() {
                 err |= ERROR_ORDER;
             }
         }

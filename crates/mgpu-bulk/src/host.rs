@@ -1,13 +1,14 @@
 //! Host launchers of the bulk family, generic over [`Device`].
 
-use crate::device::{BulkArgs, ERROR_ORDER, ERROR_RANGE, MODE_SEQUENCE};
+use crate::device::{BulkArgs, ERROR_ORDER, ERROR_RANGE, MODE_INDEX_SEQUENCE, MODE_SEQUENCE};
 use crate::kernels::{BulkElement, KernelSet};
 use mgpu_core::{Arch, Index};
 use mgpu_ctasearch::Bounds;
 use mgpu_partition::PartitionIndex;
 use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
 
-/// The index types of the bulk family: u32 and u64 (the seeds' `int` is u32).
+/// The index types of the bulk family: u32 and u64 (the seeds' `int` is u32). Indices
+/// are a device array or a generated sequence ([`Source`]).
 ///
 /// # Examples
 ///
@@ -16,7 +17,7 @@ use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
 /// takes(3u32);
 /// takes(3u64);
 /// ```
-pub trait BulkIndex: PartitionIndex + Index {}
+pub trait BulkIndex: PartitionIndex + Index + BulkData {}
 impl BulkIndex for u32 {}
 impl BulkIndex for u64 {}
 
@@ -37,7 +38,7 @@ macro_rules! data {
 }
 data!(i32 => 1, u32 => 1, i64 => 1, u64 => 1, f32 => 1.0, f64 => 1.0);
 
-/// Where the inserted values come from: a device array, or a generated sequence
+/// Where the inserted values or the indices come from: a device array, or a generated sequence
 /// `first + step * k` (the seeds' `counting_iterator` and `step_iterator`; wrapping for
 /// integers, `first + step * (k as T)` for floats).
 ///
@@ -114,7 +115,7 @@ impl<'a, T, D: Device> From<DeviceSlice<'a, T, D>> for Source<'a, T, D> {
 /// let src = DeviceVec::from_slice(&dev, &[1i32, 2, 3]).unwrap();
 /// let idx = DeviceVec::from_slice(&dev, &[1u32]).unwrap();
 /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 2).unwrap();
-/// let pending = mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice(), out.as_mut_slice()).unwrap();
+/// let pending = mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice().into(), out.as_mut_slice()).unwrap();
 /// pending.wait().unwrap();
 /// assert_eq!(out.to_vec().unwrap(), vec![1, 3]);
 /// ```
@@ -137,7 +138,7 @@ impl<D: Device> PendingCheck<D> {
     /// let src = DeviceVec::from_slice(&dev, &[1i32, 2, 3]).unwrap();
     /// let idx = DeviceVec::from_slice(&dev, &[2u32, 1]).unwrap(); // not sorted
     /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 1).unwrap();
-    /// let p = mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice(), out.as_mut_slice()).unwrap();
+    /// let p = mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice().into(), out.as_mut_slice()).unwrap();
     /// assert!(p.wait().unwrap_err().to_string().contains("not sorted"));
     /// ```
     pub fn wait(self) -> Result<()> {
@@ -192,6 +193,25 @@ fn fits<I: Index>(what: &'static str, v: usize) -> Result<()> {
     Ok(())
 }
 
+/// The length of `indices` (`m` for a sequence) and, for a sequence, its last element
+/// (exact, never wrapped).
+fn index_len<I: BulkIndex, D: Device>(
+    indices: &Source<'_, I, D>,
+    m: usize,
+) -> (usize, Option<u128>) {
+    match indices {
+        Source::Array(a) => (a.len(), None),
+        Source::Sequence { first, step } => {
+            let last = if m == 0 {
+                None
+            } else {
+                Some(Index::to_u64(*first) as u128 + Index::to_u64(*step) as u128 * (m as u128 - 1))
+            };
+            (m, last)
+        }
+    }
+}
+
 fn grid_fits(grid: usize) -> Result<()> {
     if grid >= (1usize << 31) {
         return Err(Error::InvalidInput(format!(
@@ -212,8 +232,14 @@ fn nv<D: Device, T: BulkElement<I>, I>(dev: &D) -> usize {
 /// elements of `source` whose positions are not in `indices` (sorted, unique, each
 /// `< source.len()`), in order. The returned [`PendingCheck`] reports invalid indices.
 ///
+/// `indices` is a device array or a generated sequence (`Source::step(first, step)`, the
+/// seeds' `step_iterator`); a sequence has `source.len() - output.len()` elements and is
+/// checked on the host (step at least 1 when it has two or more elements, last element
+/// below `source.len()`, computed without wrapping).
+///
 /// Partitioned by `mgpu_partition::binary_search_partitions` (lower bound of each tile's
-/// first source position in the indices), then one kernel.
+/// first source position in the indices; for a sequence each tile computes it), then one
+/// kernel.
 ///
 /// # Errors
 /// At once: `output.len() != source.len() - indices.len()` (or more indices than source
@@ -228,17 +254,19 @@ fn nv<D: Device, T: BulkElement<I>, I>(dev: &D) -> usize {
 /// let src = DeviceVec::from_slice(&dev, &[1.5f64, 2.5, 3.5]).unwrap();
 /// let idx = DeviceVec::from_slice(&dev, &[0u64, 2]).unwrap();
 /// let mut out = DeviceVec::<f64, _>::zeros(&dev, 1).unwrap();
-/// mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice(), out.as_mut_slice())
+/// mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice().into(), out.as_mut_slice())
 ///     .unwrap().wait().unwrap();
 /// assert_eq!(out.to_vec().unwrap(), vec![2.5]);
 /// ```
 pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     source: DeviceSlice<'_, T, D>,
-    indices: DeviceSlice<'_, I, D>,
+    indices: Source<'_, I, D>,
     mut output: DeviceSliceMut<'_, T, D>,
 ) -> Result<PendingCheck<D>> {
     let dev = source.device();
-    let (n, m) = (source.len(), indices.len());
+    let n = source.len();
+    // A generated sequence has as many indices as elements leave the source.
+    let (m, last) = index_len(&indices, n.saturating_sub(output.len()));
     if m > n {
         return Err(Error::LengthMismatch {
             what: "bulk_remove indices (at most the source length)",
@@ -248,6 +276,18 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     }
     same_len("bulk_remove output", n - m, output.len())?;
     fits::<I>("bulk_remove source length", n)?;
+    if let (Source::Sequence { step, .. }, Some(last)) = (&indices, last) {
+        if m > 1 && Index::to_u64(*step) == 0 {
+            return Err(Error::InvalidInput(
+                "the remove indices are not sorted and unique".to_string(),
+            ));
+        }
+        if last >= n as u128 {
+            return Err(Error::InvalidInput(format!(
+                "a remove index is out of range (source length {n})"
+            )));
+        }
+    }
     let mut check = PendingCheck {
         error: None,
         insert: false,
@@ -260,13 +300,23 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     let grid = n.div_ceil(nv);
     grid_fits(grid)?;
     let error = Temp::<u32, D>::zeroed(dev, 1)?;
-    let mp = mgpu_partition::binary_search_partitions(indices, n, nv, Bounds::Lower)?;
     let mut args = BulkArgs::<T, I>::empty();
+    let mp = match &indices {
+        Source::Array(a) => {
+            args.indices = a.as_ptr();
+            let mp = mgpu_partition::binary_search_partitions(*a, n, nv, Bounds::Lower)?;
+            args.mp = mp.as_mut_ptr();
+            Some(mp)
+        }
+        Source::Sequence { first, step } => {
+            (args.index_first, args.index_step) = (*first, *step);
+            args.mode |= MODE_INDEX_SEQUENCE;
+            None
+        }
+    };
     args.source = source.as_ptr();
     args.source_len = n as u64;
-    args.indices = indices.as_ptr();
     args.num_indices = m as u64;
-    args.mp = mp.as_mut_ptr();
     args.output = output.as_mut_ptr();
     args.output_len = output.len() as u64;
     args.error = error.as_mut_ptr();
@@ -284,6 +334,7 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
             )?,
         }
     }
+    drop(mp);
     check.error = Some(error);
     Ok(check)
 }
@@ -300,12 +351,12 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
 /// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<u32>>()).unwrap();
 /// let idx = DeviceVec::from_slice(&dev, &[1u32, 3, 4, 5, 7, 8]).unwrap();
 /// let mut out = DeviceVec::<u32, _>::zeros(&dev, 4).unwrap();
-/// mgpu_bulk::bulk_remove(src.as_slice(), idx.as_slice(), out.as_mut_slice()).unwrap();
+/// mgpu_bulk::bulk_remove(src.as_slice(), idx.as_slice().into(), out.as_mut_slice()).unwrap();
 /// assert_eq!(out.to_vec().unwrap(), vec![0, 2, 6, 9]);
 /// ```
 pub fn bulk_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     source: DeviceSlice<'_, T, D>,
-    indices: DeviceSlice<'_, I, D>,
+    indices: Source<'_, I, D>,
     output: DeviceSliceMut<'_, T, D>,
 ) -> Result<()> {
     bulk_remove_into(source, indices, output)?.wait()
@@ -316,6 +367,11 @@ pub fn bulk_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
 /// duplicates allowed, each `<= source.len()`; `source.len()` appends). Values with equal
 /// indices keep their order and precede the source element at that index. The returned
 /// [`PendingCheck`] reports invalid indices.
+///
+/// `values` and `indices` are device arrays or generated sequences ([`Source`]). Generated
+/// indices number `values.len()` (or, when the values are generated too,
+/// `output.len() - source.len()`), and are checked on the host (last element at most
+/// `source.len()`, computed without wrapping; a step of 0 puts them all at one position).
 ///
 /// Each tile of `NT * VT` outputs finds its ranges of indices and source elements by the
 /// lower-bound Merge Path of the indices against the source positions `0, 1, 2, ...`
@@ -335,18 +391,24 @@ pub fn bulk_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
 /// let src = DeviceVec::from_slice(&dev, &[0i32, 1, 2, 3]).unwrap();
 /// let idx = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
 /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 7).unwrap();
-/// mgpu_bulk::bulk_insert_into(Source::counting(100), idx.as_slice(), src.as_slice(), out.as_mut_slice())
+/// mgpu_bulk::bulk_insert_into(Source::counting(100), idx.as_slice().into(), src.as_slice(), out.as_mut_slice())
 ///     .unwrap().wait().unwrap();
 /// assert_eq!(out.to_vec().unwrap(), vec![100, 0, 1, 101, 102, 2, 3]);
 /// ```
 pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     values: Source<'_, T, D>,
-    indices: DeviceSlice<'_, I, D>,
+    indices: Source<'_, I, D>,
     source: DeviceSlice<'_, T, D>,
     mut output: DeviceSliceMut<'_, T, D>,
 ) -> Result<PendingCheck<D>> {
     let dev = source.device();
-    let (n, m) = (source.len(), indices.len());
+    let n = source.len();
+    // Generated indices: one per value, or per output slot past the source.
+    let implied = match &values {
+        Source::Array(v) => v.len(),
+        Source::Sequence { .. } => output.len().saturating_sub(n),
+    };
+    let (m, last) = index_len(&indices, implied);
     let mut args = BulkArgs::<T, I>::empty();
     match &values {
         Source::Array(v) => {
@@ -361,6 +423,11 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     }
     same_len("bulk_insert output", n + m, output.len())?;
     fits::<I>("bulk_insert source length", n)?;
+    if matches!(last, Some(l) if l > n as u128) {
+        return Err(Error::InvalidInput(format!(
+            "an insert index is past the source length {n}"
+        )));
+    }
     let mut check = PendingCheck {
         error: None,
         insert: true,
@@ -373,9 +440,15 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     let grid = (n + m).div_ceil(nv);
     grid_fits(grid)?;
     let error = Temp::<u32, D>::zeroed(dev, 1)?;
+    match &indices {
+        Source::Array(a) => args.indices = a.as_ptr(),
+        Source::Sequence { first, step } => {
+            (args.index_first, args.index_step) = (*first, *step);
+            args.mode |= MODE_INDEX_SEQUENCE;
+        }
+    }
     args.source = source.as_ptr();
     args.source_len = n as u64;
-    args.indices = indices.as_ptr();
     args.num_indices = m as u64;
     args.output = output.as_mut_ptr();
     args.output_len = output.len() as u64;
@@ -411,12 +484,12 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
 /// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<i32>>()).unwrap();
 /// let idx = DeviceVec::from_slice(&dev, &[2u32, 7]).unwrap();
 /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 12).unwrap();
-/// mgpu_bulk::bulk_insert(Source::step(1000, 10), idx.as_slice(), src.as_slice(), out.as_mut_slice()).unwrap();
+/// mgpu_bulk::bulk_insert(Source::step(1000, 10), idx.as_slice().into(), src.as_slice(), out.as_mut_slice()).unwrap();
 /// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1000, 2, 3, 4, 5, 6, 1010, 7, 8, 9]);
 /// ```
 pub fn bulk_insert<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     values: Source<'_, T, D>,
-    indices: DeviceSlice<'_, I, D>,
+    indices: Source<'_, I, D>,
     source: DeviceSlice<'_, T, D>,
     output: DeviceSliceMut<'_, T, D>,
 ) -> Result<()> {

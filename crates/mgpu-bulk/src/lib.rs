@@ -39,7 +39,7 @@
 //! let source = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<i32>>()).unwrap();
 //! let remove = DeviceVec::from_slice(&dev, &[1u32, 3, 4, 5, 7, 8]).unwrap();
 //! let mut out = DeviceVec::<i32, _>::zeros(&dev, 4).unwrap();
-//! mgpu_bulk::bulk_remove(source.as_slice(), remove.as_slice(), out.as_mut_slice()).unwrap();
+//! mgpu_bulk::bulk_remove(source.as_slice(), remove.as_slice().into(), out.as_mut_slice()).unwrap();
 //! assert_eq!(out.to_vec().unwrap(), vec![0, 2, 6, 9]);
 //! ```
 #![cfg_attr(target_arch = "nvptx64", no_std)]

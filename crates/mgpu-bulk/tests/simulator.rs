@@ -26,7 +26,7 @@ fn remove_sim<T: BulkData + bulk::BulkElement<I>, I: BulkIndex>(
     let s = DeviceVec::from_slice(dev, source)?;
     let i = DeviceVec::from_slice(dev, &idx::<I>(indices))?;
     let mut o = DeviceVec::<T, _>::zeros(dev, source.len().saturating_sub(indices.len()))?;
-    bulk::bulk_remove(s.as_slice(), i.as_slice(), o.as_mut_slice())?;
+    bulk::bulk_remove(s.as_slice(), i.as_slice().into(), o.as_mut_slice())?;
     o.to_vec()
 }
 
@@ -45,7 +45,7 @@ fn insert_sim<T: BulkData + bulk::BulkElement<I>, I: BulkIndex>(
         None => Source::step(seq.0, seq.1),
     };
     let mut o = DeviceVec::<T, _>::zeros(dev, source.len() + indices.len())?;
-    bulk::bulk_insert(src, i.as_slice(), s.as_slice(), o.as_mut_slice())?;
+    bulk::bulk_insert(src, i.as_slice().into(), s.as_slice(), o.as_mut_slice())?;
     o.to_vec()
 }
 
@@ -252,13 +252,13 @@ fn errors() {
     let i = DeviceVec::from_slice(&dev, &[1u32, 2]).unwrap();
     let mut o = DeviceVec::<i32, _>::zeros(&dev, 2999).unwrap();
     assert!(matches!(
-        bulk::bulk_remove(s.as_slice(), i.as_slice(), o.as_mut_slice()),
+        bulk::bulk_remove(s.as_slice(), i.as_slice().into(), o.as_mut_slice()),
         Err(Error::LengthMismatch { .. })
     ));
     assert!(matches!(
         bulk::bulk_insert(
             Source::counting(0),
-            i.as_slice(),
+            i.as_slice().into(),
             s.as_slice(),
             o.as_mut_slice()
         ),
@@ -269,12 +269,85 @@ fn errors() {
     assert!(matches!(
         bulk::bulk_insert(
             v.as_slice().into(),
-            i.as_slice(),
+            i.as_slice().into(),
             s.as_slice(),
             o.as_mut_slice()
         ),
         Err(Error::LengthMismatch { .. })
     ));
+}
+
+/// Generated index sequences (the seeds' `step_iterator` indices) against the same
+/// indices as an array, and their host-side checks.
+#[test]
+fn index_sequences() {
+    for dev in devs() {
+        let data: Vec<i32> = (0..3000).collect();
+        let s = DeviceVec::from_slice(&dev, &data).unwrap();
+        // Remove every 3rd element from 1 (1000 indices).
+        let mut o = DeviceVec::<i32, _>::zeros(&dev, 2000).unwrap();
+        bulk::bulk_remove(s.as_slice(), Source::<u32, _>::step(1, 3), o.as_mut_slice()).unwrap();
+        let ix: Vec<u64> = (0..1000).map(|k| 1 + 3 * k).collect();
+        assert_eq!(o.to_vec().unwrap(), remove_cpu::<i32, u32>(&data, &ix));
+        // The seed's insert demonstration on 3000 elements: 600 values before every 5th from 2.
+        let mut o = DeviceVec::<i32, _>::zeros(&dev, 3600).unwrap();
+        bulk::bulk_insert(
+            Source::step(1000, 10),
+            Source::<u64, _>::step(2, 5),
+            s.as_slice(),
+            o.as_mut_slice(),
+        )
+        .unwrap();
+        let ix: Vec<u64> = (0..600).map(|k| 2 + 5 * k).collect();
+        let vals: Vec<i32> = (0..600).map(|k| 1000 + 10 * k).collect();
+        assert_eq!(
+            o.to_vec().unwrap(),
+            insert_cpu::<i32, u64>(&vals, &ix, &data)
+        );
+        // 2000 values at one position (step 0), and all after the end.
+        for at in [0u32, 1234, 3000] {
+            let mut o = DeviceVec::<i32, _>::zeros(&dev, 5000).unwrap();
+            bulk::bulk_insert(
+                Source::counting(-5000),
+                Source::step(at, 0),
+                s.as_slice(),
+                o.as_mut_slice(),
+            )
+            .unwrap();
+            let vals: Vec<i32> = (0..2000).map(|k| k - 5000).collect();
+            assert_eq!(
+                o.to_vec().unwrap(),
+                insert_cpu::<i32, u32>(&vals, &vec![at as u64; 2000], &data)
+            );
+        }
+        // Bad sequences are rejected before the launch.
+        let mut o = DeviceVec::<i32, _>::zeros(&dev, 2998).unwrap();
+        let e = bulk::bulk_remove(s.as_slice(), Source::<u32, _>::step(7, 0), o.as_mut_slice())
+            .unwrap_err();
+        assert!(e.to_string().contains("not sorted and unique"), "{e}");
+        let mut o = DeviceVec::<i32, _>::zeros(&dev, 1999).unwrap();
+        let e = bulk::bulk_remove(s.as_slice(), Source::<u32, _>::step(2, 3), o.as_mut_slice())
+            .unwrap_err();
+        assert!(e.to_string().contains("out of range"), "{e}");
+        let mut o = DeviceVec::<i32, _>::zeros(&dev, 3002).unwrap();
+        let e = bulk::bulk_insert(
+            Source::counting(0),
+            Source::<u32, _>::step(2999, 2),
+            s.as_slice(),
+            o.as_mut_slice(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("past the source length 3000"), "{e}");
+        // A u32 sequence that would wrap is out of range, not wrapped.
+        let mut o = DeviceVec::<i32, _>::zeros(&dev, 2998).unwrap();
+        let e = bulk::bulk_remove(
+            s.as_slice(),
+            Source::<u32, _>::step(u32::MAX, 2),
+            o.as_mut_slice(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("out of range"), "{e}");
+    }
 }
 
 fn sorted_strategy(max_n: usize) -> impl Strategy<Value = (usize, Vec<u64>)> {
