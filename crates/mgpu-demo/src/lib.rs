@@ -26,11 +26,13 @@
 //! # Ok::<(), mgpu::Error>(())
 //! ```
 
+mod bulk;
 mod intervalmove;
 mod loadbalance;
 mod print;
 mod scan;
 
+pub use bulk::{bulk_insert_demo, bulk_remove_demo};
 pub use intervalmove::{interval_expand_demo, interval_move_demo};
 pub use loadbalance::load_balance_demo;
 pub use print::print_array;
@@ -84,7 +86,14 @@ pub const DEMOS: &[Demo] = &[
         name: "move",
         run: interval_move_demo,
     },
-    // Next: bulk remove / insert.
+    Demo {
+        name: "remove",
+        run: bulk_remove_demo,
+    },
+    Demo {
+        name: "insert",
+        run: bulk_insert_demo,
+    },
 ];
 
 /// The demonstrations `names` asks for, in the order asked; all of [`DEMOS`] when `names`

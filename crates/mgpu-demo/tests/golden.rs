@@ -3,7 +3,8 @@
 
 use mgpu::Backend;
 use mgpu_demo::{
-    interval_expand_demo, interval_move_demo, load_balance_demo, print_array, scan_demo,
+    bulk_insert_demo, bulk_remove_demo, interval_expand_demo, interval_move_demo,
+    load_balance_demo, print_array, scan_demo,
 };
 use std::process::Command;
 
@@ -119,6 +120,91 @@ Moved data:
    90:    53   54   55   56   57   58   59    0    1   17
 ";
 
+/// Seed 003's `DemoBulkRemove`: 0 to 99 without every 3rd element.
+const REMOVE_DEMO: &str = "
+
+BULK REMOVE DEMONSTRATION:
+
+Input array:
+    0:     0    1    2    3    4    5    6    7    8    9
+   10:    10   11   12   13   14   15   16   17   18   19
+   20:    20   21   22   23   24   25   26   27   28   29
+   30:    30   31   32   33   34   35   36   37   38   39
+   40:    40   41   42   43   44   45   46   47   48   49
+   50:    50   51   52   53   54   55   56   57   58   59
+   60:    60   61   62   63   64   65   66   67   68   69
+   70:    70   71   72   73   74   75   76   77   78   79
+   80:    80   81   82   83   84   85   86   87   88   89
+   90:    90   91   92   93   94   95   96   97   98   99
+
+Removing every 3rd element:
+    0:     1    2    4    5    7    8   10   11   13   14
+   10:    16   17   19   20   22   23   25   26   28   29
+   20:    31   32   34   35   37   38   40   41   43   44
+   30:    46   47   49   50   52   53   55   56   58   59
+   40:    61   62   64   65   67   68   70   71   73   74
+   50:    76   77   79   80   82   83   85   86   88   89
+   60:    91   92   94   95   97   98
+";
+
+/// Seed 003's `DemoBulkInsert`: 1000, 1010, ... before every 5th element from item 2.
+const INSERT_DEMO: &str = "
+
+BULK INSERT DEMONSTRATION:
+
+Input array:
+    0:     0    1    2    3    4    5    6    7    8    9
+   10:    10   11   12   13   14   15   16   17   18   19
+   20:    20   21   22   23   24   25   26   27   28   29
+   30:    30   31   32   33   34   35   36   37   38   39
+   40:    40   41   42   43   44   45   46   47   48   49
+   50:    50   51   52   53   54   55   56   57   58   59
+   60:    60   61   62   63   64   65   66   67   68   69
+   70:    70   71   72   73   74   75   76   77   78   79
+   80:    80   81   82   83   84   85   86   87   88   89
+   90:    90   91   92   93   94   95   96   97   98   99
+
+Inserting before every 5th element starting at item 2:
+    0:     0    1 1000    2    3    4    5    6 1010    7
+   10:     8    9   10   11 1020   12   13   14   15   16
+   20:  1030   17   18   19   20   21 1040   22   23   24
+   30:    25   26 1050   27   28   29   30   31 1060   32
+   40:    33   34   35   36 1070   37   38   39   40   41
+   50:  1080   42   43   44   45   46 1090   47   48   49
+   60:    50   51 1100   52   53   54   55   56 1110   57
+   70:    58   59   60   61 1120   62   63   64   65   66
+   80:  1130   67   68   69   70   71 1140   72   73   74
+   90:    75   76 1150   77   78   79   80   81 1160   82
+  100:    83   84   85   86 1170   87   88   89   90   91
+  110:  1180   92   93   94   95   96 1190   97   98   99
+";
+
+#[test]
+fn bulk_demos_on_the_cpu() {
+    assert_eq!(bulk_remove_demo(&Backend::cpu()).unwrap(), REMOVE_DEMO);
+    assert_eq!(bulk_insert_demo(&Backend::cpu()).unwrap(), INSERT_DEMO);
+}
+
+#[test]
+fn bulk_demos_on_the_simulator() {
+    assert_eq!(
+        bulk_remove_demo(&Backend::simulator()).unwrap(),
+        REMOVE_DEMO
+    );
+    assert_eq!(
+        bulk_insert_demo(&Backend::simulator()).unwrap(),
+        INSERT_DEMO
+    );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn bulk_demos_on_the_gpu() {
+    let gpu = Backend::cuda(0).expect("needs a CUDA GPU");
+    assert_eq!(bulk_remove_demo(&gpu).unwrap(), REMOVE_DEMO);
+    assert_eq!(bulk_insert_demo(&gpu).unwrap(), INSERT_DEMO);
+}
+
 #[test]
 fn interval_demos_on_the_cpu() {
     assert_eq!(interval_expand_demo(&Backend::cpu()).unwrap(), EXPAND_DEMO);
@@ -195,7 +281,7 @@ fn binary_prints_the_backend_then_the_demonstrations() {
     }
     assert_eq!(
         rest,
-        format!("{SCAN_DEMO}{LBS_DEMO}{EXPAND_DEMO}{MOVE_DEMO}")
+        format!("{SCAN_DEMO}{LBS_DEMO}{EXPAND_DEMO}{MOVE_DEMO}{REMOVE_DEMO}{INSERT_DEMO}")
     );
 }
 
@@ -213,7 +299,7 @@ fn binary_runs_named_demonstrations_and_refuses_unknown_ones() {
     assert!(out.stdout.is_empty());
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "mgpu-demo: unknown demonstration `nope`; known: scan, lbs, expand, move\n"
+        "mgpu-demo: unknown demonstration `nope`; known: scan, lbs, expand, move, remove, insert\n"
     );
 }
 

@@ -61,7 +61,9 @@ mod buffer;
 pub use backend::Backend;
 pub use buffer::Buffer;
 
+pub use algorithms::BulkSource;
 pub use algorithms::IntervalSource;
+pub use mgpu_bulk::{BulkData, BulkElement, BulkIndex};
 pub use mgpu_core::{
     AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, Element, EqualTo, Error, Greater,
     Index, Integer, Less, Maximum, Minimum, Minus, Modulus, Multiplies, Plus, Result,
@@ -126,3 +128,19 @@ pub use mgpu_loadbalance as loadbalance;
 /// assert_eq!((total, out.to_vec().unwrap()), (3, vec![7, 7, 9]));
 /// ```
 pub use mgpu_intervalmove as intervalmove;
+
+/// The GPU backend of bulk remove and bulk insert (`mgpu-bulk`): launchers generic over
+/// [`Device`], on [`DeviceSlice`]s, with asynchronous `_into` forms.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let source = DeviceVec::from_slice(&dev, &[5i32, 6, 7]).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 5).unwrap();
+/// mgpu::bulk::bulk_insert(mgpu::bulk::Source::counting(0), mgpu::bulk::Source::step(1u32, 1),
+///     source.as_slice(), out.as_mut_slice()).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![5, 0, 6, 1, 7]);
+/// ```
+pub use mgpu_bulk as bulk;

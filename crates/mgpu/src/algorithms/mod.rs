@@ -4,6 +4,8 @@
 //! interval expand and move, bulk remove and insert, segmented reduction, merge and sort)
 //! go beside `scan`.
 
+mod bulk;
+pub use bulk::BulkSource;
 mod intervalmove;
 pub use intervalmove::IntervalSource;
 mod loadbalance;
