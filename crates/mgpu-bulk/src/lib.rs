@@ -17,13 +17,15 @@
 //! `mgpu_partition::binary_search_partitions` (where each tile of source elements starts in
 //! the remove indices); insert by the lower-bound Merge Path of the insert indices against
 //! the source positions `0, 1, 2, ...`, searched by each CTA for its own tile (see
-//! `docs/bulk.md`). Insert values may be a device array or a generated sequence
-//! ([`Source`]).
+//! `docs/bulk.md`). Values and indices may be device arrays or generated sequences
+//! ([`Source`]; generated indices are checked on the host).
 //!
 //! Each function has an asynchronous `_into` form returning a [`PendingCheck`], and a safe
 //! form that synchronises and reports invalid input as an [`Error`](mgpu_runtime::Error):
 //! the checks run inside the kernels (indices unsorted, duplicated where they must be
 //! unique, out of range) and no input makes a kernel touch memory outside its buffers.
+//! CPU equivalents with the same semantics and messages: `mgpu_cpu::bulk_remove`,
+//! `mgpu_cpu::bulk_insert`; backend-neutral: `mgpu::Backend::bulk_remove`/`bulk_insert`.
 //!
 //! - `device`: the kernel bodies; `kernels`: kernel types, tuning, the instantiation list;
 //!   `host` (re-exported at the top): the launchers, generic over [`mgpu_runtime::Device`].
