@@ -95,7 +95,8 @@ pub struct BulkArgs<T, I> {
     pub index_first: I,
     /// Step of the generated indices ([`MODE_INDEX_SEQUENCE`]).
     pub index_step: I,
-    /// Remove: the binary-search partitions (`grid + 1`); insert: null.
+    /// Remove: the binary-search partitions (`grid + 1`; null for generated indices);
+    /// insert: the [`insert_partition`] partitions (`grid + 1`).
     pub mp: *const u64,
     /// Insert: the values (`m`, unless [`MODE_SEQUENCE`]).
     pub values: *const T,
@@ -170,6 +171,102 @@ impl<I: Idx> IndexKeys<I> {
             step: a.index_step,
             seq: a.mode & MODE_INDEX_SEQUENCE != 0,
         }
+    }
+}
+
+/// Arguments of the insert partition kernel (`#[repr(C)]`, passed by value).
+///
+/// # Examples
+///
+/// ```
+/// let a = mgpu_bulk::device::PartitionArgs::<u32>::empty();
+/// assert_eq!(a.num_partitions, 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct PartitionArgs<I> {
+    /// The insert indices (unless [`MODE_INDEX_SEQUENCE`]).
+    pub indices: *const I,
+    /// Their number `m`.
+    pub num_indices: u64,
+    /// First generated index ([`MODE_INDEX_SEQUENCE`]).
+    pub index_first: I,
+    /// Step of the generated indices ([`MODE_INDEX_SEQUENCE`]).
+    pub index_step: I,
+    /// The source length `n`.
+    pub source_len: u64,
+    /// Outputs per tile.
+    pub nv: u64,
+    /// Partitions to write (`ceil((n + m) / nv) + 1`).
+    pub num_partitions: u64,
+    /// The partitions.
+    pub out: *mut u64,
+    /// `MODE_INDEX_SEQUENCE` or 0.
+    pub mode: u32,
+}
+
+impl<I: Idx> PartitionArgs<I> {
+    /// Arguments with null pointers and zero sizes (to fill in).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(mgpu_bulk::device::PartitionArgs::<u64>::empty().out.is_null());
+    /// ```
+    pub fn empty() -> Self {
+        PartitionArgs {
+            indices: core::ptr::null(),
+            num_indices: 0,
+            index_first: I::ZERO,
+            index_step: I::ZERO,
+            source_len: 0,
+            nv: 0,
+            num_partitions: 0,
+            out: core::ptr::null_mut(),
+            mode: 0,
+        }
+    }
+}
+
+/// Bulk insert's partitions (the seed's `MergePathPartitions<MgpuBoundsLower>` of the
+/// insert indices against `counting_iterator<int>(0)`, one thread per partition): entry
+/// `i` is how many of the first `min(nv * i, n + m)` outputs are inserted values, the
+/// lower-bound Merge Path of the indices against the source positions `0, 1, 2, ...`.
+/// On unsorted indices the entries are meaningless but inside `0..=m`; the insert kernel
+/// checks them.
+///
+/// # Safety
+/// `indices` readable for `num_indices` (unless sequence mode), `out` writable for
+/// `num_partitions`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_bulk::{device::PartitionArgs, kernels::InsertPartition};
+/// // Indices 1, 1, 2, 3, 3 into 3 sources: B0 A0 A1 | B1 A2 B2 | A3 A4 (tiles of 3).
+/// let idx = [1u32, 1, 2, 3, 3];
+/// let mut out = [9u64; 4];
+/// let mut a = PartitionArgs::<u32>::empty();
+/// (a.indices, a.num_indices, a.source_len, a.nv) = (idx.as_ptr(), 5, 3, 3);
+/// (a.num_partitions, a.out) = (4, out.as_mut_ptr());
+/// sim::launch_kernel::<InsertPartition<u32>>(1, &a);
+/// assert_eq!(out, [0, 2, 3, 5]);
+/// ```
+#[inline(always)]
+pub unsafe fn insert_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, a: &PartitionArgs<I>) {
+    let i = cta.block() as u64 * NT as u64 + cta.tid() as u64;
+    if i < a.num_partitions {
+        let total = a.source_len + a.num_indices;
+        let d = a.nv.saturating_mul(i).min(total);
+        let keys = IndexKeys {
+            ptr: a.indices,
+            first: a.index_first,
+            step: a.index_step,
+            seq: a.mode & MODE_INDEX_SEQUENCE != 0,
+        };
+        let b = Counting(I::ZERO);
+        *a.out.add(i as usize) = merge_path(keys, a.num_indices, b, a.source_len, d, Lower, Less);
     }
 }
 
@@ -349,19 +446,17 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
 }
 
 /// Bulk insert (seed 003's `KernelBulkInsert`): tile `block` holds outputs `d0 .. d1`
-/// (`d0 = NV * block`); it finds its ranges of insert indices `a0 .. a1` and source
-/// positions `b0 .. b1` by the lower-bound Merge Path of the indices against the counting
-/// sequence `0, 1, 2, ...` on diagonals `d0` and `d1` (the seed's `MergePathPartitions`,
-/// searched here by each tile for its own ends), flags the inserted slots in shared
+/// (`d0 = NV * block`), insert indices `a0 = mp[block] .. a1 = mp[block + 1]` (from
+/// [`insert_partition`]) and source positions `d0 - a0 .. d1 - a1`; it flags the inserted slots in shared
 /// memory, scans the flags into merge-style gather slots (`< a_count`: an inserted value;
 /// else a source element) and gathers and stores the outputs in strided order.
 ///
-/// Checks: each index in `b0 ..= b1` (which for sorted indices holds), no index past `n`,
-/// each adjacent pair non-decreasing.
+/// Checks: the partitions consistent, each index in `b0 ..= b1` (which for sorted indices
+/// holds), no index past `n`, each adjacent pair non-decreasing.
 ///
 /// # Safety
 /// `source` readable for `source_len`, `indices` (and `values` unless sequence mode) for
-/// `num_indices`, `output` writable for `output_len`, `error` one word; shared memory of
+/// `num_indices`, `mp` for `grid + 1`, `output` writable for `output_len`, `error` one word; shared memory of
 /// [`shared_bytes`]`(NT, VT)` bytes.
 ///
 /// # Examples
@@ -369,9 +464,10 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
 /// ```
 /// use mgpu_core::sim;
 /// use mgpu_bulk::{device::BulkArgs, kernels::Insert};
-/// let (src, idx, vals) = ([0i32, 1, 2], [0u32, 2, 3], [7i32, 8, 9]);
+/// let (src, idx, vals, mp) = ([0i32, 1, 2], [0u32, 2, 3], [7i32, 8, 9], [0u64, 3]);
 /// let (mut out, mut err) = ([0i32; 6], [0u32]);
 /// let mut a = BulkArgs::<i32, u32>::empty();
+/// a.mp = mp.as_ptr();
 /// (a.source, a.source_len, a.indices, a.num_indices) = (src.as_ptr(), 3, idx.as_ptr(), 3);
 /// (a.values, a.output, a.output_len, a.error) = (vals.as_ptr(), out.as_mut_ptr(), 6, err.as_mut_ptr());
 /// sim::launch_kernel::<Insert<i32, u32, 32, 3>>(1, &a);
@@ -390,17 +486,18 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     let total = n + m;
     let d0 = (nv * block).min(total);
     let d1 = (d0 + nv).min(total);
-    let b = Counting(I::ZERO);
     let keys = IndexKeys::new(a);
-    let a0 = merge_path(keys, m, b, n, d0, Lower, Less);
-    let a1 = merge_path(keys, m, b, n, d1, Lower, Less);
-    let (b0, b1) = (d0 - a0, d1 - a1);
-    if a0 > a1 || b0 > b1 {
+    let a0 = *a.mp.add(block as usize);
+    let a1 = *a.mp.add(block as usize + 1);
+    // Partitions from sorted indices satisfy these; others only raise the error.
+    let ok = a0 <= a1 && a1 <= m && a0 <= d0 && a1 <= d1 && d0 - a0 <= d1 - a1 && d1 - a1 <= n;
+    if !ok {
         if tid == 0 {
             cta.atomic_or_u32(a.error, ERROR_ORDER);
         }
         return;
     }
+    let (b0, b1) = (d0 - a0, d1 - a1);
     let ac = a1 - a0;
     let bc = b1 - b0;
     let mut err = 0u32;
