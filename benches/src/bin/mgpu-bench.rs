@@ -250,6 +250,74 @@ impl Bench<'_> {
     }
 }
 
+impl Bench<'_> {
+    /// Bulk remove of a random half (each position removed with probability 1/2) and bulk
+    /// insert of n/2 values at sorted random positions in [0, n] (duplicates allowed,
+    /// output 1.5 n), n source elements of `T`, u32 indices (issue 5). Asynchronous forms,
+    /// so the timed region holds only GPU work; the verdict is read once after timing.
+    fn bulk<T: mgpu_bulk::BulkData + mgpu_bulk::BulkElement<u32>>(
+        &mut self,
+        n: usize,
+        copy: f64,
+    ) -> Result<()> {
+        let mut rng = Rng::new(0xb01c ^ n as u64);
+        let source = DeviceVec::<T, _>::zeros(self.ctx, n)?;
+        let size = std::mem::size_of::<T>();
+        if self.wants("bulk_remove") {
+            let idx: Vec<u32> = (0..n as u32).filter(|_| rng.below(2) == 0).collect();
+            let m = idx.len();
+            let i = DeviceVec::from_slice(self.ctx, &idx)?;
+            let mut out = DeviceVec::<T, _>::uninit(self.ctx, n - m)?;
+            let mut run = || {
+                mgpu_bulk::bulk_remove_into(
+                    source.as_slice(),
+                    i.as_slice().into(),
+                    out.as_mut_slice(),
+                )
+            };
+            let ms = time(self.ctx, || run().map(|_| ()))?;
+            run()?.wait()?;
+            self.push(Row::new(
+                "bulk_remove",
+                T::NAME,
+                "random half",
+                n,
+                ms,
+                copy,
+                size * n + 4 * m + size * (n - m),
+            ));
+        }
+        if self.wants("bulk_insert") {
+            let m = n / 2;
+            let mut pos: Vec<u32> = (0..m).map(|_| rng.below(n as u64 + 1) as u32).collect();
+            pos.sort_unstable();
+            let i = DeviceVec::from_slice(self.ctx, &pos)?;
+            let values = DeviceVec::<T, _>::zeros(self.ctx, m)?;
+            let mut out = DeviceVec::<T, _>::uninit(self.ctx, n + m)?;
+            let mut run = || {
+                mgpu_bulk::bulk_insert_into(
+                    values.as_slice().into(),
+                    i.as_slice().into(),
+                    source.as_slice(),
+                    out.as_mut_slice(),
+                )
+            };
+            let ms = time(self.ctx, || run().map(|_| ()))?;
+            run()?.wait()?;
+            self.push(Row::new(
+                "bulk_insert",
+                T::NAME,
+                "n/2 sorted random",
+                n,
+                ms,
+                copy,
+                size * n + (4 + size) * m + size * (n + m),
+            ));
+        }
+        Ok(())
+    }
+}
+
 fn main() {
     let mut out_dir = String::from(".");
     let mut sizes = vec![20u32, 24, 27];
@@ -304,6 +372,8 @@ fn main() {
             ] {
                 b.intervals(n, copy, dist)?;
             }
+            b.bulk::<i32>(n, copy)?;
+            b.bulk::<i64>(n, copy)?;
         }
         Ok(())
     };
