@@ -350,6 +350,32 @@ fn index_sequences() {
     }
 }
 
+/// The insert partition kernel against the definition: entry `i` is the number of
+/// inserted values among the first `min(nv * i, n + m)` outputs of the merge.
+fn check_partitions(n: usize, indices: &[u32], nv: usize) {
+    use mgpu_bulk::{device::PartitionArgs, kernels::InsertPartition};
+    let m = indices.len();
+    let num = (n + m).div_ceil(nv) + 1;
+    let mut out = vec![u64::MAX; num];
+    let mut a = PartitionArgs::<u32>::empty();
+    (a.indices, a.num_indices, a.source_len) = (indices.as_ptr(), m as u64, n as u64);
+    (a.nv, a.num_partitions, a.out) = (nv as u64, num as u64, out.as_mut_ptr());
+    mgpu_core::sim::launch_kernel::<InsertPartition<u32>>(num.div_ceil(128) as u32, &a);
+    // The merge: value k goes before source j when indices[k] <= j.
+    let mut from_values = vec![0u64];
+    let (mut k, mut j) = (0, 0);
+    while k + j < n + m {
+        if k < m && (j >= n || indices[k] as usize <= j) {
+            k += 1;
+        } else {
+            j += 1;
+        }
+        from_values.push(k as u64);
+    }
+    let want: Vec<u64> = (0..num).map(|i| from_values[(nv * i).min(n + m)]).collect();
+    assert_eq!(out, want);
+}
+
 fn sorted_strategy(max_n: usize) -> impl Strategy<Value = (usize, Vec<u64>)> {
     (0..max_n).prop_flat_map(move |n| {
         (
@@ -376,6 +402,12 @@ proptest! {
         let dev = if sm70 { Simulator::with_arch(Arch::Sm70) } else { Simulator::new() };
         check_insert::<i32, u32>(&dev, n, &indices, |j| j as i32);
         check_insert::<u64, u64>(&dev, n, &indices, |j| j as u64 ^ 0xdead);
+    }
+
+    #[test]
+    fn insert_partitions_match_the_merge((n, indices) in sorted_strategy(1500), nv in 1usize..300) {
+        let idx: Vec<u32> = indices.iter().map(|&x| x as u32).collect();
+        check_partitions(n, &idx, nv);
     }
 
     #[test]
