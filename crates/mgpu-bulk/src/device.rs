@@ -34,43 +34,14 @@ pub const MODE_SEQUENCE: u32 = 1;
 /// ```
 pub const MODE_INDEX_SEQUENCE: u32 = 2;
 
-/// An element type with generated sequences: `first + step * i` (wrapping for integers,
-/// rounded as `first + step * (i as T)` for floats).
-///
-/// # Examples
+/// Generated sequences `first + step * i`: the one definition in `mgpu-core`, re-exported
+/// here under its earlier path.
 ///
 /// ```
 /// use mgpu_bulk::device::Sequence;
 /// assert_eq!(i32::sequence(1000, 10, 3), 1030);
-/// assert_eq!(f32::sequence(0.5, 0.25, 2), 1.0);
 /// ```
-pub trait Sequence: Element {
-    /// `first + step * i`.
-    fn sequence(first: Self, step: Self, i: u64) -> Self;
-}
-
-macro_rules! seq_int {
-    ($($t:ty),*) => {$(
-        impl Sequence for $t {
-            #[inline(always)]
-            fn sequence(first: Self, step: Self, i: u64) -> Self {
-                first.wrapping_add(step.wrapping_mul(i as $t))
-            }
-        }
-    )*};
-}
-seq_int!(i32, u32, i64, u64);
-macro_rules! seq_float {
-    ($($t:ty),*) => {$(
-        impl Sequence for $t {
-            #[inline(always)]
-            fn sequence(first: Self, step: Self, i: u64) -> Self {
-                first + step * (i as $t)
-            }
-        }
-    )*};
-}
-seq_float!(f32, f64);
+pub use mgpu_core::Sequence;
 
 /// Arguments of the bulk kernels (`#[repr(C)]`, passed by value).
 ///

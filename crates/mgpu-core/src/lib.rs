@@ -36,6 +36,7 @@ mod cta;
 mod error;
 mod kernel;
 mod ops;
+mod sequence;
 mod types;
 mod warp;
 
@@ -53,6 +54,7 @@ pub use ops::{
     AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, EqualTo, Greater, Less, Maximum,
     Minimum, Minus, Modulus, Multiplies, Plus,
 };
+pub use sequence::Sequence;
 pub use types::{Element, Index, Integer};
 pub use warp::{shfl_down, shfl_idx, shfl_up, shfl_xor};
 
