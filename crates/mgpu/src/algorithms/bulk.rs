@@ -1,12 +1,13 @@
 //! Bulk remove and bulk insert on any backend: `mgpu-bulk` on a GPU device, `mgpu-cpu` on
 //! the host.
 
+use super::Pick;
 use crate::buffer::Buffer;
 use crate::Backend;
 use mgpu_bulk::{BulkData, BulkElement, BulkIndex, Source};
 use mgpu_core::{Error, Result};
 use mgpu_cpu::intervalmove::SequenceElement;
-use mgpu_runtime::{Context, Device, DeviceVec, Simulator};
+use mgpu_runtime::{Context, Simulator};
 
 /// Indices or values of a bulk operation on a [`Backend`]: a buffer, or the generated
 /// sequence `first + step * k` of `len` elements (the seeds' `counting_iterator` and
@@ -102,40 +103,6 @@ impl<'a, T: Copy + 'static> From<&'a Buffer<T>> for BulkSource<'a, T> {
 
 fn foreign() -> Error {
     Error::InvalidInput("buffers of different backends".into())
-}
-
-/// The device vector of `b` when it lives on `D`.
-trait Pick: Device + Sized {
-    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>>;
-    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>>;
-}
-impl Pick for Context {
-    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>> {
-        match b {
-            Buffer::Cuda(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>> {
-        match b {
-            Buffer::Cuda(v) => Some(v),
-            _ => None,
-        }
-    }
-}
-impl Pick for Simulator {
-    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>> {
-        match b {
-            Buffer::Simulator(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>> {
-        match b {
-            Buffer::Simulator(v) => Some(v),
-            _ => None,
-        }
-    }
 }
 
 fn device_source<'a, D: Pick, T: BulkData>(s: &BulkSource<'a, T>) -> Result<Source<'a, T, D>> {

@@ -1,12 +1,13 @@
 //! Interval expand, move, gather and scatter on any backend: `mgpu-intervalmove` on a GPU
 //! device, `mgpu-cpu` on the host.
 
+use super::Pick;
 use crate::buffer::Buffer;
 use crate::Backend;
 use mgpu_core::{Element, Error, Result};
 use mgpu_cpu::intervalmove::{self as cpu, SequenceElement};
 use mgpu_intervalmove::{IntervalData, IntervalElement, IntervalIndex, Source};
-use mgpu_runtime::{Context, Device, DeviceVec, Simulator};
+use mgpu_runtime::{Context, Simulator};
 
 /// Where interval data comes from on a [`Backend`]: a buffer, or the generated sequence
 /// `first + step * position` (the seeds' `counting_iterator`; wrapping for integers).
@@ -66,40 +67,6 @@ impl<T: IntervalData> IntervalSource<'_, T> {
 impl<'a, T: Copy + 'static> From<&'a Buffer<T>> for IntervalSource<'a, T> {
     fn from(b: &'a Buffer<T>) -> Self {
         IntervalSource::Buffer(b)
-    }
-}
-
-/// A GPU device whose buffers a [`Buffer`] variant holds.
-trait Pick: Device + Sized {
-    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>>;
-    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>>;
-}
-impl Pick for Context {
-    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>> {
-        match b {
-            Buffer::Cuda(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>> {
-        match b {
-            Buffer::Cuda(v) => Some(v),
-            _ => None,
-        }
-    }
-}
-impl Pick for Simulator {
-    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>> {
-        match b {
-            Buffer::Simulator(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>> {
-        match b {
-            Buffer::Simulator(v) => Some(v),
-            _ => None,
-        }
     }
 }
 

@@ -4,6 +4,46 @@
 //! interval expand and move, bulk remove and insert, segmented reduction, merge and sort)
 //! go beside `scan`.
 
+use crate::Buffer;
+use mgpu_runtime::{Context, Device, DeviceVec, Simulator};
+
+/// A GPU device whose buffers a [`Buffer`] variant holds: the device vector of a buffer
+/// when it lives on `Self`, for the families' launchers generic over the device.
+trait Pick: Device + Sized {
+    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>>;
+    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>>;
+}
+
+impl Pick for Context {
+    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>> {
+        match b {
+            Buffer::Cuda(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>> {
+        match b {
+            Buffer::Cuda(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl Pick for Simulator {
+    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>> {
+        match b {
+            Buffer::Simulator(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>> {
+        match b {
+            Buffer::Simulator(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
 mod bulk;
 pub use bulk::BulkSource;
 mod intervalmove;
