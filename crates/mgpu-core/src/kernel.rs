@@ -115,15 +115,3 @@ macro_rules! kernel_entry {
         }
     };
 }
-
-/// Declares what every PTX module of mgpu needs at module scope: the CTA's dynamic shared
-/// memory array `mgpu_smem` that [`Cta::shared_base`](crate::Cta::shared_base) reaches.
-/// Invoke it exactly once in the crate compiled to PTX (module-level assembly is emitted
-/// only into the crate that contains it). Expands to nothing on the host.
-#[macro_export]
-macro_rules! ptx_module_prelude {
-    () => {
-        #[cfg(target_arch = "nvptx64")]
-        ::core::arch::global_asm!(".extern .shared .align 16 .b8 mgpu_smem[];");
-    };
-}

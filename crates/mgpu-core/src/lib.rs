@@ -28,7 +28,16 @@
 //! assert_eq!(<Maximum as AssociativeOp<i32>>::identity(), i32::MIN);
 //! ```
 #![cfg_attr(target_arch = "nvptx64", no_std)]
-#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch, stdarch_nvptx))]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(
+        asm_experimental_arch,
+        stdarch_nvptx,
+        core_intrinsics,
+        gpu_intrinsics,
+        gpu_launch_sized_workgroup_mem
+    )
+)]
 
 mod bounds;
 mod cta;

@@ -1,9 +1,9 @@
 //! The GPU implementation of [`Cta`]: intrinsics and inline PTX.
 //!
-//! Shared memory is one `.extern .shared` array (`mgpu_smem`), sized at launch, reached
-//! through `cvta.shared.u64`. Module-level assembly is emitted only into the crate that
-//! contains it, so the declaration comes from [`crate::ptx_module_prelude!`], invoked once
-//! by the crate that is compiled to PTX. Barrier and memory-ordering `asm!` blocks are never `nomem`.
+//! Shared memory is the launch-sized dynamic shared array of
+//! `core::intrinsics::gpu::gpu_launch_sized_workgroup_mem`: an `addrspace(3)` global to
+//! LLVM, so every access derived from [`Cta::shared_base`] compiles to `ld.shared` /
+//! `st.shared` (a pointer made by `cvta.shared` in `asm!` left them generic). Barrier and memory-ordering `asm!` blocks are never `nomem`.
 
 use crate::Cta;
 use core::arch::asm;
@@ -43,11 +43,7 @@ impl Cta for NvptxCta {
     }
     #[inline(always)]
     fn shared_base(&self) -> *mut u8 {
-        let p: u64;
-        unsafe {
-            asm!("cvta.shared.u64 {p}, mgpu_smem;", p = out(reg64) p, options(pure, nomem, nostack))
-        };
-        p as *mut u8
+        core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u128>() as *mut u8
     }
     #[inline(always)]
     fn lane(&self) -> u32 {

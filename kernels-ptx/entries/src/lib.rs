@@ -9,8 +9,6 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 #![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, asm_experimental_arch))]
 
-mgpu_core::ptx_module_prelude!();
-
 /// The scan family: look-back scan (integers), partials, spine, downsweep (floats).
 #[cfg(feature = "scan")]
 pub mod scan {
