@@ -5,8 +5,8 @@
 //! of range raise bits of the per-launch error word (`atomic_or`); every global load and
 //! store is bounds-checked, so no input can make a kernel touch memory outside its buffers.
 
-use mgpu_core::{Cta, Element, Less, Plus};
-use mgpu_ctascan::{cta_scan, cta_scan_shared_len, ScanKind};
+use mgpu_core::{Cta, Element, Less};
+use mgpu_ctascan::{cta_compact_strided, cta_compact_strided_shared_len};
 use mgpu_ctasearch::{merge_path, Counting, Idx, Keys, Lower};
 
 /// Error bit: the indices are not sorted (remove: not strictly increasing). The bits are
@@ -253,14 +253,19 @@ impl<I: Idx> Keys<I> for IndexKeys<I> {
     }
 }
 
-/// Shared-memory bytes of both kernels: `NT * VT` u32 flags/gather slots, then the CTA
-/// scan's slots.
+/// Shared-memory bytes of both kernels for elements of `elem_bytes` bytes: `NT * VT` u32
+/// flags, the compaction's per-row counts, then (insert) `NT * VT` staged elements.
 ///
 /// ```
-/// assert_eq!(mgpu_bulk::device::shared_bytes(128, 7), 4 * (896 + 4));
+/// assert_eq!(mgpu_bulk::device::shared_bytes(128, 7, 4), 4 * (896 + 28) + 4 * 896);
 /// ```
-pub const fn shared_bytes(nt: usize, vt: usize) -> usize {
-    4 * (nt * vt + cta_scan_shared_len(nt))
+pub const fn shared_bytes(nt: usize, vt: usize, elem_bytes: usize) -> usize {
+    staged_offset(nt, vt) + nt * vt * elem_bytes
+}
+
+/// Byte offset of the insert kernel's staged elements (8-byte aligned).
+const fn staged_offset(nt: usize, vt: usize) -> usize {
+    (4 * (nt * vt + cta_compact_strided_shared_len(nt, vt))).div_ceil(8) * 8
 }
 
 #[inline(always)]
@@ -270,31 +275,12 @@ unsafe fn raise<C: Cta>(cta: &C, p: *mut u32, err: u32) {
     }
 }
 
-/// Reads the thread's `VT` flags (thread order, `VT * tid + i`) as 0/1 and scans their
-/// counts across the CTA: returns the flags, the thread's exclusive scan and the CTA total.
-/// Contains barriers (every thread has read its flags when it returns, so the caller may
-/// overwrite them); all threads call it.
-#[inline(always)]
-unsafe fn scan_flags<C: Cta, const NT: usize, const VT: usize>(
-    cta: &C,
-    flags: *const u32,
-    scan_sh: *mut u32,
-) -> ([u32; VT], u32, u32) {
-    let tid = cta.tid() as usize;
-    let mut f = [0u32; VT];
-    let mut x = 0u32;
-    for (i, v) in f.iter_mut().enumerate() {
-        *v = (*flags.add(VT * tid + i) != 0) as u32;
-        x += *v;
-    }
-    let (s, total) = cta_scan::<C, u32, Plus, NT>(cta, x, scan_sh, ScanKind::Exclusive);
-    (f, s, total)
-}
-
 /// Bulk remove (seed 003's `KernelBulkRemove`): tile `block` holds source elements
 /// `gid .. gid + count` (`gid = NV * block`) and remove indices `mp[block] .. mp[block +
-/// 1]`. Each tile flags the kept elements in shared memory, compacts their positions with a
-/// CTA scan, and gathers them to `output[gid - mp[block] ..]` in strided order.
+/// 1]`. Each tile issues all its global loads first (its source elements into registers,
+/// strided; its indices), flags the kept elements in shared memory, ranks them in tile
+/// order with [`cta_compact_strided`] (one ballot per row) and stores each kept element
+/// straight from its register to `output[gid - mp[block] + rank]`.
 ///
 /// Checks: the partitions (in order, no more indices than elements), each index in the
 /// tile's range, each adjacent pair strictly increasing (the pair across the tile
@@ -304,7 +290,7 @@ unsafe fn scan_flags<C: Cta, const NT: usize, const VT: usize>(
 /// `source` readable for `source_len`, `indices` for `num_indices` and `mp` for
 /// `grid + 1` (unless index-sequence mode),
 /// `output` writable for `output_len`, `error` one word; shared memory of
-/// [`shared_bytes`]`(NT, VT)` bytes.
+/// [`shared_bytes`]`(NT, VT, size_of::<T>())` bytes.
 ///
 /// # Examples
 ///
@@ -332,6 +318,14 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     let m = a.num_indices;
     let gid = nv * block;
     let count = if n > gid { (n - gid).min(nv) } else { 0 };
+    // The tile's source elements first (strided, coalesced): they depend on nothing else.
+    let mut vals = [T::ZERO; VT];
+    for (i, v) in vals.iter_mut().enumerate() {
+        let j = (NT * i + tid) as u64;
+        if j < count {
+            *v = *a.source.add((gid + j) as usize);
+        }
+    }
     let keys = IndexKeys::new(a);
     let (p0, p1) = if a.mode & MODE_INDEX_SEQUENCE != 0 {
         // The lower bounds of gid and gid + count in the sequence (host-validated).
@@ -369,47 +363,56 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
         }
     }
     let flags = cta.shared::<u32>(0);
-    let scan_sh = cta.shared::<u32>(4 * NT * VT);
+    let counts = cta.shared::<u32>(4 * NT * VT);
+    // The tile's remove indices (with each one's successor, for the order check).
+    let ic = p1 - p0;
+    let mut idx = [I::ZERO; VT];
+    let mut next = [I::ZERO; VT];
+    for i in 0..VT {
+        let j = (NT * i + tid) as u64;
+        if j < ic {
+            let g = (p0 + j) as usize;
+            idx[i] = keys.key(g);
+            if (g as u64) + 1 < m {
+                next[i] = keys.key(g + 1);
+            }
+        }
+    }
     for i in 0..VT {
         let j = NT * i + tid;
         *flags.add(j) = ((j as u64) < count) as u32;
     }
     cta.sync();
-    let ic = p1 - p0;
     for i in 0..VT {
         let k = (NT * i + tid) as u64;
         if k < ic {
             let g = p0 + k;
-            let idx = keys.key(g as usize).to_u64();
-            if idx >= gid && idx - gid < count {
-                *flags.add((idx - gid) as usize) = 0;
-            } else if idx >= n {
+            let x = idx[i].to_u64();
+            if x >= gid && x - gid < count {
+                *flags.add((x - gid) as usize) = 0;
+            } else if x >= n {
                 err |= ERROR_RANGE;
             } else {
                 err |= ERROR_ORDER;
             }
-            if g + 1 < m && idx >= keys.key(g as usize + 1).to_u64() {
+            if g + 1 < m && x >= next[i].to_u64() {
                 err |= ERROR_ORDER;
             }
         }
     }
     cta.sync();
-    let (f, mut s, kept) = scan_flags::<C, NT, VT>(cta, flags, scan_sh);
-    for (i, v) in f.iter().enumerate() {
-        if *v != 0 {
-            *flags.add(s as usize) = (VT * tid + i) as u32;
-            s += 1;
-        }
+    let mut keep = [false; VT];
+    for (i, f) in keep.iter_mut().enumerate() {
+        *f = *flags.add(NT * i + tid) != 0;
     }
-    cta.sync();
+    // Kept elements go to their rank in tile order, after the tile's first output.
+    let (ranks, _) = cta_compact_strided::<C, NT, VT>(cta, keep, counts);
     let base = gid.wrapping_sub(p0);
     for i in 0..VT {
-        let r = (NT * i + tid) as u32;
-        if r < kept {
-            let src = gid + *flags.add(r as usize) as u64;
-            let dst = base.wrapping_add(r as u64);
-            if src < n && dst < a.output_len {
-                *a.output.add(dst as usize) = *a.source.add(src as usize);
+        if keep[i] {
+            let dst = base.wrapping_add(ranks[i] as u64);
+            if dst < a.output_len {
+                *a.output.add(dst as usize) = vals[i];
             }
         }
     }
@@ -418,9 +421,13 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
 
 /// Bulk insert (seed 003's `KernelBulkInsert`): tile `block` holds outputs `d0 .. d1`
 /// (`d0 = NV * block`), insert indices `a0 = mp[block] .. a1 = mp[block + 1]` (from
-/// [`insert_partition`]) and source positions `d0 - a0 .. d1 - a1`; it flags the inserted slots in shared
-/// memory, scans the flags into merge-style gather slots (`< a_count`: an inserted value;
-/// else a source element) and gathers and stores the outputs in strided order.
+/// [`insert_partition`]) and source positions `b0 = d0 - a0 .. d1 - a1`. It issues all its
+/// global loads first (inserted values and source elements, strided, staged in shared
+/// memory in merge order; its indices), flags the output slot `k + index - b0` of each
+/// insertion `k`, counts the flagged slots ahead of every output slot with
+/// [`cta_compact_strided`] (one ballot per row), and stores output slot `r` from staged
+/// slot `before(r)` (an insertion) or `a_count + r - before(r)` (a source element), in
+/// strided order.
 ///
 /// Checks: the partitions consistent, each index in `b0 ..= b1` (which for sorted indices
 /// holds), no index past `n`, each adjacent pair non-decreasing.
@@ -428,7 +435,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
 /// # Safety
 /// `source` readable for `source_len`, `indices` (and `values` unless sequence mode) for
 /// `num_indices`, `mp` for `grid + 1`, `output` writable for `output_len`, `error` one word; shared memory of
-/// [`shared_bytes`]`(NT, VT)` bytes.
+/// [`shared_bytes`]`(NT, VT, size_of::<T>())` bytes.
 ///
 /// # Examples
 ///
@@ -471,71 +478,79 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     let (b0, b1) = (d0 - a0, d1 - a1);
     let ac = a1 - a0;
     let bc = b1 - b0;
+    let count = ac + bc;
     let mut err = 0u32;
     let flags = cta.shared::<u32>(0);
-    let scan_sh = cta.shared::<u32>(4 * NT * VT);
+    let counts = cta.shared::<u32>(4 * NT * VT);
+    let staged = cta.shared::<T>(staged_offset(NT, VT));
+    let seq = a.mode & MODE_SEQUENCE != 0;
+    // Every global load up front, strided and coalesced: the tile's inserted values (slots
+    // 0..ac) and source elements (slots ac..count), and its insert indices (with each
+    // one's successor, for the order check).
+    let mut vals = [T::ZERO; VT];
+    let mut idx = [I::ZERO; VT];
+    let mut next = [I::ZERO; VT];
     for i in 0..VT {
-        *flags.add(NT * i + tid) = 0;
+        let j = (NT * i + tid) as u64;
+        if j < ac {
+            let k = a0 + j;
+            if seq {
+                vals[i] = T::sequence(a.first, a.step, k);
+            } else {
+                // a1 <= m: in range.
+                vals[i] = *a.values.add(k as usize);
+            }
+            idx[i] = keys.key(k as usize);
+            if k + 1 < m {
+                next[i] = keys.key(k as usize + 1);
+            }
+        } else if j < count {
+            // b1 <= n: in range.
+            vals[i] = *a.source.add((b0 + j - ac) as usize);
+        }
+    }
+    for i in 0..VT {
+        let j = NT * i + tid;
+        *flags.add(j) = 0;
+        if (j as u64) < count {
+            *staged.add(j) = vals[i];
+        }
     }
     cta.sync();
+    // Insert k (tile-relative) lands at output slot k + (its index - b0).
     for i in 0..VT {
         let k = (NT * i + tid) as u64;
         if k < ac {
-            let g = a0 + k;
-            let idx = keys.key(g as usize).to_u64();
-            if idx >= b0 && idx - b0 <= bc {
-                *flags.add((k + idx - b0) as usize) = 1;
-            } else if idx > n {
+            let x = idx[i].to_u64();
+            if x >= b0 && x - b0 <= bc {
+                *flags.add((k + x - b0) as usize) = 1;
+            } else if x > n {
                 err |= ERROR_RANGE;
             } else {
                 err |= ERROR_ORDER;
             }
-            if g + 1 < m && idx > keys.key(g as usize + 1).to_u64() {
+            if a0 + k + 1 < m && x > next[i].to_u64() {
                 err |= ERROR_ORDER;
             }
         }
     }
     cta.sync();
-    let (f, mut s, _) = scan_flags::<C, NT, VT>(cta, flags, scan_sh);
-    for (i, v) in f.iter().enumerate() {
-        let index = (VT * tid + i) as u32;
-        let gather = if *v != 0 {
-            s += 1;
-            s - 1
-        } else {
-            (ac as u32).wrapping_add(index).wrapping_sub(s)
-        };
-        *flags.add(index as usize) = gather;
+    let mut inserted = [false; VT];
+    for (i, f) in inserted.iter_mut().enumerate() {
+        *f = *flags.add(NT * i + tid) != 0;
     }
-    cta.sync();
-    let seq = a.mode & MODE_SEQUENCE != 0;
-    let count = (ac + bc) as u32;
+    // Output slot r is insert number `before(r)` when flagged, else source element
+    // r - before(r), where before(r) counts the flagged slots ahead of it.
+    let (before, _) = cta_compact_strided::<C, NT, VT>(cta, inserted, counts);
     for i in 0..VT {
-        let r = (NT * i + tid) as u32;
+        let r = (NT * i + tid) as u64;
         if r < count {
-            let g = *flags.add(r as usize) as u64;
-            let dst = d0 + r as u64;
-            let v = if g < ac {
-                let k = a0 + g;
-                if seq {
-                    Some(T::sequence(a.first, a.step, k))
-                } else if k < m {
-                    Some(*a.values.add(k as usize))
-                } else {
-                    None
-                }
-            } else {
-                let j = b0.wrapping_add(g - ac);
-                if j < n {
-                    Some(*a.source.add(j as usize))
-                } else {
-                    None
-                }
-            };
-            if let Some(v) = v {
-                if dst < a.output_len {
-                    *a.output.add(dst as usize) = v;
-                }
+            let g = before[i] as u64;
+            let slot = if inserted[i] { g } else { ac + r - g };
+            let dst = d0 + r;
+            // Only inconsistent (unsorted) indices, already reported, put slot outside.
+            if slot < count && dst < a.output_len {
+                *a.output.add(dst as usize) = *staged.add(slot as usize);
             }
         }
     }

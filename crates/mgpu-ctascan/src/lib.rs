@@ -14,6 +14,9 @@
 //! (thread-local scan, carry-in/carry-out, reductions compacted in shared memory or, in
 //! half-capacity mode, stored directly).
 //!
+//! Compaction: [`cta_compact_strided`] ranks the flagged elements of a strided tile in
+//! tile order with one ballot per row (bulk remove and insert use it).
+//!
 //! # Examples
 //!
 //! ```
@@ -32,8 +35,11 @@
 
 use mgpu_core::{shfl_up, shfl_xor, AssociativeOp, Cta, Element, WARP_SIZE};
 
+mod compact;
 mod segreduce;
 mod segscan;
+
+pub use compact::{cta_compact_strided, cta_compact_strided_shared_len};
 
 pub use segreduce::{seg_reduce_shared_bytes, seg_reduce_to_global, segment_end_flags};
 pub use segscan::{

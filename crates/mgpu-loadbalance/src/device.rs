@@ -210,19 +210,33 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
         sh,
         true,
     );
-    let bsh = sh.add(t.b_shared() as usize);
-    let mut i = tid;
-    let a_count = t.a_count();
-    while i < a_count {
-        let item = t.a0.wrapping_add(I::from_u32(i));
-        if item.to_u64() < total {
-            let o = *sh.add(i as usize);
-            *args.objects.add(item.to_usize()) = o;
-            if !args.ranks.is_null() {
-                let s = *bsh.add(o.wrapping_sub(t.b0).to_usize());
-                *args.ranks.add(item.to_usize()) = item.wrapping_sub(s);
+    // The tile's items in strided order (a checked tile has at most NT * VT), offsets
+    // relative to its first item; stores clamped to `total`.
+    let a0 = t.a0.to_u64();
+    let stored = if total > a0 {
+        (total - a0).min(t.a_count() as u64) as u32
+    } else {
+        0
+    };
+    let objects = args.objects.wrapping_add(a0 as usize);
+    if args.ranks.is_null() {
+        for k in 0..VT {
+            let i = tid + (NT * k) as u32;
+            if i < stored {
+                *objects.add(i as usize) = *sh.add(i as usize);
             }
         }
-        i += NT as u32;
+    } else {
+        let bsh = sh.add(t.b_shared() as usize);
+        let ranks = args.ranks.wrapping_add(a0 as usize);
+        for k in 0..VT {
+            let i = tid + (NT * k) as u32;
+            if i < stored {
+                let o = *sh.add(i as usize);
+                *objects.add(i as usize) = o;
+                let s = *bsh.add(o.wrapping_sub(t.b0).to_usize());
+                *ranks.add(i as usize) = t.a0.wrapping_add(I::from_u32(i)).wrapping_sub(s);
+            }
+        }
     }
 }
