@@ -509,11 +509,11 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
             vals[i] = *a.source.add((b0 + j - ac) as usize);
         }
     }
-    for i in 0..VT {
+    for (i, v) in vals.iter().enumerate() {
         let j = NT * i + tid;
         *flags.add(j) = 0;
         if (j as u64) < count {
-            *staged.add(j) = vals[i];
+            *staged.add(j) = *v;
         }
     }
     cta.sync();
