@@ -20,7 +20,7 @@ pub mod tuning {
     ///
     /// ```
     /// let t = mgpu_intervalmove::kernels::tuning::SM90;
-    /// assert_eq!(t.nt * t.vt, 896);
+    /// assert_eq!(t.nt * t.vt, 1408);
     /// ```
     #[derive(Clone, Copy, Debug)]
     pub struct Table {
@@ -29,8 +29,8 @@ pub mod tuning {
         /// Merge steps (outputs plus intervals) per thread.
         pub vt: usize,
     }
-    /// Hopper (sm_90): 128 threads, 7 steps per thread.
-    pub const SM90: Table = Table { nt: 128, vt: 7 };
+    /// Hopper (sm_90): 128 threads, 11 steps per thread.
+    pub const SM90: Table = Table { nt: 128, vt: 11 };
     /// Volta to Ada (sm_70): 128 threads, 7 steps per thread (the seeds' shape).
     pub const SM70: Table = Table { nt: 128, vt: 7 };
     /// Threads per CTA of the naive expand.
@@ -131,7 +131,7 @@ where
 ///
 /// ```
 /// use mgpu_intervalmove::{kernels::KernelSet, IntervalElement};
-/// assert_eq!(<<i32 as IntervalElement<u32>>::Sm90 as KernelSet<i32, u32>>::NV, 896);
+/// assert_eq!(<<i32 as IntervalElement<u32>>::Sm90 as KernelSet<i32, u32>>::NV, 1408);
 /// ```
 pub trait KernelSet<T, I> {
     /// Merge steps per tile (`NT * VT`).
