@@ -253,14 +253,41 @@ impl<I: Idx> Keys<I> for IndexKeys<I> {
     }
 }
 
-/// Shared-memory bytes of both kernels for elements of `elem_bytes` bytes: `NT * VT` u32
-/// flags, the compaction's per-row counts, then (insert) `NT * VT` staged elements.
+/// Shared-memory bytes of both kernels for elements of `elem_bytes` and indices of
+/// `index_bytes` bytes: `NT * VT` u32 flags, the compaction's per-row counts, then
+/// (insert) `NT * VT` staged elements, then `NT * VT` staged indices.
 ///
 /// ```
-/// assert_eq!(mgpu_bulk::device::shared_bytes(128, 7, 4), 4 * (896 + 28) + 4 * 896);
+/// assert_eq!(mgpu_bulk::device::shared_bytes(128, 7, 4, 8), 4 * (896 + 28) + 12 * 896);
 /// ```
-pub const fn shared_bytes(nt: usize, vt: usize, elem_bytes: usize) -> usize {
-    staged_offset(nt, vt) + nt * vt * elem_bytes
+pub const fn shared_bytes(nt: usize, vt: usize, elem_bytes: usize, index_bytes: usize) -> usize {
+    staged_offset(nt, vt) + nt * vt * (elem_bytes + index_bytes)
+}
+
+/// Loads the tile's indices `first .. first + count` (strided, coalesced) into shared
+/// slots `0 .. count`, where each thread checks its index and the next one's order
+/// after the barrier (no register pair per index, no second global load of each).
+#[inline(always)]
+unsafe fn stage_indices<I: Idx, const NT: usize, const VT: usize>(
+    tid: usize,
+    keys: IndexKeys<I>,
+    first: u64,
+    count: u64,
+    staged: *mut I,
+) {
+    let mut idx = [I::ZERO; VT];
+    for (i, x) in idx.iter_mut().enumerate() {
+        let k = (NT * i + tid) as u64;
+        if k < count {
+            *x = keys.key((first + k) as usize);
+        }
+    }
+    for (i, x) in idx.iter().enumerate() {
+        let k = NT * i + tid;
+        if (k as u64) < count {
+            *staged.add(k) = *x;
+        }
+    }
 }
 
 /// Byte offset of the insert kernel's staged elements (8-byte aligned).
@@ -283,14 +310,15 @@ unsafe fn raise<C: Cta>(cta: &C, p: *mut u32, err: u32) {
 /// straight from its register to `output[gid - mp[block] + rank]`.
 ///
 /// Checks: the partitions (in order, no more indices than elements), each index in the
-/// tile's range, each adjacent pair strictly increasing (the pair across the tile
-/// boundary is checked by the tile of its first index).
+/// tile's range, each adjacent pair in the tile strictly increasing (checked from the
+/// indices staged in shared memory). A pair across a tile boundary needs no check: each
+/// tile's indices lie in its own source range, and the ranges increase.
 ///
 /// # Safety
 /// `source` readable for `source_len`, `indices` for `num_indices` and `mp` for
 /// `grid + 1` (unless index-sequence mode),
 /// `output` writable for `output_len`, `error` one word; shared memory of
-/// [`shared_bytes`]`(NT, VT, size_of::<T>())` bytes.
+/// [`shared_bytes`]`(NT, VT, size_of::<T>(), size_of::<I>())` bytes.
 ///
 /// # Examples
 ///
@@ -366,18 +394,8 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     let counts = cta.shared::<u32>(4 * NT * VT);
     // The tile's remove indices (with each one's successor, for the order check).
     let ic = p1 - p0;
-    let mut idx = [I::ZERO; VT];
-    let mut next = [I::ZERO; VT];
-    for i in 0..VT {
-        let j = (NT * i + tid) as u64;
-        if j < ic {
-            let g = (p0 + j) as usize;
-            idx[i] = keys.key(g);
-            if (g as u64) + 1 < m {
-                next[i] = keys.key(g + 1);
-            }
-        }
-    }
+    let staged = cta.shared::<I>(staged_offset(NT, VT));
+    stage_indices::<I, NT, VT>(tid, keys, p0, ic, staged);
     for i in 0..VT {
         let j = NT * i + tid;
         *flags.add(j) = ((j as u64) < count) as u32;
@@ -386,8 +404,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     for i in 0..VT {
         let k = (NT * i + tid) as u64;
         if k < ic {
-            let g = p0 + k;
-            let x = idx[i].to_u64();
+            let x = (*staged.add(k as usize)).to_u64();
             if x >= gid && x - gid < count {
                 *flags.add((x - gid) as usize) = 0;
             } else if x >= n {
@@ -395,7 +412,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
             } else {
                 err |= ERROR_ORDER;
             }
-            if g + 1 < m && x >= next[i].to_u64() {
+            if k + 1 < ic && x >= (*staged.add(k as usize + 1)).to_u64() {
                 err |= ERROR_ORDER;
             }
         }
@@ -430,12 +447,13 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
 /// strided order.
 ///
 /// Checks: the partitions consistent, each index in `b0 ..= b1` (which for sorted indices
-/// holds), no index past `n`, each adjacent pair non-decreasing.
+/// holds), no index past `n`, each adjacent pair in the tile non-decreasing (from the
+/// staged indices; across tiles the source ranges order them).
 ///
 /// # Safety
 /// `source` readable for `source_len`, `indices` (and `values` unless sequence mode) for
 /// `num_indices`, `mp` for `grid + 1`, `output` writable for `output_len`, `error` one word; shared memory of
-/// [`shared_bytes`]`(NT, VT, size_of::<T>())` bytes.
+/// [`shared_bytes`]`(NT, VT, size_of::<T>(), size_of::<I>())` bytes.
 ///
 /// # Examples
 ///
@@ -488,27 +506,24 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     // 0..ac) and source elements (slots ac..count), and its insert indices (with each
     // one's successor, for the order check).
     let mut vals = [T::ZERO; VT];
-    let mut idx = [I::ZERO; VT];
-    let mut next = [I::ZERO; VT];
-    for i in 0..VT {
+    for (i, v) in vals.iter_mut().enumerate() {
         let j = (NT * i + tid) as u64;
         if j < ac {
             let k = a0 + j;
-            if seq {
-                vals[i] = T::sequence(a.first, a.step, k);
+            *v = if seq {
+                T::sequence(a.first, a.step, k)
             } else {
                 // a1 <= m: in range.
-                vals[i] = *a.values.add(k as usize);
-            }
-            idx[i] = keys.key(k as usize);
-            if k + 1 < m {
-                next[i] = keys.key(k as usize + 1);
-            }
+                *a.values.add(k as usize)
+            };
         } else if j < count {
             // b1 <= n: in range.
-            vals[i] = *a.source.add((b0 + j - ac) as usize);
+            *v = *a.source.add((b0 + j - ac) as usize);
         }
     }
+    let staged_idx = cta.shared::<I>(staged_offset(NT, VT) + NT * VT * core::mem::size_of::<T>());
+    stage_indices::<I, NT, VT>(tid, keys, a0, ac, staged_idx);
+
     for (i, v) in vals.iter().enumerate() {
         let j = NT * i + tid;
         *flags.add(j) = 0;
@@ -521,7 +536,7 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     for i in 0..VT {
         let k = (NT * i + tid) as u64;
         if k < ac {
-            let x = idx[i].to_u64();
+            let x = (*staged_idx.add(k as usize)).to_u64();
             if x >= b0 && x - b0 <= bc {
                 *flags.add((k + x - b0) as usize) = 1;
             } else if x > n {
@@ -529,7 +544,7 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
             } else {
                 err |= ERROR_ORDER;
             }
-            if a0 + k + 1 < m && x > next[i].to_u64() {
+            if k + 1 < ac && x > (*staged_idx.add(k as usize + 1)).to_u64() {
                 err |= ERROR_ORDER;
             }
         }

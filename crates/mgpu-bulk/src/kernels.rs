@@ -123,7 +123,8 @@ macro_rules! bulk_kernel {
             const ENTRY: &'static str = <Self as EntryName>::NAME;
             const NT: u32 = NT as u32;
             const SHARED_BYTES: u32 =
-                device::shared_bytes(NT, VT, core::mem::size_of::<T>()) as u32;
+                device::shared_bytes(NT, VT, core::mem::size_of::<T>(), core::mem::size_of::<I>())
+                    as u32;
             const MIN_CTAS_PER_SM: u32 = (tuning::THREADS_PER_SM / NT) as u32;
             #[inline(always)]
             fn body<C: Cta>(cta: &C, args: &Self::Args) {

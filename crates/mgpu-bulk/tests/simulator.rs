@@ -436,3 +436,48 @@ proptest! {
         }
     }
 }
+
+/// One swapped adjacent pair anywhere in otherwise sorted indices (inside a tile, across a
+/// tile boundary, at either end) is reported: the kernels check each pair from staged
+/// shared memory and the pair across each tile boundary separately.
+#[test]
+fn every_swapped_pair_is_reported() {
+    let dev = Simulator::new();
+    let n = 4000usize;
+    let src: Vec<i32> = (0..n as i32).collect();
+    // Every third position, unique (remove) or in runs of two (insert).
+    let unique: Vec<u64> = (0..n as u64).step_by(3).collect();
+    let runs: Vec<u64> = (0..2 * unique.len()).map(|k| unique[k / 2]).collect();
+    let mut at: Vec<usize> = (0..unique.len() - 1).step_by(29).collect();
+    // Pairs around the tile boundaries of either tuning (NV 896 or the sm_90 shape).
+    for nv in [
+        896usize,
+        mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuning::SM90.vt,
+    ] {
+        for b in (nv..n).step_by(nv) {
+            let k = b / 3;
+            at.extend(
+                [k.saturating_sub(1), k, k + 1]
+                    .iter()
+                    .filter(|&&k| k + 1 < unique.len()),
+            );
+        }
+    }
+    at.push(unique.len() - 2);
+    for &k in &at {
+        let mut r = unique.clone();
+        r.swap(k, k + 1);
+        let e = remove_sim::<i32, u32>(&dev, &src, &r).unwrap_err();
+        assert!(
+            e.to_string().contains("not sorted and unique"),
+            "remove swap at {k}: {e}"
+        );
+        let mut i = runs.clone();
+        i.swap(2 * k + 1, 2 * k + 2);
+        let e = insert_sim::<i32, u32>(&dev, None, (0, 1), &i, &src).unwrap_err();
+        assert!(
+            e.to_string().contains("not sorted"),
+            "insert swap at {k}: {e}"
+        );
+    }
+}
