@@ -19,6 +19,7 @@ mod sealed {
 /// use mgpu_ctasearch::Idx;
 /// assert_eq!(Idx::wrapping_sub(0u32, 1), u32::MAX);
 /// assert_eq!(<u64 as Idx>::mid(10, 15), 12);
+/// assert_eq!(Idx::half(7u32), 3);
 /// ```
 pub trait Idx:
     mgpu_core::Integer + BitAnd<Output = Self> + Not<Output = Self> + sealed::Sealed
@@ -33,6 +34,8 @@ pub trait Idx:
     fn wrapping_mul(self, rhs: Self) -> Self;
     /// `(lo + hi) / 2` for `lo <= hi`, without overflow.
     fn mid(lo: Self, hi: Self) -> Self;
+    /// `self / 2`.
+    fn half(self) -> Self;
     /// Widened (or truncated on a 32-bit host) to `usize`.
     fn to_usize(self) -> usize;
     /// From `usize`, truncating.
@@ -59,6 +62,8 @@ macro_rules! idx {
             fn wrapping_mul(self, rhs: Self) -> Self { <$t>::wrapping_mul(self, rhs) }
             #[inline(always)]
             fn mid(lo: Self, hi: Self) -> Self { lo + ((hi - lo) >> 1) }
+            #[inline(always)]
+            fn half(self) -> Self { self >> 1 }
             #[inline(always)]
             fn to_usize(self) -> usize { self as usize }
             #[inline(always)]

@@ -11,6 +11,9 @@
 //! - [`binary_search`]: lower and upper bound over any [`Keys`] sequence with any
 //!   [`Comparator`](mgpu_core::Comparator);
 //! - [`merge_path`]: the Merge Path cross-diagonal search (lower and upper bound);
+//! - [`binary_search_coop`], [`binary_search_coop_left`] and [`merge_path_coop`]: the same
+//!   searches run by a group of 2 to 32 lanes of a warp, a few bisection levels per round
+//!   of loads, bit for bit the serial result (for latency-bound searches in global memory);
 //! - [`serial_merge`] / [`serial_merge_guarded`]: `VT` outputs of a merge with their
 //!   source positions, without and with range checks;
 //! - [`serial_load_balance_search`] / [`serial_load_balance_search_guarded`] and the CTA
@@ -45,6 +48,7 @@
 //! ```
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 
+mod coop;
 mod idx;
 mod keys;
 mod lbs;
@@ -52,6 +56,7 @@ mod merge;
 mod range;
 mod search;
 
+pub use coop::{binary_search_coop, binary_search_coop_left, merge_path_coop, COOP_MAX_LANES_LOG2};
 pub use idx::Idx;
 pub use keys::{Counting, Keys};
 pub use lbs::{

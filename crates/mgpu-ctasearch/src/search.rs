@@ -104,30 +104,16 @@ impl SearchBounds for Bounds {
 /// assert_eq!(unsafe { binary_search(&desc[..], 4u32, 7, Lower, Greater) }, 1);
 /// ```
 #[inline(always)]
-pub unsafe fn binary_search<T, K, I, B, C>(data: K, count: I, key: T, bounds: B, _comp: C) -> I
+pub unsafe fn binary_search<T, K, I, B, C>(data: K, count: I, key: T, bounds: B, comp: C) -> I
 where
     K: Keys<T>,
     I: Idx,
     B: SearchBounds,
     C: Comparator<T>,
 {
-    let mut begin = I::ZERO;
-    let mut end = count;
-    while begin < end {
-        let mid = I::mid(begin, end);
-        let k = data.key(mid.to_usize());
-        let pred = if bounds.is_upper() {
-            !C::compare(&key, &k)
-        } else {
-            C::compare(&k, &key)
-        };
-        if pred {
-            begin = mid.wrapping_add(I::ONE);
-        } else {
-            end = mid;
-        }
-    }
-    begin
+    bisect(I::ZERO, count, |mid| {
+        search_probe(data, &key, bounds, comp, mid).0
+    })
 }
 
 /// Merge Path (seed 003): where the cross-diagonal `diag` (`0 <= diag <= a_count +
@@ -163,7 +149,7 @@ pub unsafe fn merge_path<T, KA, KB, I, B, C>(
     b_count: I,
     diag: I,
     bounds: B,
-    _comp: C,
+    comp: C,
 ) -> I
 where
     KA: Keys<T>,
@@ -172,26 +158,144 @@ where
     B: SearchBounds,
     C: Comparator<T>,
 {
-    let mut begin = if diag > b_count {
+    let (begin, end) = merge_path_range(a_count, b_count, diag);
+    bisect(begin, end, |mid| {
+        merge_path_goes_right(a, b, diag, bounds, comp, mid)
+    })
+}
+
+// The pieces both the serial searches above and the cooperative ones (`crate::coop`) are
+// made of, so that they probe the same positions with the same predicates and agree bit
+// for bit on every input, sorted or not.
+
+/// The bisection every search runs: while `begin < end`, probe `mid = (begin + end) / 2`
+/// and continue right of it (`begin = mid + 1`) when the probe says so, else left of it
+/// (`end = mid`). Returns the final `begin` and the value the last right-going probe
+/// returned with its decision (`none` when no probe went right, i.e. the result is the
+/// initial `begin`): that probe was at `result - 1`. On a monotone predicate (true, then
+/// false) the result is the first position where it is false; on any other it is still
+/// the end of this exact sequence of probes, which [`crate::coop`] reproduces.
+///
+/// The range is kept as `begin` and a length (`mid = begin + len / 2`, the same position):
+/// with `begin` and `end`, LLVM keeps two copies of each across the loop.
+#[inline(always)]
+pub(crate) fn bisect_carry<I: Idx, V: Copy>(
+    mut begin: I,
+    end: I,
+    none: V,
+    mut probe: impl FnMut(I) -> (bool, V),
+) -> (I, V) {
+    let mut left = none;
+    let mut len = range_len(begin, end);
+    while len != I::ZERO {
+        let (right, v) = probe(begin.wrapping_add(len.half()));
+        (begin, len) = step(begin, len, right);
+        if right {
+            left = v;
+        }
+    }
+    (begin, left)
+}
+
+/// The length of `[begin, end)`, 0 when `end <= begin` (where the bisection does not run).
+#[inline(always)]
+pub(crate) fn range_len<I: Idx>(begin: I, end: I) -> I {
+    if begin < end {
+        end.wrapping_sub(begin)
+    } else {
+        I::ZERO
+    }
+}
+
+/// One bisection step of the non-empty range at `begin` of `len`, whose probe at
+/// `begin + len / 2` decided `right`: `[mid + 1, end)` or `[begin, mid)`.
+#[inline(always)]
+pub(crate) fn step<I: Idx>(begin: I, len: I, right: bool) -> (I, I) {
+    let half = len.half();
+    if right {
+        (
+            begin.wrapping_add(half).wrapping_add(I::ONE),
+            len.wrapping_sub(half).wrapping_sub(I::ONE),
+        )
+    } else {
+        (begin, half)
+    }
+}
+
+/// [`bisect_carry`] without a value.
+#[inline(always)]
+pub(crate) fn bisect<I: Idx>(begin: I, end: I, mut goes_right: impl FnMut(I) -> bool) -> I {
+    bisect_carry(begin, end, (), |mid| (goes_right(mid), ())).0
+}
+
+/// [`binary_search`]'s probe at `mid`: whether the search goes right of it (lower bound
+/// `comp(data[mid], key)`, upper bound `!comp(key, data[mid])`), and `data[mid]` (one
+/// load).
+///
+/// # Safety
+/// `data` is readable at `mid`.
+#[inline(always)]
+pub(crate) unsafe fn search_probe<T, K, I, B, C>(
+    data: K,
+    key: &T,
+    bounds: B,
+    _comp: C,
+    mid: I,
+) -> (bool, T)
+where
+    K: Keys<T>,
+    I: Idx,
+    B: SearchBounds,
+    C: Comparator<T>,
+{
+    let k = data.key(mid.to_usize());
+    let right = if bounds.is_upper() {
+        !C::compare(key, &k)
+    } else {
+        C::compare(&k, key)
+    };
+    (right, k)
+}
+
+/// [`merge_path`]'s search range on cross-diagonal `diag`: `[diag - b_count, min(diag,
+/// a_count))`, the start clamped at 0.
+#[inline(always)]
+pub(crate) fn merge_path_range<I: Idx>(a_count: I, b_count: I, diag: I) -> (I, I) {
+    let begin = if diag > b_count {
         diag.wrapping_sub(b_count)
     } else {
         I::ZERO
     };
-    let mut end = min(diag, a_count);
-    while begin < end {
-        let mid = I::mid(begin, end);
-        let a_key = a.key(mid.to_usize());
-        let b_key = b.key(diag.wrapping_sub(I::ONE).wrapping_sub(mid).to_usize());
-        let pred = if bounds.is_upper() {
-            C::compare(&a_key, &b_key)
-        } else {
-            !C::compare(&b_key, &a_key)
-        };
-        if pred {
-            begin = mid.wrapping_add(I::ONE);
-        } else {
-            end = mid;
-        }
+    (begin, min(diag, a_count))
+}
+
+/// [`merge_path`]'s predicate at `mid`: does the merge take `a[mid]` before
+/// `b[diag - 1 - mid]`? Lower bounds `!comp(b, a)`, upper bounds `comp(a, b)`. The two
+/// loads are independent (issued together).
+///
+/// # Safety
+/// `a` is readable at `mid` and `b` at `diag - 1 - mid`.
+#[inline(always)]
+pub(crate) unsafe fn merge_path_goes_right<T, KA, KB, I, B, C>(
+    a: KA,
+    b: KB,
+    diag: I,
+    bounds: B,
+    _comp: C,
+    mid: I,
+) -> bool
+where
+    KA: Keys<T>,
+    KB: Keys<T>,
+    I: Idx,
+    B: SearchBounds,
+    C: Comparator<T>,
+{
+    let a_key = a.key(mid.to_usize());
+    let b_key = b.key(diag.wrapping_sub(I::ONE).wrapping_sub(mid).to_usize());
+    if bounds.is_upper() {
+        C::compare(&a_key, &b_key)
+    } else {
+        !C::compare(&b_key, &a_key)
     }
-    begin
 }

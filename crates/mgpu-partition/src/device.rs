@@ -1,5 +1,10 @@
-//! The partition kernels' bodies: one thread per partition point, each a single search
-//! (the seeds' `KernelMergePartition`, `KernelBinarySearch`, `KernelPartitionCsrSegReduce`).
+//! The partition kernels' bodies: one search per partition point (the seeds'
+//! `KernelMergePartition`, `KernelBinarySearch`, `KernelPartitionCsrSegReduce`), run by a
+//! group of `2^lanes_log2` lanes of a warp (1 to 32, chosen by the host launcher) with the
+//! cooperative searches of `mgpu_ctasearch` ([`merge_path_coop`],
+//! [`binary_search_coop_left`]): a few bisection levels per round of independent loads,
+//! bit for bit the serial search's result. Thread `t` of the grid works on partition
+//! `t >> lanes_log2`; a group's lanes exit together past the last partition.
 //!
 //! Every partition array is `u64`, one entry per tile boundary (`n / nv + 1` entries for
 //! `n` merge steps): 8 bytes per tile of `nv` elements is nothing, and one format serves
@@ -7,7 +12,8 @@
 
 use mgpu_core::{Comparator, Cta, Less};
 use mgpu_ctasearch::{
-    binary_search, find_mergesort_frame, merge_path, Bounds, Counting, Idx, Keys, Upper,
+    binary_search_coop, binary_search_coop_left, find_mergesort_frame, merge_path_coop, Bounds,
+    Counting, Idx, Upper,
 };
 
 /// The CSR continuation flag (seed 002): set in a CSR partition when the tile's first
@@ -73,6 +79,8 @@ pub struct MergeArgs<T> {
     pub out: *mut u64,
     /// 1 for upper-bound Merge Path, 0 for lower.
     pub upper: u32,
+    /// log2 of the lanes that search each partition together, 0 to 5.
+    pub lanes_log2: u32,
 }
 
 /// Arguments of the binary-search partition kernel.
@@ -93,6 +101,8 @@ pub struct SearchArgs<I> {
     pub out: *mut u64,
     /// 1 for upper bound, 0 for lower.
     pub upper: u32,
+    /// log2 of the lanes that search each partition together, 0 to 5.
+    pub lanes_log2: u32,
 }
 
 /// Arguments of the CSR partition kernel.
@@ -111,6 +121,8 @@ pub struct CsrArgs<I> {
     pub num_partitions: u64,
     /// The partitions.
     pub out: *mut u64,
+    /// log2 of the lanes that search each partition together, 0 to 5.
+    pub lanes_log2: u32,
 }
 
 /// Arguments of the load-balancing partition kernel.
@@ -129,6 +141,8 @@ pub struct LbsArgs<I> {
     pub num_partitions: u64,
     /// The partitions.
     pub out: *mut u64,
+    /// log2 of the lanes that search each partition together, 0 to 5.
+    pub lanes_log2: u32,
 }
 
 #[inline(always)]
@@ -140,9 +154,24 @@ fn min(a: u64, b: u64) -> u64 {
     }
 }
 
+/// The partition this thread's group searches: its grid-wide thread index over the
+/// group size. Groups are aligned lanes of one warp, as the cooperative searches need
+/// (`NT` is a multiple of 32).
 #[inline(always)]
-fn partition_id<C: Cta, const NT: usize>(cta: &C) -> u64 {
-    cta.block() as u64 * NT as u64 + cta.tid() as u64
+fn partition_id<C: Cta, const NT: usize>(cta: &C, lanes_log2: u32) -> u64 {
+    const { assert!(NT.is_multiple_of(32)) };
+    (cta.block() as u64 * NT as u64 + cta.tid() as u64) >> lanes_log2
+}
+
+/// Partition `p` is `v`: written once, by the group's first lane (every lane has it).
+///
+/// # Safety
+/// `out` has a slot `p`.
+#[inline(always)]
+unsafe fn store<C: Cta>(cta: &C, lanes_log2: u32, out: *mut u64, p: u64, v: u64) {
+    if cta.lane() & ((1 << lanes_log2) - 1) == 0 {
+        *out.add(p as usize) = v;
+    }
 }
 
 #[inline(always)]
@@ -154,13 +183,15 @@ fn bounds(upper: u32) -> Bounds {
     }
 }
 
-/// Merge Path partition `p` (one thread each): where cross-diagonal `nv * p` meets the
-/// merge of A and B (`coop == 0`), or, for a mergesort pass (`coop > 0`), where it meets
-/// the merge of the two lists of its [`find_mergesort_frame`], in that merge's A
-/// coordinates. The seeds' `KernelMergePartition`.
+/// Merge Path partition `p` (one group of `2^lanes_log2` lanes each): where
+/// cross-diagonal `nv * p` meets the merge of A and B (`coop == 0`), or, for a mergesort
+/// pass (`coop > 0`), where it meets the merge of the two lists of its
+/// [`find_mergesort_frame`], in that merge's A coordinates. The seeds'
+/// `KernelMergePartition`.
 ///
 /// # Safety
-/// `a` and `b` are readable at their lengths; `out` has `num_partitions` slots.
+/// `a` and `b` are readable at their lengths; `out` has `num_partitions` slots;
+/// `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
 ///
 /// # Examples
 ///
@@ -171,7 +202,8 @@ fn bounds(upper: u32) -> Bounds {
 /// let b = [2u32, 4, 6, 8];
 /// let mut out = vec![0u64; 3];
 /// let args = MergeArgs { a: a.as_ptr(), b: b.as_ptr(), a_count: 4, b_count: 4, nv: 4,
-///     coop: 0, num_partitions: 3, out: out.as_mut_ptr(), upper: 0 };
+///     coop: 0, num_partitions: 3, out: out.as_mut_ptr(), upper: 0, lanes_log2: 3 };
+/// // 8 lanes per partition: threads 0..24 search, 24..32 have no partition.
 /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe {
 ///     merge_partition::<_, u32, Less, 32>(cta, &args)
 /// });
@@ -182,7 +214,7 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
     cta: &C,
     args: &MergeArgs<T>,
 ) {
-    let p = partition_id::<C, NT>(cta);
+    let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
     }
@@ -201,7 +233,9 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
         gid = gid.wrapping_sub(a0);
     }
     let diag = min(gid, a_count + b_count);
-    let mp = merge_path(
+    let mp = merge_path_coop(
+        cta,
+        args.lanes_log2,
         args.a.add(a0 as usize),
         a_count,
         args.b.add(b0 as usize),
@@ -210,7 +244,7 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
         bounds(args.upper),
         Cmp::default(),
     );
-    *args.out.add(p as usize) = mp;
+    store(cta, args.lanes_log2, args.out, p, mp);
 }
 
 /// Binary-search partition `p`: the lower or upper bound of key `min(nv * p, count)` in
@@ -220,6 +254,7 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
 /// # Safety
 /// `data` is readable at `0..num_items`; `out` has `num_partitions` slots; `count` fits
 /// `I`.
+/// `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
 ///
 /// # Examples
 ///
@@ -229,19 +264,27 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
 /// let remove = [3u32, 4, 10, 11, 12, 25];
 /// let mut out = vec![0u64; 4];
 /// let args = SearchArgs { data: remove.as_ptr(), num_items: 6, count: 30, nv: 10,
-///     num_partitions: 4, out: out.as_mut_ptr(), upper: 0 };
+///     num_partitions: 4, out: out.as_mut_ptr(), upper: 0, lanes_log2: 2 };
 /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { search_partition::<_, u32, 32>(cta, &args) });
 /// assert_eq!(out, [0, 2, 5, 6]);
 /// ```
 #[inline(always)]
 pub unsafe fn search_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &SearchArgs<I>) {
-    let p = partition_id::<C, NT>(cta);
+    let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
     }
     let key = I::from_u64(min(args.nv.wrapping_mul(p), args.count));
-    let r = binary_search(args.data, args.num_items, key, bounds(args.upper), Less);
-    *args.out.add(p as usize) = r;
+    let r = binary_search_coop(
+        cta,
+        args.lanes_log2,
+        args.data,
+        args.num_items,
+        key,
+        bounds(args.upper),
+        Less,
+    );
+    store(cta, args.lanes_log2, args.out, p, r);
 }
 
 /// CSR partition `p` (seed 002's `KernelPartitionCsrSegReduce`): for the tile starting at
@@ -253,6 +296,7 @@ pub unsafe fn search_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &
 ///
 /// # Safety
 /// `csr` is readable at `0..num_rows`; `out` has `num_partitions` slots; `nz` fits `I`.
+/// `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
 ///
 /// # Examples
 ///
@@ -263,13 +307,13 @@ pub unsafe fn search_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &
 /// let csr = [0u32, 957, 1008, 2000, 2312];
 /// let mut out = vec![0u64; 4];
 /// let args = CsrArgs { csr: csr.as_ptr(), num_rows: 5, nz: 3000, nv: 1000,
-///     num_partitions: 4, out: out.as_mut_ptr() };
+///     num_partitions: 4, out: out.as_mut_ptr(), lanes_log2: 0 };
 /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { csr_partition::<_, u32, 32>(cta, &args) });
 /// assert_eq!(out, [0, 1 | F, 3, 5]);
 /// ```
 #[inline(always)]
 pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &CsrArgs<I>) {
-    let p = partition_id::<C, NT>(cta);
+    let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
     }
@@ -278,16 +322,26 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
         args.num_rows
     } else {
         let k = I::from_u64(key);
-        let ub = binary_search(args.csr, args.num_rows, k, Upper, Less);
+        // The upper bound, and `csr[ub - 1]` as the search loaded it (`None` for ub == 0):
+        // no dependent load after the search.
+        let (ub, left) = binary_search_coop_left(
+            cta,
+            args.lanes_log2,
+            args.csr,
+            args.num_rows,
+            k,
+            Upper,
+            Less,
+        );
         let row = if ub == 0 { 0 } else { ub - 1 };
-        let starts_here = ub != 0 && args.csr.key(row as usize) == k;
+        let starts_here = left == Some(k);
         if starts_here {
             row
         } else {
             row | CSR_CONTINUATION
         }
     };
-    *args.out.add(p as usize) = limit;
+    store(cta, args.lanes_log2, args.out, p, limit);
 }
 
 /// Load-balancing partition `p`: the upper-bound Merge Path of the work items (the
@@ -298,6 +352,7 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
 /// # Safety
 /// `scan` is readable at `0..num_objects`; `out` has `num_partitions` slots; `total` fits
 /// `I`.
+/// `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
 ///
 /// # Examples
 ///
@@ -308,19 +363,22 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
 /// let scan = [0u32, 2, 7, 10, 10];
 /// let mut out = vec![0u64; 5];
 /// let args = LbsArgs { scan: scan.as_ptr(), num_objects: 5, total: 11, nv: 4,
-///     num_partitions: 5, out: out.as_mut_ptr() };
-/// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { lbs_partition::<_, u32, 32>(cta, &args) });
+///     num_partitions: 5, out: out.as_mut_ptr(), lanes_log2: 5 };
+/// // A warp per partition: 5 CTAs of 32 threads.
+/// sim::launch(5, 32, 0, &|cta: &sim::SimCta| unsafe { lbs_partition::<_, u32, 32>(cta, &args) });
 /// // Steps: B A A B | A A A A | A B A A | A B B A
 /// assert_eq!(out, [0, 2, 6, 9, 11]);
 /// ```
 #[inline(always)]
 pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &LbsArgs<I>) {
-    let p = partition_id::<C, NT>(cta);
+    let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
     }
     let diag = min(args.nv.wrapping_mul(p), args.total + args.num_objects);
-    let mp = merge_path(
+    let mp = merge_path_coop(
+        cta,
+        args.lanes_log2,
         Counting(I::ZERO),
         args.total,
         args.scan,
@@ -329,5 +387,5 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
         Upper,
         Less,
     );
-    *args.out.add(p as usize) = mp;
+    store(cta, args.lanes_log2, args.out, p, mp);
 }

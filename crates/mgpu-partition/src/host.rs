@@ -1,18 +1,22 @@
 //! Host launchers of the partition kernels, generic over [`Device`]. Each queues one
-//! launch of one thread per partition point and returns the partitions in a pool
-//! temporary ([`Temp`]) without synchronising: the next kernel on the stream reads them.
-//! `.to_vec()` on the result copies them to the host (and synchronises).
+//! launch of a group of lanes per partition point (the group size from
+//! [`partition_lanes_log2`]) and returns the partitions in a pool temporary ([`Temp`])
+//! without synchronising: the next kernel on the stream reads them. `.to_vec()` on the
+//! result copies them to the host (and synchronises).
 //!
-//! The partition kernels read only `log2(n)` elements each, so they do not check that the
+//! The partition kernels read only a few elements per search (`log2(n)` along the
+//! bisection, and the cooperative groups' probes beside it), so they do not check that the
 //! inputs are sorted (or that a CSR starts at 0): on such input the partitions are
-//! meaningless but always inside the inputs' ranges, and the algorithm kernels that read
-//! all the data validate it (DESIGN §5).
+//! meaningless but deterministic (the serial search's result, whatever the group size) and
+//! always inside the inputs' ranges, and the algorithm kernels that read all the data
+//! validate it (DESIGN §5).
 
 use crate::device::{CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use crate::kernels::{MergeComparator, PartitionIndex, NT};
 use mgpu_core::{Element, Index, Kernel};
-use mgpu_ctasearch::{Bounds, SearchBounds};
-use mgpu_runtime::{Device, DeviceSlice, Error, Result, Temp};
+use mgpu_ctasearch::{Bounds, SearchBounds, COOP_MAX_LANES_LOG2};
+use mgpu_runtime::{Device, DeviceInfo, DeviceSlice, Error, Result, Temp};
+use std::sync::OnceLock;
 
 /// The number of partitions of `n` merge steps (or elements) in tiles of `nv`:
 /// `ceil(n / nv) + 1`, one per tile boundary (the first is always 0 and the last is the end).
@@ -47,21 +51,89 @@ fn fits<I: Index>(what: &'static str, v: usize) -> Result<()> {
     Ok(())
 }
 
-/// Allocates `num` partitions and launches `K` with one thread each; `set_out` puts the
-/// output pointer into the arguments.
+/// Resident threads per SM of a compute capability (the CUDA C++ Programming Guide's
+/// table of technical specifications): 2048, but 1024 on Turing (7.5) and 1536 on GA10x
+/// (8.6), Ada (8.9) and consumer Blackwell (12.x).
+fn threads_per_sm(cc: (u32, u32)) -> usize {
+    match cc {
+        (7, 5) => 1024,
+        (8, 6) | (8, 9) | (12, _) => 1536,
+        _ => 2048,
+    }
+}
+
+/// `MGPU_PARTITION_LANES` (1, 2, 4, 8, 16 or 32), read once: forces the group size, for
+/// measuring. Anything else is ignored.
+fn lanes_override() -> Option<u32> {
+    static LANES: OnceLock<Option<u32>> = OnceLock::new();
+    *LANES.get_or_init(|| {
+        let v: u32 = std::env::var("MGPU_PARTITION_LANES")
+            .ok()?
+            .trim()
+            .parse()
+            .ok()?;
+        (v.is_power_of_two() && v <= 1 << COOP_MAX_LANES_LOG2).then(|| v.trailing_zeros())
+    })
+}
+
+/// How many lanes search each of `partitions` partition points together, as a power of
+/// two (the kernels' `lanes_log2`, 0 to 5): the largest group of at most 32 lanes with
+/// `partitions * lanes` within one wave of resident threads (`sm_count` times the
+/// resident threads per SM of the device's compute capability), so a small partition
+/// count (the common case: one point per tile of thousands of elements) fills the machine
+/// with independent loads, and a large one, which fills it anyway, keeps one thread per
+/// point. A group of 2 probes no more nodes a round than one thread (a round walks the
+/// levels its `lanes - 1` probes cover, see [`mgpu_ctasearch::merge_path_coop`]), so 2
+/// becomes 1.
+///
+/// The environment variable `MGPU_PARTITION_LANES` (1, 2, 4, 8, 16 or 32; read once per
+/// process) overrides the choice, for measuring.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{Device, Simulator};
+/// let info = Simulator::new().info().clone(); // 4 SMs of compute capability 9.0
+/// assert_eq!(info.sm_count * 2048, 8192);
+/// # if std::env::var_os("MGPU_PARTITION_LANES").is_none() {
+/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 100), 5); // 32 lanes
+/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 1000), 3); // 8 lanes
+/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 3000), 0); // 2 would fit: 1
+/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 100_000), 0);
+/// # }
+/// ```
+pub fn partition_lanes_log2(info: &DeviceInfo, partitions: usize) -> u32 {
+    if let Some(l) = lanes_override() {
+        return l;
+    }
+    let wave = info.sm_count.max(1) as usize * threads_per_sm(info.compute_capability);
+    let mut log2 = 0;
+    while log2 < COOP_MAX_LANES_LOG2 && partitions.saturating_mul(2 << log2) <= wave {
+        log2 += 1;
+    }
+    if log2 == 1 {
+        0
+    } else {
+        log2
+    }
+}
+
+/// Allocates `num` partitions and launches `K` with a group of `2^lanes_log2` lanes each;
+/// `args` makes the arguments from the output pointer and `lanes_log2`.
 fn launch<D: Device, K: Kernel>(
     dev: &D,
     num: usize,
-    args: impl FnOnce(*mut u64) -> K::Args,
+    args: impl FnOnce(*mut u64, u32) -> K::Args,
 ) -> Result<Temp<u64, D>> {
-    let grid = num.div_ceil(NT);
+    let lanes_log2 = partition_lanes_log2(dev.info(), num);
+    let grid = num.div_ceil(NT >> lanes_log2);
     if grid > u32::MAX as usize {
         return Err(Error::InvalidInput(format!(
             "{num} partitions are more than one launch can search"
         )));
     }
     let out = Temp::<u64, D>::new(dev, num)?;
-    let a = args(out.as_mut_ptr());
+    let a = args(out.as_mut_ptr(), lanes_log2);
     // SAFETY: `out` has `num` slots; the arguments name the caller's device slices with
     // their lengths, as the kernel bodies document.
     unsafe { dev.launch::<K>(grid as u32, &a)? };
@@ -100,7 +172,7 @@ pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     let num = partition_count(a.len() + b.len(), nv);
-    launch::<D, C::Kernel>(a.device(), num, |out| MergeArgs {
+    launch::<D, C::Kernel>(a.device(), num, |out, lanes_log2| MergeArgs {
         a: a.as_ptr(),
         b: b.as_ptr(),
         a_count: a.len() as u64,
@@ -110,6 +182,7 @@ pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
         num_partitions: num as u64,
         out,
         upper: bounds.is_upper() as u32,
+        lanes_log2,
     })
 }
 
@@ -149,7 +222,7 @@ pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
         )));
     }
     let num = partition_count(keys.len(), nv);
-    launch::<D, C::Kernel>(keys.device(), num, |out| MergeArgs {
+    launch::<D, C::Kernel>(keys.device(), num, |out, lanes_log2| MergeArgs {
         a: keys.as_ptr(),
         b: keys.as_ptr(),
         a_count: keys.len() as u64,
@@ -159,6 +232,7 @@ pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
         num_partitions: num as u64,
         out,
         upper: 0,
+        lanes_log2,
     })
 }
 
@@ -189,7 +263,7 @@ pub fn binary_search_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("binary-search partition count", count)?;
     let num = partition_count(count, nv);
-    launch::<D, I::Search>(data.device(), num, |out| SearchArgs {
+    launch::<D, I::Search>(data.device(), num, |out, lanes_log2| SearchArgs {
         data: data.as_ptr(),
         num_items: data.len() as u64,
         count: count as u64,
@@ -197,6 +271,7 @@ pub fn binary_search_partitions<D: Device, I: PartitionIndex>(
         num_partitions: num as u64,
         out,
         upper: bounds.is_upper() as u32,
+        lanes_log2,
     })
 }
 
@@ -231,13 +306,14 @@ pub fn csr_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("CSR element count", nz)?;
     let num = partition_count(nz, nv);
-    launch::<D, I::Csr>(csr.device(), num, |out| CsrArgs {
+    launch::<D, I::Csr>(csr.device(), num, |out, lanes_log2| CsrArgs {
         csr: csr.as_ptr(),
         num_rows: csr.len() as u64,
         nz: nz as u64,
         nv: nv as u64,
         num_partitions: num as u64,
         out,
+        lanes_log2,
     })
 }
 
@@ -273,12 +349,13 @@ pub fn load_balance_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("load-balancing total", total)?;
     let num = partition_count(total + scan.len(), nv);
-    launch::<D, I::Lbs>(scan.device(), num, |out| LbsArgs {
+    launch::<D, I::Lbs>(scan.device(), num, |out, lanes_log2| LbsArgs {
         scan: scan.as_ptr(),
         num_objects: scan.len() as u64,
         total: total as u64,
         nv: nv as u64,
         num_partitions: num as u64,
         out,
+        lanes_log2,
     })
 }

@@ -2,7 +2,8 @@
 //! entry points and the host dispatch are generated from.
 //!
 //! Instantiations (18 entries per architecture, the same for sm_70 and sm_90: a partition
-//! kernel is one binary search per thread, with nothing to tune but `NT`):
+//! kernel is one search per group of lanes, the group size chosen at run time, with nothing
+//! to tune but `NT`):
 //! - `partition_merge_<t>_<less|greater>` for t in i32, u32, i64, u64, f32, f64: Merge Path
 //!   partitions, lower or upper bound and merge or mergesort (`coop`) chosen at run time;
 //! - `partition_search_<i>`, `partition_csr_<i>`, `partition_lbs_<i>` for i in u32, u64.
@@ -15,8 +16,16 @@ use mgpu_ctasearch::Idx;
 /// The name of the PTX module (family) of every partition kernel.
 pub const MODULE: &str = "partition";
 
-/// Threads per CTA of every partition kernel (one partition point per thread).
+/// Threads per CTA of every partition kernel (a group of 1 to 32 lanes per partition
+/// point).
 pub const NT: usize = 128;
+
+/// Resident CTAs per SM the partition kernels are compiled for (`.minnctapersm`): 16 of
+/// 128 threads, 2048 threads, the whole SM on sm_70 to sm_90, which bounds them to 32
+/// registers. The host sizes the lane groups so that one wave of 2048 threads per SM
+/// holds every group ([`crate::partition_lanes_log2`]); more registers would make that
+/// two waves.
+pub const MIN_CTAS_PER_SM: u32 = (2048 / NT) as u32;
 
 /// Entry names of kernel instantiations (implemented by the instance list).
 pub trait EntryName {
@@ -42,6 +51,7 @@ where
     const ENTRY: &'static str = <Self as EntryName>::NAME;
     const NT: u32 = NT as u32;
     const SHARED_BYTES: u32 = 0;
+    const MIN_CTAS_PER_SM: u32 = MIN_CTAS_PER_SM;
     #[inline(always)]
     fn body<X: Cta>(cta: &X, args: &MergeArgs<T>) {
         // SAFETY: the host launcher sizes every buffer as the body documents.
@@ -60,6 +70,7 @@ macro_rules! index_kernel {
             const ENTRY: &'static str = <Self as EntryName>::NAME;
             const NT: u32 = NT as u32;
             const SHARED_BYTES: u32 = 0;
+            const MIN_CTAS_PER_SM: u32 = MIN_CTAS_PER_SM;
             #[inline(always)]
             fn body<X: Cta>(cta: &X, args: &$args<I>) {
                 // SAFETY: the host launcher sizes every buffer as the body documents.

@@ -5,8 +5,12 @@
 //! exist.
 //!
 //! The coarse half of Modern GPU's two-level scheduling (seeds 001 to 004): before an
-//! algorithm's kernel runs, one thread per tile boundary searches the inputs in global
-//! memory for where tile `i` starts, so every tile then gets exactly its share of the work.
+//! algorithm's kernel runs, one search per tile boundary finds in global memory where tile
+//! `i` starts, so every tile then gets exactly its share of the work. Each search is run by
+//! a group of 1 to 32 lanes of a warp ([`partition_lanes_log2`] picks the size), which
+//! probe several levels of the bisection per round of loads
+//! ([`mgpu_ctasearch::merge_path_coop`]): a partition kernel has few searches of
+//! `log2(n)` dependent loads each, so it is bound by memory latency, not bandwidth.
 //!
 //! | launcher | seed name | entry `i` |
 //! | --- | --- | --- |

@@ -3,12 +3,18 @@
 //! of nv) up to 10^8 elements, printing each size and the GPU time of the synchronised
 //! call (after a warm-up call that JIT-loads the module). Ignored without a GPU: run with
 //! `cargo xtask test-gpu`, or the bundle's `run.sh`.
+//!
+//! `gpu_group_sizes` runs the kernels themselves with every group size (1 to 32 lanes per
+//! partition), checks each against the CPU and prints its median time (CUDA events), with
+//! the size `partition_lanes_log2` picks marked: the table to tune that rule by.
 
 mod common;
 use common::*;
 use mgpu_core::{Greater, Less};
 use mgpu_cpu::partition as cpu;
 use mgpu_ctasearch::Bounds;
+use mgpu_partition::device::{CsrArgs, LbsArgs, MergeArgs};
+use mgpu_partition::kernels::NT;
 use mgpu_partition::{MergeComparator, PartitionIndex};
 use mgpu_runtime::{Context, Device, DeviceVec, Result, Temp};
 use std::time::Instant;
@@ -227,5 +233,139 @@ fn gpu_index_partitions() {
         let (scan, total) = scan_of::<u32>(&c);
         check_csr::<_, u32>(&dev, &scan, total, NV);
         check_lbs::<_, u32>(&dev, &scan, total, NV);
+    }
+}
+
+/// Median microseconds of 15 launches of `K` (after 2 warm-ups), each between CUDA events,
+/// with one group of `2^lanes_log2` lanes per partition; and the partitions it wrote.
+fn time_kernel<K: mgpu_core::Kernel>(
+    dev: &Context,
+    num: usize,
+    lanes_log2: u32,
+    args: impl Fn(*mut u64) -> K::Args,
+) -> (f64, Vec<u64>) {
+    use cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
+    let out = Temp::<u64, Context>::new(dev, num).unwrap();
+    let a = args(out.as_mut_ptr());
+    let grid = num.div_ceil(NT >> lanes_log2) as u32;
+    let cuda = dev.cuda_context();
+    let (start, stop) = (
+        cuda.new_event(Some(CU_EVENT_DEFAULT)).unwrap(),
+        cuda.new_event(Some(CU_EVENT_DEFAULT)).unwrap(),
+    );
+    let mut ts = Vec::new();
+    for i in 0..17 {
+        start.record(dev.stream()).unwrap();
+        // SAFETY: `out` has `num` slots; `args` names device buffers with their lengths.
+        unsafe { dev.launch::<K>(grid, &a).unwrap() };
+        stop.record(dev.stream()).unwrap();
+        if i >= 2 {
+            ts.push(start.elapsed_ms(&stop).unwrap() as f64 * 1e3);
+        }
+    }
+    ts.sort_by(f64::total_cmp);
+    (ts[ts.len() / 2], out.to_vec().unwrap())
+}
+
+fn print_sweep(what: &str, log_n: u32, num: usize, times: &[f64], dev: &Context) {
+    let picked = mgpu_partition::partition_lanes_log2(dev.info(), num) as usize;
+    let cols: Vec<String> = times
+        .iter()
+        .enumerate()
+        .map(|(l, t)| {
+            format!(
+                "L={:<2} {t:>7.1}{}",
+                1 << l,
+                if l == picked { "*" } else { " " }
+            )
+        })
+        .collect();
+    println!(
+        "{what:<10} n = 2^{log_n:<2} partitions = {num:>7}  us: {}",
+        cols.join(" ")
+    );
+}
+
+/// Every group size on the sizes of the benchmarks (tiles of 128 x 11): merge of two sorted
+/// u32 halves (lower bound), CSR and load-balancing partitions over random counts.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_group_sizes() {
+    let dev = ctx();
+    let nv = 128 * 11;
+    for log_n in [20u32, 22, 24, 25, 26, 27] {
+        let n = 1usize << log_n;
+        let mut rng = Rng(log_n as u64);
+        let a = sorted::<u32>(&mut rng, n / 2, 1 << 30, false);
+        let b = sorted::<u32>(&mut rng, n - n / 2, 1 << 30, false);
+        let (da, db) = (
+            DeviceVec::from_slice(&dev, &a).unwrap(),
+            DeviceVec::from_slice(&dev, &b).unwrap(),
+        );
+        let want = cpu::merge_path_partitions::<u32, Less>(&a, &b, nv, cpu::Bounds::Lower).unwrap();
+        let num = want.len();
+        let mut times = Vec::new();
+        for lanes_log2 in 0..=5 {
+            let (t, got) = time_kernel::<<Less as MergeComparator<u32>>::Kernel>(
+                &dev,
+                num,
+                lanes_log2,
+                |out| MergeArgs {
+                    a: da.as_slice().as_ptr(),
+                    b: db.as_slice().as_ptr(),
+                    a_count: a.len() as u64,
+                    b_count: b.len() as u64,
+                    nv: nv as u64,
+                    coop: 0,
+                    num_partitions: num as u64,
+                    out,
+                    upper: 0,
+                    lanes_log2,
+                },
+            );
+            assert!(got == want, "merge n={n} lanes_log2={lanes_log2}");
+            times.push(t);
+        }
+        print_sweep("merge u32", log_n, num, &times, &dev);
+        // CSR and LBS over n / 4 rows (objects) of 3 items on average, a quarter empty.
+        let c = counts(&mut rng, n / 4, 9);
+        let (scan, total) = scan_of::<u32>(&c);
+        let ds = DeviceVec::from_slice(&dev, &scan).unwrap();
+        let want = cpu::csr_partitions(&scan, total, nv).unwrap();
+        let num = want.len();
+        let mut times = Vec::new();
+        for lanes_log2 in 0..=5 {
+            let (t, got) =
+                time_kernel::<<u32 as PartitionIndex>::Csr>(&dev, num, lanes_log2, |out| CsrArgs {
+                    csr: ds.as_slice().as_ptr(),
+                    num_rows: scan.len() as u64,
+                    nz: total as u64,
+                    nv: nv as u64,
+                    num_partitions: num as u64,
+                    out,
+                    lanes_log2,
+                });
+            assert!(got == want, "csr n={n} lanes_log2={lanes_log2}");
+            times.push(t);
+        }
+        print_sweep("csr u32", log_n, num, &times, &dev);
+        let want = cpu::load_balance_partitions(&scan, total, nv).unwrap();
+        let num = want.len();
+        let mut times = Vec::new();
+        for lanes_log2 in 0..=5 {
+            let (t, got) =
+                time_kernel::<<u32 as PartitionIndex>::Lbs>(&dev, num, lanes_log2, |out| LbsArgs {
+                    scan: ds.as_slice().as_ptr(),
+                    num_objects: scan.len() as u64,
+                    total: total as u64,
+                    nv: nv as u64,
+                    num_partitions: num as u64,
+                    out,
+                    lanes_log2,
+                });
+            assert!(got == want, "lbs n={n} lanes_log2={lanes_log2}");
+            times.push(t);
+        }
+        print_sweep("lbs u32", log_n, num, &times, &dev);
     }
 }
