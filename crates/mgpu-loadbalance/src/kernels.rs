@@ -20,7 +20,7 @@ pub mod tuning {
     ///
     /// ```
     /// let t = mgpu_loadbalance::kernels::tuning::SM90;
-    /// assert_eq!(t.vt(4) * t.nt, 128 * 15);
+    /// assert_eq!(t.vt(4) * t.nt, 128 * 23);
     /// ```
     #[derive(Clone, Copy, Debug)]
     pub struct Table {
@@ -49,10 +49,10 @@ pub mod tuning {
         }
     }
 
-    /// Hopper (sm_90): 128 threads, 15 (u32) or 7 (u64) steps per thread.
+    /// Hopper (sm_90): 128 threads, 23 (u32) or 7 (u64) steps per thread.
     pub const SM90: Table = Table {
         nt: 128,
-        vt4: 15,
+        vt4: 23,
         vt8: 7,
     };
     /// Volta to Ada (sm_70): 128 threads, 7 steps per thread (the seeds' launch box).
