@@ -272,19 +272,30 @@ unsafe fn stage_indices<I: Idx, const NT: usize, const VT: usize>(
     tid: usize,
     keys: IndexKeys<I>,
     first: u64,
-    count: u64,
+    count: u32,
     staged: *mut I,
 ) {
     let mut idx = [I::ZERO; VT];
-    for (i, x) in idx.iter_mut().enumerate() {
-        let k = (NT * i + tid) as u64;
-        if k < count {
-            *x = keys.key((first + k) as usize);
+    if keys.seq {
+        let at = keys
+            .first
+            .wrapping_add(keys.step.wrapping_mul(I::from_u64(first)));
+        for (i, x) in idx.iter_mut().enumerate() {
+            let k = NT * i + tid;
+            *x = at.wrapping_add(keys.step.wrapping_mul(I::from_usize(k)));
+        }
+    } else {
+        let p = keys.ptr.wrapping_add(first as usize);
+        for (i, x) in idx.iter_mut().enumerate() {
+            let k = NT * i + tid;
+            if (k as u32) < count {
+                *x = *p.add(k);
+            }
         }
     }
     for (i, x) in idx.iter().enumerate() {
         let k = NT * i + tid;
-        if (k as u64) < count {
+        if (k as u32) < count {
             *staged.add(k) = *x;
         }
     }
@@ -346,12 +357,15 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     let m = a.num_indices;
     let gid = nv * block;
     let count = if n > gid { (n - gid).min(nv) } else { 0 };
+    // Tile-relative 32-bit arithmetic from here on (a tile has NT * VT < 2^32 elements).
+    let cnt = count as u32;
     // The tile's source elements first (strided, coalesced): they depend on nothing else.
+    let src = a.source.wrapping_add(gid as usize);
     let mut vals = [T::ZERO; VT];
     for (i, v) in vals.iter_mut().enumerate() {
-        let j = (NT * i + tid) as u64;
-        if j < count {
-            *v = *a.source.add((gid + j) as usize);
+        let j = NT * i + tid;
+        if (j as u32) < cnt {
+            *v = *src.add(j);
         }
     }
     let keys = IndexKeys::new(a);
@@ -393,26 +407,28 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     let flags = cta.shared::<u32>(0);
     let counts = cta.shared::<u32>(4 * NT * VT);
     // The tile's remove indices (with each one's successor, for the order check).
-    let ic = p1 - p0;
+    let ic = (p1 - p0) as u32;
     let staged = cta.shared::<I>(staged_offset(NT, VT));
     stage_indices::<I, NT, VT>(tid, keys, p0, ic, staged);
     for i in 0..VT {
         let j = NT * i + tid;
-        *flags.add(j) = ((j as u64) < count) as u32;
+        *flags.add(j) = ((j as u32) < cnt) as u32;
     }
     cta.sync();
     for i in 0..VT {
-        let k = (NT * i + tid) as u64;
-        if k < ic {
-            let x = (*staged.add(k as usize)).to_u64();
-            if x >= gid && x - gid < count {
-                *flags.add((x - gid) as usize) = 0;
-            } else if x >= n {
+        let k = NT * i + tid;
+        if (k as u32) < ic {
+            let x = *staged.add(k);
+            // The index relative to the tile: in range when below the tile's count.
+            let rel = x.to_u64().wrapping_sub(gid);
+            if rel < count {
+                *flags.add(rel as usize) = 0;
+            } else if x.to_u64() >= n {
                 err |= ERROR_RANGE;
             } else {
                 err |= ERROR_ORDER;
             }
-            if k + 1 < ic && x >= (*staged.add(k as usize + 1)).to_u64() {
+            if (k as u32) + 1 < ic && x >= *staged.add(k + 1) {
                 err |= ERROR_ORDER;
             }
         }
@@ -425,12 +441,11 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     // Kept elements go to their rank in tile order, after the tile's first output.
     let (ranks, _) = cta_compact_strided::<C, NT, VT>(cta, keep, counts);
     let base = gid.wrapping_sub(p0);
+    let room = a.output_len.saturating_sub(base);
+    let out = a.output.wrapping_add(base as usize);
     for i in 0..VT {
-        if keep[i] {
-            let dst = base.wrapping_add(ranks[i] as u64);
-            if dst < a.output_len {
-                *a.output.add(dst as usize) = vals[i];
-            }
+        if keep[i] && (ranks[i] as u64) < room {
+            *out.add(ranks[i] as usize) = vals[i];
         }
     }
     raise(cta, a.error, err);
@@ -494,8 +509,9 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
         return;
     }
     let (b0, b1) = (d0 - a0, d1 - a1);
-    let ac = a1 - a0;
-    let bc = b1 - b0;
+    // Tile-relative 32-bit arithmetic from here on (a tile has NT * VT < 2^32 outputs).
+    let ac = (a1 - a0) as u32;
+    let bc = (b1 - b0) as u32;
     let count = ac + bc;
     let mut err = 0u32;
     let flags = cta.shared::<u32>(0);
@@ -503,22 +519,23 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     let staged = cta.shared::<T>(staged_offset(NT, VT));
     let seq = a.mode & MODE_SEQUENCE != 0;
     // Every global load up front, strided and coalesced: the tile's inserted values (slots
-    // 0..ac) and source elements (slots ac..count), and its insert indices (with each
-    // one's successor, for the order check).
+    // 0..ac) and source elements (slots ac..count), and its insert indices.
+    let values = a.values.wrapping_add(a0 as usize);
+    // Source element b0 + (j - ac) for slot j.
+    let sources = a.source.wrapping_add(b0 as usize).wrapping_sub(ac as usize);
     let mut vals = [T::ZERO; VT];
     for (i, v) in vals.iter_mut().enumerate() {
-        let j = (NT * i + tid) as u64;
-        if j < ac {
-            let k = a0 + j;
+        let j = NT * i + tid;
+        if (j as u32) < ac {
             *v = if seq {
-                T::sequence(a.first, a.step, k)
+                T::sequence(a.first, a.step, a0 + j as u64)
             } else {
                 // a1 <= m: in range.
-                *a.values.add(k as usize)
+                *values.add(j)
             };
-        } else if j < count {
+        } else if (j as u32) < count {
             // b1 <= n: in range.
-            *v = *a.source.add((b0 + j - ac) as usize);
+            *v = *sources.add(j);
         }
     }
     let staged_idx = cta.shared::<I>(staged_offset(NT, VT) + NT * VT * core::mem::size_of::<T>());
@@ -527,24 +544,25 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     for (i, v) in vals.iter().enumerate() {
         let j = NT * i + tid;
         *flags.add(j) = 0;
-        if (j as u64) < count {
+        if (j as u32) < count {
             *staged.add(j) = *v;
         }
     }
     cta.sync();
     // Insert k (tile-relative) lands at output slot k + (its index - b0).
     for i in 0..VT {
-        let k = (NT * i + tid) as u64;
-        if k < ac {
-            let x = (*staged_idx.add(k as usize)).to_u64();
-            if x >= b0 && x - b0 <= bc {
-                *flags.add((k + x - b0) as usize) = 1;
-            } else if x > n {
+        let k = NT * i + tid;
+        if (k as u32) < ac {
+            let x = *staged_idx.add(k);
+            let rel = x.to_u64().wrapping_sub(b0);
+            if rel <= bc as u64 {
+                *flags.add(k + rel as usize) = 1;
+            } else if x.to_u64() > n {
                 err |= ERROR_RANGE;
             } else {
                 err |= ERROR_ORDER;
             }
-            if k + 1 < ac && x > (*staged_idx.add(k as usize + 1)).to_u64() {
+            if (k as u32) + 1 < ac && x > *staged_idx.add(k + 1) {
                 err |= ERROR_ORDER;
             }
         }
@@ -557,15 +575,16 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     // Output slot r is insert number `before(r)` when flagged, else source element
     // r - before(r), where before(r) counts the flagged slots ahead of it.
     let (before, _) = cta_compact_strided::<C, NT, VT>(cta, inserted, counts);
+    let room = a.output_len.saturating_sub(d0);
+    let out = a.output.wrapping_add(d0 as usize);
     for i in 0..VT {
-        let r = (NT * i + tid) as u64;
+        let r = (NT * i + tid) as u32;
         if r < count {
-            let g = before[i] as u64;
+            let g = before[i];
             let slot = if inserted[i] { g } else { ac + r - g };
-            let dst = d0 + r;
             // Only inconsistent (unsorted) indices, already reported, put slot outside.
-            if slot < count && dst < a.output_len {
-                *a.output.add(dst as usize) = *staged.add(slot as usize);
+            if slot < count && (r as u64) < room {
+                *out.add(r as usize) = *staged.add(slot as usize);
             }
         }
     }
