@@ -293,20 +293,23 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
         j += NT as u32;
     }
     cta.sync();
-    let ac = t.a_count();
+    // The tile's items in strided order, offsets relative to its first item; stores
+    // clamped to the output (32-bit compares against one precomputed limit).
     let a0 = t.a0.to_u64();
+    let room = a.output_len.saturating_sub(a0);
+    let stored = (t.a_count() as u64).min(room) as u32;
+    let out = a.output.wrapping_add(a0 as usize);
     let mut vals = [T::ZERO; VT];
     for (k, v) in vals.iter_mut().enumerate() {
         let i = cta.tid() + (NT * k) as u32;
-        if i < ac {
+        if i < stored {
             *v = *vsh.add(object_slot(sh, &t, i, &mut err) as usize);
         }
     }
     for (k, v) in vals.iter().enumerate() {
         let i = cta.tid() + (NT * k) as u32;
-        let item = a0 + i as u64;
-        if i < ac && item < a.output_len {
-            *a.output.add(item as usize) = *v;
+        if i < stored {
+            *out.add(i as usize) = *v;
         }
     }
     raise(cta, a.error, err);
