@@ -299,17 +299,12 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
     let room = a.output_len.saturating_sub(a0);
     let stored = (t.a_count() as u64).min(room) as u32;
     let out = a.output.wrapping_add(a0 as usize);
-    let mut vals = [T::ZERO; VT];
-    for (k, v) in vals.iter_mut().enumerate() {
+    // Each item straight from shared memory to its store: no register array of VT values
+    // (a long tile would spill it).
+    for k in 0..VT {
         let i = cta.tid() + (NT * k) as u32;
         if i < stored {
-            *v = *vsh.add(object_slot(sh, &t, i, &mut err) as usize);
-        }
-    }
-    for (k, v) in vals.iter().enumerate() {
-        let i = cta.tid() + (NT * k) as u32;
-        if i < stored {
-            *out.add(i as usize) = *v;
+            *out.add(i as usize) = *vsh.add(object_slot(sh, &t, i, &mut err) as usize);
         }
     }
     raise(cta, a.error, err);

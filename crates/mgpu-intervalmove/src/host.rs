@@ -317,9 +317,10 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
 ) -> Result<()> {
     let dev = scan.device();
     let total = Index::to_usize(args.total);
-    let grid = (total + scan.len()).div_ceil(S::NV);
+    let nv = if expand { S::NV_EXPAND } else { S::NV_MOVE };
+    let grid = (total + scan.len()).div_ceil(nv);
     grid_fits(grid)?;
-    let mp = mgpu_partition::load_balance_partitions(*scan, total, S::NV)?;
+    let mp = mgpu_partition::load_balance_partitions(*scan, total, nv)?;
     args.mp = mp.as_mut_ptr();
     // SAFETY: buffers sized as `device::expand`/`device::interval_move` document: the
     // partitions have `grid + 1` entries, the rest was checked by `queue`.

@@ -16,27 +16,40 @@ pub const MODULE: &str = "intervalmove";
 
 /// Launch shapes, one table per architecture (the seeds' launch box).
 pub mod tuning {
-    /// One architecture's shape.
+    /// One architecture's shapes.
     ///
     /// ```
     /// let t = mgpu_intervalmove::kernels::tuning::SM90;
-    /// assert_eq!(t.nt * t.vt, 1408);
+    /// assert_eq!((t.nt * t.vt_expand, t.nt * t.vt_move), (1920, 1408));
     /// ```
     #[derive(Clone, Copy, Debug)]
     pub struct Table {
         /// Threads per CTA of the load-balanced kernels.
         pub nt: usize,
-        /// Merge steps (outputs plus intervals) per thread.
-        pub vt: usize,
+        /// Merge steps (outputs plus intervals) per thread of the expand.
+        pub vt_expand: usize,
+        /// Merge steps per thread of move, gather and scatter.
+        pub vt_move: usize,
     }
-    /// Hopper (sm_90): 128 threads, 11 steps per thread.
-    pub const SM90: Table = Table { nt: 128, vt: 11 };
+    /// Hopper (sm_90): 128 threads; 15 steps per thread for the expand (a long tile
+    /// amortises the Merge Path search; it needs little state per step), 11 for the move.
+    pub const SM90: Table = Table {
+        nt: 128,
+        vt_expand: 15,
+        vt_move: 11,
+    };
     /// Volta to Ada (sm_70): 128 threads, 7 steps per thread (the seeds' shape).
-    pub const SM70: Table = Table { nt: 128, vt: 7 };
+    pub const SM70: Table = Table {
+        nt: 128,
+        vt_expand: 7,
+        vt_move: 7,
+    };
     /// Threads per CTA of the naive expand.
     pub const NAIVE_NT: usize = 128;
-    /// Threads per SM the load-balanced kernels are built to fit (`.minnctapersm`).
-    pub const THREADS_PER_SM: usize = 1024;
+    /// Threads per SM the expand is built to fit (`.minnctapersm`; 40 registers).
+    pub const EXPAND_THREADS_PER_SM: usize = 1536;
+    /// Threads per SM move, gather and scatter are built to fit (64 registers).
+    pub const MOVE_THREADS_PER_SM: usize = 1024;
 
     /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
     #[cfg(mgpu_arch = "sm_70")]
@@ -83,7 +96,7 @@ pub struct Move<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
 pub struct Naive<T, I, const NT: usize>(PhantomData<(T, I)>);
 
 macro_rules! lbs_kernel {
-    ($name:ident, $body:ident, $regions:expr, $slot:ty) => {
+    ($name:ident, $body:ident, $regions:expr, $slot:ty, $threads:ident) => {
         impl<T: Sequence, I: Idx, const NT: usize, const VT: usize> Kernel for $name<T, I, NT, VT>
         where
             Self: EntryName,
@@ -99,7 +112,7 @@ macro_rules! lbs_kernel {
                 $regions,
                 core::mem::size_of::<$slot>(),
             ) as u32;
-            const MIN_CTAS_PER_SM: u32 = (tuning::THREADS_PER_SM / NT) as u32;
+            const MIN_CTAS_PER_SM: u32 = (tuning::$threads / NT) as u32;
             #[inline(always)]
             fn body<C: Cta>(cta: &C, args: &Self::Args) {
                 // SAFETY: the host launcher sizes every buffer as the body documents.
@@ -108,8 +121,8 @@ macro_rules! lbs_kernel {
         }
     };
 }
-lbs_kernel!(Expand, expand, 1, T);
-lbs_kernel!(Move, interval_move, 2, I);
+lbs_kernel!(Expand, expand, 1, T, EXPAND_THREADS_PER_SM);
+lbs_kernel!(Move, interval_move, 2, I, MOVE_THREADS_PER_SM);
 
 impl<T: Sequence, I: Idx, const NT: usize> Kernel for Naive<T, I, NT>
 where
@@ -131,11 +144,14 @@ where
 ///
 /// ```
 /// use mgpu_intervalmove::{kernels::KernelSet, IntervalElement};
-/// assert_eq!(<<i32 as IntervalElement<u32>>::Sm90 as KernelSet<i32, u32>>::NV, 1408);
+/// type S = <i32 as IntervalElement<u32>>::Sm90;
+/// assert_eq!((S::NV_EXPAND, S::NV_MOVE), (1920, 1408));
 /// ```
 pub trait KernelSet<T, I> {
-    /// Merge steps per tile (`NT * VT`).
-    const NV: usize;
+    /// Merge steps per tile of the expand (`NT * VT`).
+    const NV_EXPAND: usize;
+    /// Merge steps per tile of move, gather and scatter.
+    const NV_MOVE: usize;
     /// The load-balanced expand.
     type Expand: Kernel<Args = IntervalArgs<T, I>>;
     /// The load-balanced move/gather/scatter.
@@ -146,17 +162,18 @@ pub trait KernelSet<T, I> {
 ///
 /// ```
 /// use mgpu_intervalmove::kernels::{Expand, KernelSet, Move, Set};
-/// type S = Set<Expand<f32, u64, 64, 3>, Move<f32, u64, 64, 3>, 192>;
-/// assert_eq!(<S as KernelSet<f32, u64>>::NV, 192);
+/// type S = Set<Expand<f32, u64, 64, 5>, Move<f32, u64, 64, 3>, 320, 192>;
+/// assert_eq!(<S as KernelSet<f32, u64>>::NV_MOVE, 192);
 /// ```
-pub struct Set<E, M, const NV: usize>(PhantomData<(E, M)>);
+pub struct Set<E, M, const NV_EXPAND: usize, const NV_MOVE: usize>(PhantomData<(E, M)>);
 
-impl<T, I, E, M, const NV: usize> KernelSet<T, I> for Set<E, M, NV>
+impl<T, I, E, M, const NVE: usize, const NVM: usize> KernelSet<T, I> for Set<E, M, NVE, NVM>
 where
     E: Kernel<Args = IntervalArgs<T, I>>,
     M: Kernel<Args = IntervalArgs<T, I>>,
 {
-    const NV: usize = NV;
+    const NV_EXPAND: usize = NVE;
+    const NV_MOVE: usize = NVM;
     type Expand = E;
     type Move = M;
 }
@@ -209,8 +226,8 @@ macro_rules! for_each_intervalmove_instance {
 macro_rules! intervalmove_entries {
     ($t:ident, $i:ident) => {
         $crate::__paste::paste! {
-            $crate::__core::kernel_entry!([<intervalmove_expand_ $t _ $i>], $crate::kernels::Expand<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
-            $crate::__core::kernel_entry!([<intervalmove_move_ $t _ $i>], $crate::kernels::Move<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
+            $crate::__core::kernel_entry!([<intervalmove_expand_ $t _ $i>], $crate::kernels::Expand<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt_expand }>);
+            $crate::__core::kernel_entry!([<intervalmove_move_ $t _ $i>], $crate::kernels::Move<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt_move }>);
             $crate::__core::kernel_entry!([<intervalmove_naive_ $t _ $i>], $crate::kernels::Naive<$t, $i, { $crate::kernels::tuning::NAIVE_NT }>);
         }
     };
@@ -232,14 +249,16 @@ macro_rules! names_and_dispatch {
         }
         impl IntervalElement<$i> for $t {
             type Sm90 = Set<
-                Expand<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
-                Move<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
-                { tuning::SM90.nt * tuning::SM90.vt },
+                Expand<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt_expand }>,
+                Move<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt_move }>,
+                { tuning::SM90.nt * tuning::SM90.vt_expand },
+                { tuning::SM90.nt * tuning::SM90.vt_move },
             >;
             type Sm70 = Set<
-                Expand<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
-                Move<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
-                { tuning::SM70.nt * tuning::SM70.vt },
+                Expand<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt_expand }>,
+                Move<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt_move }>,
+                { tuning::SM70.nt * tuning::SM70.vt_expand },
+                { tuning::SM70.nt * tuning::SM70.vt_move },
             >;
             type Naive = Naive<$t, $i, { tuning::NAIVE_NT }>;
         }
