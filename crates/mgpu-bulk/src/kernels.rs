@@ -35,8 +35,12 @@ pub mod tuning {
     pub const SM70: Table = Table { nt: 128, vt: 7 };
     /// Threads per CTA of the insert partition kernel (one thread per partition).
     pub const PARTITION_NT: usize = 128;
-    /// Threads per SM the kernels are built to fit (`.minnctapersm`).
-    pub const THREADS_PER_SM: usize = 1024;
+    /// Threads per SM bulk remove is built to fit (`.minnctapersm`; 64 registers, which
+    /// its 8-byte instances need to hold a tile without spilling).
+    pub const REMOVE_THREADS_PER_SM: usize = 1024;
+    /// Threads per SM bulk insert is built to fit (40 registers; its tiles are
+    /// latency-bound, so more of them in flight is what counts).
+    pub const INSERT_THREADS_PER_SM: usize = 1536;
 
     /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
     #[cfg(mgpu_arch = "sm_70")]
@@ -113,7 +117,7 @@ pub trait BulkPartitionIndex: Idx {
 }
 
 macro_rules! bulk_kernel {
-    ($name:ident, $body:ident) => {
+    ($name:ident, $body:ident, $threads:ident) => {
         impl<T: Sequence, I: Idx, const NT: usize, const VT: usize> Kernel for $name<T, I, NT, VT>
         where
             Self: EntryName,
@@ -125,7 +129,7 @@ macro_rules! bulk_kernel {
             const SHARED_BYTES: u32 =
                 device::shared_bytes(NT, VT, core::mem::size_of::<T>(), core::mem::size_of::<I>())
                     as u32;
-            const MIN_CTAS_PER_SM: u32 = (tuning::THREADS_PER_SM / NT) as u32;
+            const MIN_CTAS_PER_SM: u32 = (tuning::$threads / NT) as u32;
             #[inline(always)]
             fn body<C: Cta>(cta: &C, args: &Self::Args) {
                 // SAFETY: the host launcher sizes every buffer as the body documents.
@@ -134,8 +138,8 @@ macro_rules! bulk_kernel {
         }
     };
 }
-bulk_kernel!(Remove, bulk_remove);
-bulk_kernel!(Insert, bulk_insert);
+bulk_kernel!(Remove, bulk_remove, REMOVE_THREADS_PER_SM);
+bulk_kernel!(Insert, bulk_insert, INSERT_THREADS_PER_SM);
 
 /// The kernels of one element/index pair for one architecture.
 ///
