@@ -373,40 +373,47 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     let ac = t.a_count();
     let a0 = t.a0.to_u64();
     let bsh = sh.add(t.b_shared() as usize);
+    // Item i's interval slot and its rank in the interval (from shared memory: cheap to
+    // compute twice, so no register array of positions is held between the passes).
+    let slot_rank = |i: u32, err: &mut u32| {
+        let item = a0 + i as u64;
+        let slot = object_slot(sh, &t, i, err) as usize;
+        (slot, item, item.wrapping_sub((*bsh.add(slot)).to_u64()))
+    };
+    // All the gathers first (VT loads in flight), then the scatters.
     let mut vals = [T::ZERO; VT];
-    let mut dest = [0u64; VT];
-    let mut live = [false; VT];
-    for k in 0..VT {
+    let mut live = 0u32;
+    for (k, v) in vals.iter_mut().enumerate() {
         let i = cta.tid() + (NT * k) as u32;
         if i < ac {
-            let item = a0 + i as u64;
-            let slot = object_slot(sh, &t, i, &mut err) as usize;
-            let rank = item.wrapping_sub((*bsh.add(slot)).to_u64());
+            let (slot, item, rank) = slot_rank(i, &mut err);
             let src = if gather {
                 (*gsh.add(slot)).to_u64().wrapping_add(rank)
             } else {
                 item
             };
-            dest[k] = if scatter {
-                (*ssh.add(slot)).to_u64().wrapping_add(rank)
-            } else {
-                item
-            };
             if seq {
-                vals[k] = T::sequence(a.first, a.step, src);
-                live[k] = true;
+                *v = T::sequence(a.first, a.step, src);
+                live |= 1 << k;
             } else if src < a.input_len {
-                vals[k] = *a.input.add(src as usize);
-                live[k] = true;
+                *v = *a.input.add(src as usize);
+                live |= 1 << k;
             } else {
                 err |= ERROR_GATHER;
             }
         }
     }
-    for k in 0..VT {
-        if live[k] {
-            if dest[k] < a.output_len {
-                *a.output.add(dest[k] as usize) = vals[k];
+    for (k, v) in vals.iter().enumerate() {
+        if live & (1 << k) != 0 {
+            let i = cta.tid() + (NT * k) as u32;
+            let (slot, item, rank) = slot_rank(i, &mut err);
+            let dst = if scatter {
+                (*ssh.add(slot)).to_u64().wrapping_add(rank)
+            } else {
+                item
+            };
+            if dst < a.output_len {
+                *a.output.add(dst as usize) = *v;
             } else {
                 err |= ERROR_SCATTER;
             }
