@@ -5,9 +5,9 @@
 //! of range raise bits of the per-launch error word (`atomic_or`); every global load and
 //! store is bounds-checked, so no input can make a kernel touch memory outside its buffers.
 
-use mgpu_core::{Cta, Element, Less};
+use mgpu_core::{Cta, Element};
 use mgpu_ctascan::{cta_compact_strided, cta_compact_strided_shared_len};
-use mgpu_ctasearch::{merge_path, Counting, Idx, Keys, Lower};
+use mgpu_ctasearch::{Idx, Keys};
 
 /// Error bit: the indices are not sorted (remove: not strictly increasing). The bits are
 /// distinct:
@@ -67,7 +67,7 @@ pub struct BulkArgs<T, I> {
     /// Step of the generated indices ([`MODE_INDEX_SEQUENCE`]).
     pub index_step: I,
     /// Remove: the binary-search partitions (`grid + 1`; null for generated indices);
-    /// insert: the [`insert_partition`] partitions (`grid + 1`).
+    /// insert: the `mgpu_partition::merge_path_counting_partitions` partitions (`grid + 1`).
     pub mp: *const u64,
     /// Insert: the values (`m`, unless [`MODE_SEQUENCE`]).
     pub values: *const T,
@@ -142,102 +142,6 @@ impl<I: Idx> IndexKeys<I> {
             step: a.index_step,
             seq: a.mode & MODE_INDEX_SEQUENCE != 0,
         }
-    }
-}
-
-/// Arguments of the insert partition kernel (`#[repr(C)]`, passed by value).
-///
-/// # Examples
-///
-/// ```
-/// let a = mgpu_bulk::device::PartitionArgs::<u32>::empty();
-/// assert_eq!(a.num_partitions, 0);
-/// ```
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct PartitionArgs<I> {
-    /// The insert indices (unless [`MODE_INDEX_SEQUENCE`]).
-    pub indices: *const I,
-    /// Their number `m`.
-    pub num_indices: u64,
-    /// First generated index ([`MODE_INDEX_SEQUENCE`]).
-    pub index_first: I,
-    /// Step of the generated indices ([`MODE_INDEX_SEQUENCE`]).
-    pub index_step: I,
-    /// The source length `n`.
-    pub source_len: u64,
-    /// Outputs per tile.
-    pub nv: u64,
-    /// Partitions to write (`ceil((n + m) / nv) + 1`).
-    pub num_partitions: u64,
-    /// The partitions.
-    pub out: *mut u64,
-    /// `MODE_INDEX_SEQUENCE` or 0.
-    pub mode: u32,
-}
-
-impl<I: Idx> PartitionArgs<I> {
-    /// Arguments with null pointers and zero sizes (to fill in).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// assert!(mgpu_bulk::device::PartitionArgs::<u64>::empty().out.is_null());
-    /// ```
-    pub fn empty() -> Self {
-        PartitionArgs {
-            indices: core::ptr::null(),
-            num_indices: 0,
-            index_first: I::ZERO,
-            index_step: I::ZERO,
-            source_len: 0,
-            nv: 0,
-            num_partitions: 0,
-            out: core::ptr::null_mut(),
-            mode: 0,
-        }
-    }
-}
-
-/// Bulk insert's partitions (the seed's `MergePathPartitions<MgpuBoundsLower>` of the
-/// insert indices against `counting_iterator<int>(0)`, one thread per partition): entry
-/// `i` is how many of the first `min(nv * i, n + m)` outputs are inserted values, the
-/// lower-bound Merge Path of the indices against the source positions `0, 1, 2, ...`.
-/// On unsorted indices the entries are meaningless but inside `0..=m`; the insert kernel
-/// checks them.
-///
-/// # Safety
-/// `indices` readable for `num_indices` (unless sequence mode), `out` writable for
-/// `num_partitions`.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_core::sim;
-/// use mgpu_bulk::{device::PartitionArgs, kernels::InsertPartition};
-/// // Indices 1, 1, 2, 3, 3 into 3 sources: B0 A0 A1 | B1 A2 B2 | A3 A4 (tiles of 3).
-/// let idx = [1u32, 1, 2, 3, 3];
-/// let mut out = [9u64; 4];
-/// let mut a = PartitionArgs::<u32>::empty();
-/// (a.indices, a.num_indices, a.source_len, a.nv) = (idx.as_ptr(), 5, 3, 3);
-/// (a.num_partitions, a.out) = (4, out.as_mut_ptr());
-/// sim::launch_kernel::<InsertPartition<u32>>(1, &a);
-/// assert_eq!(out, [0, 2, 3, 5]);
-/// ```
-#[inline(always)]
-pub unsafe fn insert_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, a: &PartitionArgs<I>) {
-    let i = cta.block() as u64 * NT as u64 + cta.tid() as u64;
-    if i < a.num_partitions {
-        let total = a.source_len + a.num_indices;
-        let d = a.nv.saturating_mul(i).min(total);
-        let keys = IndexKeys {
-            ptr: a.indices,
-            first: a.index_first,
-            step: a.index_step,
-            seq: a.mode & MODE_INDEX_SEQUENCE != 0,
-        };
-        let b = Counting(I::ZERO);
-        *a.out.add(i as usize) = merge_path(keys, a.num_indices, b, a.source_len, d, Lower, Less);
     }
 }
 
@@ -453,7 +357,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
 
 /// Bulk insert (seed 003's `KernelBulkInsert`): tile `block` holds outputs `d0 .. d1`
 /// (`d0 = NV * block`), insert indices `a0 = mp[block] .. a1 = mp[block + 1]` (from
-/// [`insert_partition`]) and source positions `b0 = d0 - a0 .. d1 - a1`. It issues all its
+/// `merge_path_counting_partitions`) and source positions `b0 = d0 - a0 .. d1 - a1`. It issues all its
 /// global loads first (inserted values and source elements, strided, staged in shared
 /// memory in merge order; its indices), flags the output slot `k + index - b0` of each
 /// insertion `k`, counts the flagged slots ahead of every output slot with

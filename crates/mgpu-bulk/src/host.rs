@@ -1,12 +1,10 @@
 //! Host launchers of the bulk family, generic over [`Device`].
 
-use crate::device::{
-    BulkArgs, PartitionArgs, ERROR_ORDER, ERROR_RANGE, MODE_INDEX_SEQUENCE, MODE_SEQUENCE,
-};
-use crate::kernels::{tuning, BulkElement, BulkPartitionIndex, KernelSet};
+use crate::device::{BulkArgs, ERROR_ORDER, ERROR_RANGE, MODE_INDEX_SEQUENCE, MODE_SEQUENCE};
+use crate::kernels::{BulkElement, KernelSet};
 use mgpu_core::{Arch, Index};
 use mgpu_ctasearch::Bounds;
-use mgpu_partition::PartitionIndex;
+use mgpu_partition::{IndexSource, PartitionIndex};
 use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
 
 /// The index types of the bulk family: u32 and u64 (the seeds' `int` is u32). Indices
@@ -19,7 +17,7 @@ use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
 /// takes(3u32);
 /// takes(3u64);
 /// ```
-pub trait BulkIndex: PartitionIndex + BulkPartitionIndex + Index + BulkData {}
+pub trait BulkIndex: PartitionIndex + Index + BulkData {}
 impl BulkIndex for u32 {}
 impl BulkIndex for u64 {}
 
@@ -375,10 +373,10 @@ pub fn bulk_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
 /// `output.len() - source.len()`), and are checked on the host (last element at most
 /// `source.len()`, computed without wrapping; a step of 0 puts them all at one position).
 ///
-/// Partitioned as in the seed: a small kernel (one thread per tile boundary) finds where
-/// each tile of `NT * VT` outputs starts in the indices, by the lower-bound Merge Path of
-/// the indices against the source positions `0, 1, 2, ...` (`mgpu_ctasearch::merge_path`
-/// with a `Counting` B side); then one kernel.
+/// Partitioned as in the seed: a small kernel finds where each tile of `NT * VT` outputs
+/// starts in the indices, by the lower-bound Merge Path of the indices against the source
+/// positions `0, 1, 2, ...` (`mgpu_partition::merge_path_counting_partitions`, a group of
+/// lanes per tile boundary); then one kernel.
 ///
 /// # Errors
 /// At once: `values` (an array) and `indices` of different lengths, `output.len() !=
@@ -443,32 +441,24 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     let grid = (n + m).div_ceil(nv);
     grid_fits(grid)?;
     let error = Temp::<u32, D>::zeroed(dev, 1)?;
-    match &indices {
-        Source::Array(a) => args.indices = a.as_ptr(),
+    // The Merge Path partitions of the indices against the source positions.
+    let part = match &indices {
+        Source::Array(a) => {
+            args.indices = a.as_ptr();
+            IndexSource::Array(*a)
+        }
         Source::Sequence { first, step } => {
             (args.index_first, args.index_step) = (*first, *step);
             args.mode |= MODE_INDEX_SEQUENCE;
+            IndexSource::Sequence {
+                first: *first,
+                step: *step,
+                len: m,
+            }
         }
-    }
-    // The Merge Path partitions of the indices against the source positions.
-    let num = grid + 1;
-    let mp = Temp::<u64, D>::new(dev, num)?;
-    let mut pa = PartitionArgs::<I>::empty();
-    pa.indices = args.indices;
-    (pa.index_first, pa.index_step) = (args.index_first, args.index_step);
-    pa.mode = args.mode & MODE_INDEX_SEQUENCE;
-    pa.num_indices = m as u64;
-    pa.source_len = n as u64;
-    pa.nv = nv as u64;
-    pa.num_partitions = num as u64;
-    pa.out = mp.as_mut_ptr();
-    // SAFETY: `mp` has `num` slots; the indices have `m` elements (or are generated).
-    unsafe {
-        dev.launch::<<I as BulkPartitionIndex>::Partition>(
-            num.div_ceil(tuning::PARTITION_NT) as u32,
-            &pa,
-        )?
     };
+    let mp = mgpu_partition::merge_path_counting_partitions(dev, part, n, nv, Bounds::Lower)?;
+    debug_assert_eq!(mp.len(), grid + 1);
     args.mp = mp.as_mut_ptr();
     args.source = source.as_ptr();
     args.source_len = n as u64;

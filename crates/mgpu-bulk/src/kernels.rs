@@ -2,7 +2,7 @@
 //! instantiations that both the nvptx entry points and the host dispatch are generated
 //! from.
 
-use crate::device::{self, BulkArgs, PartitionArgs, Sequence};
+use crate::device::{self, BulkArgs, Sequence};
 use core::marker::PhantomData;
 use mgpu_core::{Cta, Kernel};
 use mgpu_ctasearch::Idx;
@@ -33,8 +33,6 @@ pub mod tuning {
     pub const SM90: Table = Table { nt: 128, vt: 7 };
     /// Volta to Ada (sm_70): 128 threads, 7 elements per thread (the seed's shape).
     pub const SM70: Table = Table { nt: 128, vt: 7 };
-    /// Threads per CTA of the insert partition kernel (one thread per partition).
-    pub const PARTITION_NT: usize = 128;
     /// Threads per SM bulk remove is built to fit (`.minnctapersm`; 64 registers, which
     /// its 8-byte instances need to hold a tile without spilling).
     pub const REMOVE_THREADS_PER_SM: usize = 1024;
@@ -77,44 +75,6 @@ pub struct Remove<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
 /// assert_eq!(K::ENTRY, "bulk_insert_u64_u32");
 /// ```
 pub struct Insert<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
-
-/// [`device::insert_partition`]: bulk insert's Merge Path partitions (depends on the
-/// index type only).
-///
-/// ```
-/// use mgpu_core::Kernel;
-/// type K = mgpu_bulk::kernels::InsertPartition<u64>;
-/// assert_eq!((K::ENTRY, K::SHARED_BYTES), ("bulk_partition_u64", 0));
-/// ```
-pub struct InsertPartition<I>(PhantomData<I>);
-
-impl<I: Idx> Kernel for InsertPartition<I>
-where
-    Self: EntryName,
-{
-    type Args = PartitionArgs<I>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = tuning::PARTITION_NT as u32;
-    const SHARED_BYTES: u32 = 0;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, args: &Self::Args) {
-        // SAFETY: the host launcher sizes every buffer as the body documents.
-        unsafe { device::insert_partition::<C, I, { tuning::PARTITION_NT }>(cta, args) }
-    }
-}
-
-/// An index type with bulk kernels of its own (u32 and u64): the insert partitions.
-///
-/// ```
-/// use mgpu_bulk::kernels::BulkPartitionIndex;
-/// fn takes<I: BulkPartitionIndex>(_: I) {}
-/// takes(1u32);
-/// ```
-pub trait BulkPartitionIndex: Idx {
-    /// The insert partition kernel.
-    type Partition: Kernel<Args = PartitionArgs<Self>>;
-}
 
 macro_rules! bulk_kernel {
     ($name:ident, $body:ident, $threads:ident) => {
@@ -194,9 +154,9 @@ pub trait BulkElement<I>: Sequence {
     type Sm70: KernelSet<Self, I>;
 }
 
-/// Calls `$m!(data, type, index)` for every bulk instantiation and `$m!(index, index)`
-/// for every index type: the single list the entry points (kernels-ptx/entries) and the
-/// host dispatch are generated from.
+/// Calls `$m!(data, type, index)` for every bulk instantiation: the single list the entry
+/// points (kernels-ptx/entries) and the host dispatch are generated from. (Bulk insert's
+/// partitions are `mgpu_partition`'s `partition_counting_<index>` kernels.)
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_each_bulk_instance {
@@ -213,8 +173,6 @@ macro_rules! for_each_bulk_instance {
         $m!(data, u64, u64);
         $m!(data, f32, u64);
         $m!(data, f64, u64);
-        $m!(index, u32);
-        $m!(index, u64);
     };
 }
 
@@ -222,11 +180,6 @@ macro_rules! for_each_bulk_instance {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! bulk_entries {
-    (index, $i:ident) => {
-        $crate::__paste::paste! {
-            $crate::__core::kernel_entry!([<bulk_partition_ $i>], $crate::kernels::InsertPartition<$i>);
-        }
-    };
     (data, $t:ident, $i:ident) => {
         $crate::__paste::paste! {
             $crate::__core::kernel_entry!([<bulk_remove_ $t _ $i>], $crate::kernels::Remove<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
@@ -236,14 +189,6 @@ macro_rules! bulk_entries {
 }
 
 macro_rules! names_and_dispatch {
-    (index, $i:ident) => {
-        impl EntryName for InsertPartition<$i> {
-            const NAME: &'static str = concat!("bulk_partition_", stringify!($i));
-        }
-        impl BulkPartitionIndex for $i {
-            type Partition = InsertPartition<$i>;
-        }
-    };
     (data, $t:ident, $i:ident) => {
         impl<const NT: usize, const VT: usize> EntryName for Remove<$t, $i, NT, VT> {
             const NAME: &'static str = concat!("bulk_remove_", stringify!($t), "_", stringify!($i));

@@ -15,10 +15,10 @@
 //! Values with equal insert indices keep their order and come before the source element at
 //! that index (the seed's lower-bound Merge Path). Remove is partitioned by
 //! `mgpu_partition::binary_search_partitions` (where each tile of source elements starts in
-//! the remove indices); insert by the lower-bound Merge Path of the insert indices against
-//! the source positions `0, 1, 2, ...` (the family's own partition kernel, as
-//! `mgpu_partition::merge_path_partitions` takes two arrays; see `docs/bulk.md`). Values and indices may be device arrays or generated sequences
-//! ([`Source`]; generated indices are checked on the host).
+//! the remove indices); insert by `mgpu_partition::merge_path_counting_partitions` (the
+//! lower-bound Merge Path of the insert indices against the source positions `0, 1, 2,
+//! ...`, never materialised; see `docs/bulk.md`). Values and indices may be device arrays
+//! or generated sequences ([`Source`]; generated indices are checked on the host).
 //!
 //! Each function has an asynchronous `_into` form returning a [`PendingCheck`], and a safe
 //! form that synchronises and reports invalid input as an [`Error`](mgpu_runtime::Error):

@@ -350,30 +350,152 @@ fn index_sequences() {
     }
 }
 
-/// The insert partition kernel against the definition: entry `i` is the number of
-/// inserted values among the first `min(nv * i, n + m)` outputs of the merge.
-fn check_partitions(n: usize, indices: &[u32], nv: usize) {
-    use mgpu_bulk::{device::PartitionArgs, kernels::InsertPartition};
-    let m = indices.len();
-    let num = (n + m).div_ceil(nv) + 1;
-    let mut out = vec![u64::MAX; num];
-    let mut a = PartitionArgs::<u32>::empty();
-    (a.indices, a.num_indices, a.source_len) = (indices.as_ptr(), m as u64, n as u64);
-    (a.nv, a.num_partitions, a.out) = (nv as u64, num as u64, out.as_mut_ptr());
-    mgpu_core::sim::launch_kernel::<InsertPartition<u32>>(num.div_ceil(128) as u32, &a);
-    // The merge: value k goes before source j when indices[k] <= j.
-    let mut from_values = vec![0u64];
-    let (mut k, mut j) = (0, 0);
-    while k + j < n + m {
-        if k < m && (j >= n || indices[k] as usize <= j) {
-            k += 1;
-        } else {
-            j += 1;
+/// Bulk insert's partitions as its own kernel computed them (one thread per partition,
+/// before they moved to `mgpu_partition::merge_path_counting_partitions`): the serial
+/// lower-bound `merge_path` of the indices (`device::IndexKeys`: the array, or the
+/// generated sequence, wrapping) against the source positions `Counting(0)`, at
+/// cross-diagonal `min(nv * i, n + m)`.
+fn serial_partitions<I: BulkIndex>(n: usize, indices: &Indices<I>, nv: usize) -> Vec<u64> {
+    use mgpu_bulk::device::{BulkArgs, IndexKeys, MODE_INDEX_SEQUENCE};
+    use mgpu_ctasearch::{merge_path, Counting, Lower};
+    let mut a = BulkArgs::<i32, I>::empty();
+    let m = match indices {
+        Indices::Array(v) => {
+            a.indices = v.as_ptr();
+            v.len()
         }
-        from_values.push(k as u64);
+        Indices::Sequence(first, step, m) => {
+            (a.index_first, a.index_step, a.mode) = (*first, *step, MODE_INDEX_SEQUENCE);
+            *m
+        }
+    };
+    let keys = IndexKeys::new(&a);
+    let total = (n + m) as u64;
+    let num = (n + m).div_ceil(nv) + 1;
+    (0..num as u64)
+        .map(|i| {
+            let d = (nv as u64).saturating_mul(i).min(total);
+            // SAFETY: the array has `m` elements; a sequence reads nothing.
+            unsafe {
+                merge_path(
+                    keys,
+                    m as u64,
+                    Counting(I::ZERO),
+                    n as u64,
+                    d,
+                    Lower,
+                    mgpu_core::Less,
+                )
+            }
+        })
+        .collect()
+}
+
+/// Insert indices for the partition checks: an array, or `(first, step, m)` generated.
+enum Indices<I> {
+    Array(Vec<I>),
+    Sequence(I, I, usize),
+}
+
+/// `mgpu_partition::merge_path_counting_partitions` on the simulator (the group size it
+/// picks for the partition count: 32 lanes up to 256 partitions, 16 to 512, 8 to 1,024, 4
+/// to 2,048, then 1) == what the bulk family's own kernel wrote, bit for bit, on any
+/// indices; on sorted array indices also == the definition (the merge). Returns the group
+/// size used (log2).
+fn check_partitions<I: BulkIndex>(n: usize, indices: &Indices<I>, nv: usize) -> u32 {
+    use mgpu_partition::IndexSource;
+    let dev = Simulator::new();
+    let d;
+    let src = match indices {
+        Indices::Array(v) => {
+            d = DeviceVec::from_slice(&dev, v).unwrap();
+            IndexSource::Array(d.as_slice())
+        }
+        Indices::Sequence(first, step, m) => IndexSource::Sequence {
+            first: *first,
+            step: *step,
+            len: *m,
+        },
+    };
+    let m = src.len();
+    let got = mgpu_partition::merge_path_counting_partitions(
+        &dev,
+        src,
+        n,
+        nv,
+        mgpu_ctasearch::Bounds::Lower,
+    )
+    .unwrap()
+    .to_vec()
+    .unwrap();
+    let want = serial_partitions(n, indices, nv);
+    let lanes_log2 =
+        mgpu_partition::partition_lanes_log2(mgpu_runtime::Device::info(&dev), want.len());
+    assert_eq!(got, want, "n={n} m={m} nv={nv} lanes_log2={lanes_log2}");
+    assert!(got.iter().all(|&p| p <= m as u64));
+    if let Indices::Array(v) = indices {
+        if v.windows(2).all(|w| w[0] <= w[1]) && v.iter().all(|&x| Index::to_u64(x) <= n as u64) {
+            // The merge: value k goes before source j when indices[k] <= j.
+            let mut from_values = vec![0u64];
+            let (mut k, mut j) = (0, 0);
+            while k + j < n + m {
+                if k < m && (j >= n || Index::to_u64(v[k]) as usize <= j) {
+                    k += 1;
+                } else {
+                    j += 1;
+                }
+                from_values.push(k as u64);
+            }
+            let def: Vec<u64> = (0..want.len())
+                .map(|i| from_values[(nv * i).min(n + m)])
+                .collect();
+            assert_eq!(got, def, "definition n={n} m={m} nv={nv}");
+        }
     }
-    let want: Vec<u64> = (0..num).map(|i| from_values[(nv * i).min(n + m)]).collect();
-    assert_eq!(out, want);
+    lanes_log2
+}
+
+/// The partitions at partition counts where the simulator picks every group size (1 to
+/// 32 lanes), on sorted, garbage and generated indices, both index types.
+#[test]
+fn insert_partitions_every_group_size() {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut x = 12345u64;
+    let mut rand = move |below: u64| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) % below.max(1)
+    };
+    for partitions in [
+        1usize, 2, 3, 100, 256, 257, 512, 513, 1024, 1025, 2048, 2049, 5000,
+    ] {
+        for nv in [1usize, 7] {
+            let total = (partitions - 1) * nv;
+            let m = total / 3;
+            let n = total - m;
+            let mut sorted: Vec<u64> = (0..m).map(|_| rand(n as u64 + 1)).collect();
+            sorted.sort_unstable();
+            let garbage: Vec<u64> = (0..m).map(|_| rand(2 * n as u64 + 3)).collect();
+            for v in [&sorted, &garbage] {
+                seen.insert(check_partitions(n, &Indices::Array(idx::<u32>(v)), nv));
+                check_partitions(n, &Indices::Array(idx::<u64>(v)), nv);
+            }
+            let step = (n / m.max(1)) as u64;
+            seen.insert(check_partitions(
+                n,
+                &Indices::Sequence(1u32, step as u32, m),
+                nv,
+            ));
+            check_partitions(n, &Indices::Sequence(3u64, step, m), nv);
+            // A sequence that wraps (u32) and one past the end.
+            check_partitions(n, &Indices::Sequence(u32::MAX - 5, 3, m), nv);
+            check_partitions(n, &Indices::Sequence(n as u64, 2, m), nv);
+        }
+    }
+    if std::env::var_os("MGPU_PARTITION_LANES").is_none() {
+        assert_eq!(seen.into_iter().collect::<Vec<_>>(), [0, 2, 3, 4, 5]);
+    }
 }
 
 fn sorted_strategy(max_n: usize) -> impl Strategy<Value = (usize, Vec<u64>)> {
@@ -405,12 +527,6 @@ proptest! {
     }
 
     #[test]
-    fn insert_partitions_match_the_merge((n, indices) in sorted_strategy(1500), nv in 1usize..300) {
-        let idx: Vec<u32> = indices.iter().map(|&x| x as u32).collect();
-        check_partitions(n, &idx, nv);
-    }
-
-    #[test]
     fn garbage_indices_are_memory_safe(n in 0usize..2000, raw in proptest::collection::vec(0u64..2200, 0..1500)) {
         // Any indices: an error or (when they happen to be valid) the CPU's result; never
         // an access outside the buffers (the simulator's host memory would catch it as
@@ -434,6 +550,47 @@ proptest! {
             (Err(Error::InvalidInput(_)), Err(Error::InvalidInput(_))) => {}
             (g, c) => prop_assert!(false, "sim {:?} cpu {:?}", g.map(|_| ()), c),
         }
+    }
+}
+
+/// Tiles of `nv` outputs giving about `parts` partitions of `total` merge steps: the
+/// partition count picks the group size (see [`check_partitions`]).
+fn nv_for(total: usize, parts: usize) -> usize {
+    (total / parts).max(1)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn insert_partitions_match_the_merge((n, indices) in sorted_strategy(1500), parts in 1usize..2500) {
+        let nv = nv_for(n + indices.len(), parts);
+        check_partitions(n, &Indices::Array(idx::<u32>(&indices)), nv);
+        check_partitions(n, &Indices::Array(idx::<u64>(&indices)), nv);
+    }
+
+    #[test]
+    fn insert_partitions_of_garbage_match_serial(
+        n in 0usize..1500,
+        raw in proptest::collection::vec(0u64..3200, 0..3000),
+        parts in 1usize..2500,
+    ) {
+        let nv = nv_for(n + raw.len(), parts);
+        check_partitions(n, &Indices::Array(idx::<u32>(&raw)), nv);
+        check_partitions(n, &Indices::Array(idx::<u64>(&raw)), nv);
+    }
+
+    #[test]
+    fn insert_partitions_of_sequences_match_serial(
+        n in 0usize..1500,
+        first in prop_oneof![0u64..1600, (u32::MAX as u64 - 2000)..=u32::MAX as u64, Just(u64::MAX - 7)],
+        step in prop_oneof![Just(0u64), 0u64..8, Just(u64::MAX)],
+        m in 0usize..3000,
+        parts in 1usize..2500,
+    ) {
+        let nv = nv_for(n + m, parts);
+        check_partitions(n, &Indices::Sequence(first as u32, step as u32, m), nv);
+        check_partitions(n, &Indices::Sequence(first, step, m), nv);
     }
 }
 

@@ -1,5 +1,6 @@
 //! The partition kernels' bodies: one search per partition point (the seeds'
-//! `KernelMergePartition`, `KernelBinarySearch`, `KernelPartitionCsrSegReduce`), run by a
+//! `KernelMergePartition`, `KernelBinarySearch`, `KernelPartitionCsrSegReduce`, and
+//! `KernelMergePartition` over `counting_iterator` for Bulk Insert), run by a
 //! group of `2^lanes_log2` lanes of a warp (1 to 32, chosen by the host launcher) with the
 //! cooperative searches of `mgpu_ctasearch` ([`merge_path_coop`],
 //! [`binary_search_coop_left`]): a few bisection levels per round of independent loads,
@@ -13,7 +14,7 @@
 use mgpu_core::{Comparator, Cta, Less};
 use mgpu_ctasearch::{
     binary_search_coop, binary_search_coop_left, find_mergesort_frame, merge_path_coop, Bounds,
-    Counting, Idx, Upper,
+    Counting, Idx, Keys, Upper,
 };
 
 /// The CSR continuation flag (seed 002): set in a CSR partition when the tile's first
@@ -141,6 +142,51 @@ pub struct LbsArgs<I> {
     pub num_partitions: u64,
     /// The partitions.
     pub out: *mut u64,
+    /// log2 of the lanes that search each partition together, 0 to 5.
+    pub lanes_log2: u32,
+}
+
+/// Arguments of the counting Merge Path partition kernel: an index array, or the
+/// arithmetic sequence `first + step * k`, merged with the source positions `0..count`
+/// ([`counting_partition`]).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_partition::device::CountingArgs;
+/// // The sequence 0, 4, 8, ... (10 indices) against 0..40, one warp per partition.
+/// let mut out = [0u64; 6];
+/// let args = CountingArgs::<u64> { indices: core::ptr::null(), num_indices: 10, first: 0,
+///     step: 4, count: 40, nv: 10, num_partitions: 6, out: out.as_mut_ptr(), upper: 0,
+///     sequence: 1, lanes_log2: 5 };
+/// // 6 partitions of 32 lanes: 2 CTAs of 128 threads.
+/// mgpu_core::sim::launch_kernel::<mgpu_partition::kernels::CountingPartition<u64>>(2, &args);
+/// // Every tile of 10 outputs: 2 indices and 8 positions.
+/// assert_eq!(out, [0, 2, 4, 6, 8, 10]);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CountingArgs<I> {
+    /// The indices (sorted ascending), unless `sequence` (then unread; null will do).
+    pub indices: *const I,
+    /// Their number `m`.
+    pub num_indices: u64,
+    /// First index of the sequence (`sequence != 0`).
+    pub first: I,
+    /// Step of the sequence (`sequence != 0`): index `k` is `first + step * k`, wrapping.
+    pub step: I,
+    /// Length of the counting side (the positions `0..count`).
+    pub count: u64,
+    /// Merge steps per tile.
+    pub nv: u64,
+    /// Partitions to write (`(num_indices + count) / nv + 1`, rounded up).
+    pub num_partitions: u64,
+    /// The partitions.
+    pub out: *mut u64,
+    /// 1 for upper-bound Merge Path, 0 for lower.
+    pub upper: u32,
+    /// 1: the indices are the sequence `first + step * k`; 0: the array `indices`.
+    pub sequence: u32,
     /// log2 of the lanes that search each partition together, 0 to 5.
     pub lanes_log2: u32,
 }
@@ -385,6 +431,90 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
         args.num_objects,
         diag,
         Upper,
+        Less,
+    );
+    store(cta, args.lanes_log2, args.out, p, mp);
+}
+
+/// The A side of [`counting_partition`]: the index array, or the sequence `first + step *
+/// k` (wrapping), one branch per key.
+#[derive(Clone, Copy)]
+struct IndexKeys<I> {
+    ptr: *const I,
+    first: I,
+    step: I,
+    sequence: bool,
+}
+
+impl<I: Idx> Keys<I> for IndexKeys<I> {
+    #[inline(always)]
+    unsafe fn key(&self, i: usize) -> I {
+        if self.sequence {
+            self.first
+                .wrapping_add(self.step.wrapping_mul(I::from_usize(i)))
+        } else {
+            *self.ptr.add(i)
+        }
+    }
+}
+
+/// Counting Merge Path partition `p`: the lower- (or upper-) bound Merge Path of the
+/// indices (A: an array, or the sequence `first + step * k`) against the positions
+/// `0, 1, ..., count - 1` (B, the seeds' `counting_iterator<int>(0)`), at cross-diagonal
+/// `min(nv * p, num_indices + count)`: how many of the tile's first outputs are indices.
+/// With lower bounds an index `x` goes before position `x` (Bulk Insert: the value
+/// inserted at `x` precedes source element `x`); with upper bounds after it. On unsorted
+/// indices the result is the serial search's, inside `0..=num_indices`.
+///
+/// # Safety
+/// `indices` is readable at `0..num_indices` unless `sequence != 0`; `out` has
+/// `num_partitions` slots; `count` fits `I`.
+/// `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
+///
+/// # Examples
+///
+/// The seed's Bulk Insert example: indices 1, 1, 2, 3, 3 into 3 source elements, tiles of
+/// 3 outputs.
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_partition::device::{counting_partition, CountingArgs};
+/// let idx = [1u32, 1, 2, 3, 3];
+/// let mut out = vec![0u64; 4];
+/// let mut args = CountingArgs { indices: idx.as_ptr(), num_indices: 5, first: 0, step: 0,
+///     count: 3, nv: 3, num_partitions: 4, out: out.as_mut_ptr(), upper: 0, sequence: 0,
+///     lanes_log2: 3 };
+/// // B0 A0 A1 | B1 A2 B2 | A3 A4
+/// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { counting_partition::<_, u32, 32>(cta, &args) });
+/// assert_eq!(out, [0, 2, 3, 5]);
+/// // Generated indices 1, 2, 3 (first 1, step 1): B0 A0 B1 | A1 B2 A2.
+/// (args.num_indices, args.first, args.step, args.sequence) = (3, 1, 1, 1);
+/// (args.num_partitions, args.indices) = (3, core::ptr::null());
+/// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { counting_partition::<_, u32, 32>(cta, &args) });
+/// assert_eq!(&out[..3], [0, 1, 3]);
+/// ```
+#[inline(always)]
+pub unsafe fn counting_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &CountingArgs<I>) {
+    let p = partition_id::<C, NT>(cta, args.lanes_log2);
+    if p >= args.num_partitions {
+        return;
+    }
+    let diag = min(args.nv.saturating_mul(p), args.num_indices + args.count);
+    let keys = IndexKeys {
+        ptr: args.indices,
+        first: args.first,
+        step: args.step,
+        sequence: args.sequence != 0,
+    };
+    let mp = merge_path_coop(
+        cta,
+        args.lanes_log2,
+        keys,
+        args.num_indices,
+        Counting(I::ZERO),
+        args.count,
+        diag,
+        bounds(args.upper),
         Less,
     );
     store(cta, args.lanes_log2, args.out, p, mp);

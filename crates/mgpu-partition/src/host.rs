@@ -11,7 +11,7 @@
 //! always inside the inputs' ranges, and the algorithm kernels that read all the data
 //! validate it (DESIGN §5).
 
-use crate::device::{CsrArgs, LbsArgs, MergeArgs, SearchArgs};
+use crate::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use crate::kernels::{MergeComparator, PartitionIndex, NT};
 use mgpu_core::{Element, Index, Kernel};
 use mgpu_ctasearch::{Bounds, SearchBounds, COOP_MAX_LANES_LOG2};
@@ -356,6 +356,151 @@ pub fn load_balance_partitions<D: Device, I: PartitionIndex>(
         nv: nv as u64,
         num_partitions: num as u64,
         out,
+        lanes_log2,
+    })
+}
+
+/// The indices [`merge_path_counting_partitions`] merges with the counting positions: a
+/// device array, or the arithmetic sequence `first + step * k` for `k` in `0..len`
+/// (wrapping in `I`, as the seeds' `step_iterator`; nothing is read for it).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_partition::IndexSource;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let v = DeviceVec::from_slice(&dev, &[2u32, 7]).unwrap();
+/// let a: IndexSource<'_, u32, Simulator> = v.as_slice().into();
+/// assert_eq!(a.len(), 2);
+/// let s: IndexSource<'_, u32, Simulator> = IndexSource::Sequence { first: 2, step: 5, len: 20 };
+/// assert_eq!(s.len(), 20);
+/// ```
+pub enum IndexSource<'a, I, D: Device> {
+    /// A device array.
+    Array(DeviceSlice<'a, I, D>),
+    /// The generated indices `first + step * k`, `k < len`.
+    Sequence {
+        /// Index 0.
+        first: I,
+        /// Difference between consecutive indices.
+        step: I,
+        /// Number of indices.
+        len: usize,
+    },
+}
+
+impl<I: Copy, D: Device> Clone for IndexSource<'_, I, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I: Copy, D: Device> Copy for IndexSource<'_, I, D> {}
+
+impl<I: Copy + 'static, D: Device> IndexSource<'_, I, D> {
+    /// The number of indices.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_partition::IndexSource;
+    /// let s: IndexSource<'_, u64, mgpu_runtime::Simulator> =
+    ///     IndexSource::Sequence { first: 0, step: 0, len: 3 };
+    /// assert!(!s.is_empty() && s.len() == 3);
+    /// ```
+    pub fn len(&self) -> usize {
+        match self {
+            IndexSource::Array(a) => a.len(),
+            IndexSource::Sequence { len, .. } => *len,
+        }
+    }
+
+    /// Whether there are no indices.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_partition::IndexSource;
+    /// let s: IndexSource<'_, u32, mgpu_runtime::Simulator> =
+    ///     IndexSource::Sequence { first: 5, step: 1, len: 0 };
+    /// assert!(s.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<'a, I, D: Device> From<DeviceSlice<'a, I, D>> for IndexSource<'a, I, D> {
+    fn from(s: DeviceSlice<'a, I, D>) -> Self {
+        IndexSource::Array(s)
+    }
+}
+
+/// Counting Merge Path partitions (Bulk Insert's, seed 003): the Merge Path of the
+/// `indices` (A: sorted ascending, a device array or a generated sequence) against the
+/// source positions `0, 1, ..., count - 1` (B, the seeds' `counting_iterator<int>(0)`,
+/// never materialised), in tiles of `nv` merge steps. Entry `i` is how many of the first
+/// `min(nv * i, indices.len() + count)` merged outputs are indices (the tile's A start;
+/// its first position is `nv * i` minus it). [`Bounds::Lower`] puts index `x` before
+/// position `x` (Bulk Insert: the value inserted at `x` precedes source element `x`),
+/// [`Bounds::Upper`] after it. The seeds' `MergePathPartitions<Bounds>(indices, m,
+/// counting_iterator<int>(0), count, nv, 0, mgpu::less<int>())`. Asynchronous.
+///
+/// The indices are not checked (unsorted ones give the serial search's deterministic
+/// result, inside `0..=indices.len()`); `indices`, when an array, must be on `dev`.
+///
+/// # Errors
+/// `nv == 0`; [`Error::IndexOverflow`] when `count` does not fit `I`.
+///
+/// # Examples
+///
+/// The seed's Bulk Insert example: 5 values at 1, 1, 2, 3, 3 into 3 source elements,
+/// B0 A0 A1 | B1 A2 B2 | A3 A4 in tiles of 3; then generated indices.
+///
+/// ```
+/// use mgpu_ctasearch::Bounds;
+/// use mgpu_partition::IndexSource;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let idx = DeviceVec::from_slice(&dev, &[1u32, 1, 2, 3, 3]).unwrap();
+/// let mp = mgpu_partition::merge_path_counting_partitions(&dev, idx.as_slice().into(), 3, 3, Bounds::Lower).unwrap();
+/// assert_eq!(mp.to_vec().unwrap(), vec![0, 2, 3, 5]);
+/// // Upper bounds: B0 B1 A0 | A1 B2 A2 | A3 A4.
+/// let mp = mgpu_partition::merge_path_counting_partitions(&dev, idx.as_slice().into(), 3, 3, Bounds::Upper).unwrap();
+/// assert_eq!(mp.to_vec().unwrap(), vec![0, 1, 3, 5]);
+/// // 2, 7 (a step_iterator) into 10 positions, tiles of 4:
+/// // B0 B1 A0 B2 | B3 B4 B5 B6 | A1 B7 B8 B9
+/// let seq = IndexSource::Sequence { first: 2u64, step: 5, len: 2 };
+/// let mp = mgpu_partition::merge_path_counting_partitions(&dev, seq, 10, 4, Bounds::Lower).unwrap();
+/// assert_eq!(mp.to_vec().unwrap(), vec![0, 1, 1, 2]);
+/// ```
+pub fn merge_path_counting_partitions<D: Device, I: PartitionIndex>(
+    dev: &D,
+    indices: IndexSource<'_, I, D>,
+    count: usize,
+    nv: usize,
+    bounds: Bounds,
+) -> Result<Temp<u64, D>> {
+    check_nv(nv)?;
+    fits::<I>("counting partition count", count)?;
+    let m = indices.len();
+    let num = partition_count(m + count, nv);
+    let (ptr, first, step, sequence) = match indices {
+        IndexSource::Array(a) => (a.as_ptr(), I::ZERO, I::ZERO, 0),
+        IndexSource::Sequence { first, step, .. } => (std::ptr::null(), first, step, 1),
+    };
+    launch::<D, I::Counting>(dev, num, |out, lanes_log2| CountingArgs {
+        indices: ptr,
+        num_indices: m as u64,
+        first,
+        step,
+        count: count as u64,
+        nv: nv as u64,
+        num_partitions: num as u64,
+        out,
+        upper: bounds.is_upper() as u32,
+        sequence,
         lanes_log2,
     })
 }

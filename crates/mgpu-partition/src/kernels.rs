@@ -1,14 +1,15 @@
 //! The partition kernels as [`Kernel`] types and the one instance list that both the nvptx
 //! entry points and the host dispatch are generated from.
 //!
-//! Instantiations (18 entries per architecture, the same for sm_70 and sm_90: a partition
+//! Instantiations (20 entries per architecture, the same for sm_70 and sm_90: a partition
 //! kernel is one search per group of lanes, the group size chosen at run time, with nothing
 //! to tune but `NT`):
 //! - `partition_merge_<t>_<less|greater>` for t in i32, u32, i64, u64, f32, f64: Merge Path
 //!   partitions, lower or upper bound and merge or mergesort (`coop`) chosen at run time;
-//! - `partition_search_<i>`, `partition_csr_<i>`, `partition_lbs_<i>` for i in u32, u64.
+//! - `partition_search_<i>`, `partition_csr_<i>`, `partition_lbs_<i>`,
+//!   `partition_counting_<i>` for i in u32, u64.
 
-use crate::device::{self, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
+use crate::device::{self, CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use core::marker::PhantomData;
 use mgpu_core::{Comparator, Cta, Element, Index, Kernel};
 use mgpu_ctasearch::Idx;
@@ -41,6 +42,15 @@ pub struct SearchPartition<I>(PhantomData<I>);
 pub struct CsrPartition<I>(PhantomData<I>);
 /// Load-balancing partitions over an `I` scan ([`device::lbs_partition`]).
 pub struct LbsPartition<I>(PhantomData<I>);
+/// Merge Path partitions of `I` indices (an array or a sequence) against the counting
+/// positions ([`device::counting_partition`]).
+///
+/// ```
+/// use mgpu_core::Kernel;
+/// type K = mgpu_partition::kernels::CountingPartition<u64>;
+/// assert_eq!((K::ENTRY, K::NT, K::SHARED_BYTES), ("partition_counting_u64", 128, 0));
+/// ```
+pub struct CountingPartition<I>(PhantomData<I>);
 
 impl<T: Element, C: Comparator<T>> Kernel for MergePartition<T, C>
 where
@@ -82,6 +92,7 @@ macro_rules! index_kernel {
 index_kernel!(SearchPartition, SearchArgs, search_partition);
 index_kernel!(CsrPartition, CsrArgs, csr_partition);
 index_kernel!(LbsPartition, LbsArgs, lbs_partition);
+index_kernel!(CountingPartition, CountingArgs, counting_partition);
 
 /// A comparator the Merge Path partition kernel is instantiated with for `T`: [`Less`] and
 /// [`Greater`] for every element type. Another one does not compile:
@@ -124,6 +135,8 @@ pub trait PartitionIndex: Index + Idx {
     type Csr: Kernel<Args = CsrArgs<Self>>;
     /// [`LbsPartition`].
     type Lbs: Kernel<Args = LbsArgs<Self>>;
+    /// [`CountingPartition`].
+    type Counting: Kernel<Args = CountingArgs<Self>>;
 }
 
 /// Calls `$m!(merge, type, Comparator, name)` and `$m!(index, type)` for every partition
@@ -163,6 +176,7 @@ macro_rules! partition_entries {
             $crate::__core::kernel_entry!([<partition_search_ $t>], $crate::kernels::SearchPartition<$t>);
             $crate::__core::kernel_entry!([<partition_csr_ $t>], $crate::kernels::CsrPartition<$t>);
             $crate::__core::kernel_entry!([<partition_lbs_ $t>], $crate::kernels::LbsPartition<$t>);
+            $crate::__core::kernel_entry!([<partition_counting_ $t>], $crate::kernels::CountingPartition<$t>);
         }
     };
 }
@@ -187,10 +201,14 @@ macro_rules! names_and_dispatch {
         impl EntryName for LbsPartition<$t> {
             const NAME: &'static str = concat!("partition_lbs_", stringify!($t));
         }
+        impl EntryName for CountingPartition<$t> {
+            const NAME: &'static str = concat!("partition_counting_", stringify!($t));
+        }
         impl PartitionIndex for $t {
             type Search = SearchPartition<$t>;
             type Csr = CsrPartition<$t>;
             type Lbs = LbsPartition<$t>;
+            type Counting = CountingPartition<$t>;
         }
     };
 }

@@ -19,6 +19,7 @@
 //! | [`binary_search_partitions`] | `BinarySearchPartitions<Bounds>` | bound of `nv * i` in a sorted index array |
 //! | [`csr_partitions`] | `PartitionCsrSegReduce` | row of element `nv * i`, plus the continuation flag |
 //! | [`load_balance_partitions`] | `MergePathPartitions<MgpuBoundsUpper>` on `counting_iterator` | first work item of tile `i` |
+//! | [`merge_path_counting_partitions`] | `MergePathPartitions<Bounds>` of indices against `counting_iterator` | indices (array or [`IndexSource::Sequence`]) before tile `i` (Bulk Insert) |
 //!
 //! - `device`: the kernel bodies (generic over [`Cta`](mgpu_core::Cta)) and their
 //!   `#[repr(C)]` arguments.
@@ -29,7 +30,8 @@
 //!
 //! Partitions are `u64`, `ceil(n / nv) + 1` of them, whatever the index type of the data:
 //! see [`CSR_CONTINUATION`] for the CSR flag's encoding. The CPU equivalents are in
-//! `mgpu_cpu::partition`; `docs/partition.md` explains each partition with the seeds'
+//! `mgpu_cpu::partition` (for the counting partitions, its `merge_path_partitions` with the
+//! positions `0..count` materialised); `docs/partition.md` explains each partition with the seeds'
 //! worked examples.
 //!
 //! # Examples

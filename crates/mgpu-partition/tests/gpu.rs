@@ -4,6 +4,9 @@
 //! call (after a warm-up call that JIT-loads the module). Ignored without a GPU: run with
 //! `cargo xtask test-gpu`, or the bundle's `run.sh`.
 //!
+//! `gpu_counting_partitions` covers Bulk Insert's partitions (indices, sorted or garbage,
+//! or generated, against the source positions) against the serial search on the CPU.
+//!
 //! `gpu_group_sizes` runs the kernels themselves with every group size (1 to 32 lanes per
 //! partition), checks each against the CPU and prints its median time (CUDA events), with
 //! the size `partition_lanes_log2` picks marked: the table to tune that rule by.
@@ -13,8 +16,10 @@ use common::*;
 use mgpu_core::{Greater, Less};
 use mgpu_cpu::partition as cpu;
 use mgpu_ctasearch::Bounds;
-use mgpu_partition::device::{CsrArgs, LbsArgs, MergeArgs};
+use mgpu_ctasearch::{merge_path, Counting};
+use mgpu_partition::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs};
 use mgpu_partition::kernels::NT;
+use mgpu_partition::IndexSource;
 use mgpu_partition::{MergeComparator, PartitionIndex};
 use mgpu_runtime::{Context, Device, DeviceVec, Result, Temp};
 use std::time::Instant;
@@ -236,6 +241,95 @@ fn gpu_index_partitions() {
     }
 }
 
+/// The counting partitions on the CPU: the serial `merge_path` of `indices` (as the
+/// kernel reads them) against `Counting(0)` over `count` positions, per partition (rayon
+/// is not needed: one search per tile).
+fn counting_cpu<I: PartitionIndex>(indices: &[I], count: usize, nv: usize, b: Bounds) -> Vec<u64> {
+    let (m, c) = (indices.len() as u64, count as u64);
+    (0..mgpu_partition::partition_count(indices.len() + count, nv) as u64)
+        .map(|p| unsafe {
+            let diag = (nv as u64 * p).min(m + c);
+            merge_path(indices, m, Counting(I::ZERO), c, diag, b, Less)
+        })
+        .collect()
+}
+
+/// Bulk Insert's shapes: `n / 2` sorted indices into `n` positions, garbage, generated
+/// sequences (every 3rd position; everything at one position), both bounds.
+fn counting_big<I: PartitionIndex>(dev: &Context, n: usize) {
+    let mut rng = Rng(n as u64 ^ 0xB1);
+    let m = n / 2;
+    let sorted_idx: Vec<I> = sorted::<u64>(&mut rng, m, n as u64 + 1, false)
+        .into_iter()
+        .map(I::from_u64)
+        .collect();
+    let garbage: Vec<I> = (0..m)
+        .map(|_| I::from_u64(rng.below(n as u64 + 1)))
+        .collect();
+    for (what, idx) in [("sorted", &sorted_idx), ("garbage", &garbage)] {
+        let di = DeviceVec::from_slice(dev, idx).unwrap();
+        for bounds in [Bounds::Lower, Bounds::Upper] {
+            let name = format!("counting {} {what} {bounds:?}", I::NAME);
+            let got = timed(dev, &name, n + m, || {
+                mgpu_partition::merge_path_counting_partitions(
+                    dev,
+                    di.as_slice().into(),
+                    n,
+                    NV,
+                    bounds,
+                )
+            });
+            assert!(got == counting_cpu(idx, n, NV, bounds), "{name} n={n}");
+        }
+    }
+    for (first, step, len) in [(0u64, 3u64, n / 3), (n as u64 / 2, 0, m)] {
+        let seq: Vec<I> = (0..len as u64)
+            .map(|k| I::from_u64(first + step * k))
+            .collect();
+        let name = format!("counting {} sequence step {step}", I::NAME);
+        let src = IndexSource::Sequence {
+            first: I::from_u64(first),
+            step: I::from_u64(step),
+            len,
+        };
+        let got = timed(dev, &name, n + len, || {
+            mgpu_partition::merge_path_counting_partitions(dev, src, n, NV, Bounds::Lower)
+        });
+        assert!(
+            got == counting_cpu(&seq, n, NV, Bounds::Lower),
+            "{name} n={n}"
+        );
+    }
+    // The CPU's merge partitions against the positions materialised, at moderate sizes.
+    if n <= 10_000_000 {
+        check_counting::<_, I>(dev, &sorted_idx, None, n, NV);
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_counting_partitions() {
+    let dev = ctx();
+    for n in [
+        0usize,
+        1,
+        NV - 1,
+        NV,
+        NV + 1,
+        1_000_003,
+        10_000_000,
+        100_000_000,
+    ] {
+        counting_big::<u32>(&dev, n);
+        counting_big::<u64>(&dev, n);
+    }
+    // A million indices at one position (0, the middle, the end), as arrays.
+    let n = 3_000_000usize;
+    for at in [0u64, n as u64 / 2, n as u64] {
+        check_counting::<_, u32>(&dev, &vec![at as u32; 1_000_000], None, n, NV);
+    }
+}
+
 /// Median microseconds of 15 launches of `K` (after 2 warm-ups), each between CUDA events,
 /// with one group of `2^lanes_log2` lanes per partition; and the partitions it wrote.
 fn time_kernel<K: mgpu_core::Kernel>(
@@ -287,7 +381,8 @@ fn print_sweep(what: &str, log_n: u32, num: usize, times: &[f64], dev: &Context)
 }
 
 /// Every group size on the sizes of the benchmarks (tiles of 128 x 11): merge of two sorted
-/// u32 halves (lower bound), CSR and load-balancing partitions over random counts.
+/// u32 halves (lower bound), CSR and load-balancing partitions over random counts; and the
+/// counting partitions of Bulk Insert (tiles of 128 x 7, n / 2 sorted indices).
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_group_sizes() {
@@ -367,5 +462,37 @@ fn gpu_group_sizes() {
             times.push(t);
         }
         print_sweep("lbs u32", log_n, num, &times, &dev);
+        // Counting partitions as Bulk Insert launches them: n / 2 sorted indices into n
+        // positions, tiles of 128 x 7 outputs.
+        let nv = 128 * 7;
+        let idx: Vec<u32> = sorted::<u64>(&mut rng, n / 2, n as u64 + 1, false)
+            .into_iter()
+            .map(|x| x as u32)
+            .collect();
+        let di = DeviceVec::from_slice(&dev, &idx).unwrap();
+        let want = counting_cpu(&idx, n, nv, Bounds::Lower);
+        let num = want.len();
+        let mut times = Vec::new();
+        for lanes_log2 in 0..=5 {
+            let (t, got) =
+                time_kernel::<<u32 as PartitionIndex>::Counting>(&dev, num, lanes_log2, |out| {
+                    CountingArgs {
+                        indices: di.as_slice().as_ptr(),
+                        num_indices: idx.len() as u64,
+                        first: 0,
+                        step: 0,
+                        count: n as u64,
+                        nv: nv as u64,
+                        num_partitions: num as u64,
+                        out,
+                        upper: 0,
+                        sequence: 0,
+                        lanes_log2,
+                    }
+                });
+            assert!(got == want, "counting n={n} lanes_log2={lanes_log2}");
+            times.push(t);
+        }
+        print_sweep("count u32", log_n, num, &times, &dev);
     }
 }

@@ -3,12 +3,16 @@
 //! `merge_path` / `binary_search` of `mgpu_ctasearch` on host slices, with the mergesort
 //! frames and the CSR flag), bit for bit, on sorted input and on garbage (unsorted, a CSR
 //! that does not start at 0), which the partition kernels do not validate but must still
-//! answer deterministically and within range. Also the launchers at partition counts
-//! where the simulator's device (4 SMs) picks each group size, on garbage.
+//! answer deterministically and within range. The counting partitions (Bulk Insert's) are
+//! checked against the serial `merge_path` of the indices (an array, or a generated
+//! sequence, wrapping) against `Counting(0)`. Also the launchers at partition counts where
+//! the simulator's device (4 SMs) picks each group size, on garbage.
 
 use mgpu_core::{sim, Comparator, Greater, Less};
-use mgpu_ctasearch::{binary_search, find_mergesort_frame, merge_path, Bounds, Counting, Upper};
-use mgpu_partition::device::{CsrArgs, LbsArgs, MergeArgs, SearchArgs};
+use mgpu_ctasearch::{
+    binary_search, find_mergesort_frame, merge_path, Bounds, Counting, Idx, Upper,
+};
+use mgpu_partition::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use mgpu_partition::kernels::NT;
 use mgpu_partition::{MergeComparator, PartitionIndex, CSR_CONTINUATION};
 use mgpu_runtime::{Device, DeviceVec, Simulator};
@@ -173,6 +177,65 @@ fn check_index<I: PartitionIndex>(data: &[I], count: u64, nv: u64) {
     }
 }
 
+/// The counting partitions (`data` as the indices, or the sequence `seq = (first, step,
+/// m)` when given) against the one-thread definition: the serial `merge_path` of the
+/// indices against `Counting(0)` over `count` positions, both bounds, every group size.
+fn check_counting<I: PartitionIndex>(data: &[I], seq: Option<(I, I, usize)>, count: u64, nv: u64) {
+    // The indices as the kernel reads them (a sequence wraps in `I`).
+    let keys: Vec<I> = match seq {
+        None => data.to_vec(),
+        Some((first, step, m)) => (0..m)
+            .map(|k| Idx::wrapping_add(first, Idx::wrapping_mul(step, <I as Idx>::from_usize(k))))
+            .collect(),
+    };
+    let m = keys.len() as u64;
+    let num = mgpu_partition::partition_count((m + count) as usize, nv as usize);
+    for upper in [false, true] {
+        let want: Vec<u64> = (0..num as u64)
+            .map(|p| unsafe {
+                let diag = (nv * p).min(m + count);
+                merge_path(
+                    &keys[..],
+                    m,
+                    Counting(I::ZERO),
+                    count,
+                    diag,
+                    bounds(upper),
+                    Less,
+                )
+            })
+            .collect();
+        for lanes_log2 in LANES_LOG2 {
+            let mut out = vec![u64::MAX; num];
+            let (first, step) = seq.map_or((I::ZERO, I::ZERO), |(f, s, _)| (f, s));
+            let args = CountingArgs {
+                indices: if seq.is_some() {
+                    core::ptr::null()
+                } else {
+                    data.as_ptr()
+                },
+                num_indices: m,
+                first,
+                step,
+                count,
+                nv,
+                num_partitions: num as u64,
+                out: out.as_mut_ptr(),
+                upper: upper as u32,
+                sequence: seq.is_some() as u32,
+                lanes_log2,
+            };
+            sim::launch_kernel::<I::Counting>(grid(num, lanes_log2), &args);
+            assert_eq!(
+                out,
+                want,
+                "counting m={m} count={count} nv={nv} seq={} upper={upper} lanes_log2={lanes_log2}",
+                seq.is_some()
+            );
+        }
+    }
+}
+
 /// Keys, sorted (ascending for Less, descending for Greater) or left as drawn.
 fn keys(max_len: usize, max_key: u32) -> impl Strategy<Value = (Vec<u32>, bool)> {
     (prop::collection::vec(0..max_key, 0..max_len), any::<bool>())
@@ -226,6 +289,22 @@ proptest! {
         let d: Vec<u64> = d.into_iter().map(|x| x as u64 * 3).collect();
         check_index::<u64>(&d, count * 3, nv);
     }
+
+    #[test]
+    fn counting_partitions_every_group_size(
+        (d, sorted) in keys(150, 200),
+        count in 0u64..200,
+        nv in 1u64..16,
+        first in 0u32..220,
+        step in 0u32..4,
+    ) {
+        let d = arrange(d, sorted, false);
+        check_counting::<u32>(&d, None, count, nv);
+        check_counting::<u32>(&[], Some((first, step, d.len())), count, nv);
+        let d: Vec<u64> = d.into_iter().map(|x| x as u64 * 3).collect();
+        check_counting::<u64>(&d, None, count * 3, nv);
+        check_counting::<u64>(&[], Some((first as u64 * 3, step as u64, d.len())), count * 3, nv);
+    }
 }
 
 #[test]
@@ -245,6 +324,16 @@ fn edge_cases_every_group_size() {
         check_index::<u32>(&[0], 1, nv);
         // A CSR that does not start at 0.
         check_index::<u32>(&[5, 6, 7, 20], 30, nv);
+        check_counting::<u32>(&[], None, 0, nv);
+        check_counting::<u32>(&[], None, 50, nv);
+        check_counting::<u64>(&[9; 80], None, 0, nv);
+        check_counting::<u64>(&[0; 80], None, 30, nv);
+        check_counting::<u32>(&[30; 70], None, 30, nv);
+        // Sequences: empty, one position for all, wrapping, descending (step -1).
+        check_counting::<u32>(&[], Some((4, 1, 0)), 10, nv);
+        check_counting::<u32>(&[], Some((7, 0, 90)), 10, nv);
+        check_counting::<u32>(&[], Some((u32::MAX - 20, 1, 60)), 40, nv);
+        check_counting::<u64>(&[], Some((50, u64::MAX, 60)), 40, nv);
     }
 }
 
@@ -312,5 +401,30 @@ fn launchers_at_each_group_size_on_garbage() {
             })
             .collect();
         assert_eq!(got, want, "csr partitions={partitions}");
+        // Counting partitions of garbage indices against n / 2 positions.
+        let idx = garbage(n - n / 2, 4);
+        let di = DeviceVec::from_slice(&dev, &idx).unwrap();
+        for upper in [false, true] {
+            let got = mgpu_partition::merge_path_counting_partitions(
+                &dev,
+                di.as_slice().into(),
+                n / 2,
+                nv,
+                bounds(upper),
+            )
+            .unwrap()
+            .to_vec()
+            .unwrap();
+            assert_eq!(got.len(), partitions);
+            let want: Vec<u64> = (0..partitions as u64)
+                .map(|p| unsafe {
+                    let diag = (nv as u64 * p).min(n as u64);
+                    let m = idx.len() as u64;
+                    let c = (n / 2) as u64;
+                    merge_path(&idx[..], m, Counting(0u32), c, diag, bounds(upper), Less)
+                })
+                .collect();
+            assert_eq!(got, want, "counting partitions={partitions} upper={upper}");
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Every partition launcher on the simulator (both tuning tables, so both `Arch`s'
-//! dispatch) against `mgpu_cpu::partition`, and the CPU partitions against plain
-//! definitions (a sequential merge, `partition_point`): random and adversarial inputs
-//! (all keys equal, one side empty, both empty, sizes around multiples of nv), every key
-//! type with Less and Greater, u32 and u64 indices.
+//! dispatch) against `mgpu_cpu::partition` (the counting partitions against its
+//! `merge_path_partitions` with the positions materialised), and the CPU partitions
+//! against plain definitions (a sequential merge, `partition_point`): random and
+//! adversarial inputs (all keys equal, one side empty, both empty, sizes around multiples
+//! of nv), every key type with Less and Greater, u32 and u64 indices.
 
 mod common;
 use common::*;
@@ -80,6 +81,37 @@ fn index_cases<I: mgpu_partition::PartitionIndex>(dev: &Simulator, rng: &mut Rng
     check_lbs::<_, I>(dev, &csr, nz, 9);
     check_lbs::<_, I>(dev, &[], 0, 9);
     check_csr::<_, I>(dev, &[], 0, 9);
+    // Counting partitions (Bulk Insert): sorted indices `<= count`, duplicates, all at one
+    // position (0, the middle, the end), none; generated sequences.
+    for (m, count, nv) in [
+        (0usize, 0usize, 5usize),
+        (0, 30, 5),
+        (30, 0, 4),
+        (5, 3, 3),
+        (50, 200, 7),
+        (200, 50, 7),
+        (40, 40, 8),
+    ] {
+        let d: Vec<I> = sorted::<u64>(rng, m, count as u64 + 1, false)
+            .into_iter()
+            .map(I::from_u64)
+            .collect();
+        check_counting::<_, I>(dev, &d, None, count, nv);
+        for at in [0, count / 2, count] {
+            check_counting::<_, I>(dev, &vec![I::from_u64(at as u64); m], None, count, nv);
+        }
+        let (first, step) = (rng.below(count as u64 / 4 + 1), rng.below(5));
+        let s: Vec<I> = (0..m as u64)
+            .map(|k| I::from_u64(first + step * k))
+            .collect();
+        check_counting::<_, I>(
+            dev,
+            &s,
+            Some((I::from_u64(first), I::from_u64(step))),
+            count,
+            nv,
+        );
+    }
 }
 
 #[test]
@@ -111,6 +143,24 @@ fn bad_arguments_are_errors() {
         Err(mgpu_runtime::Error::IndexOverflow { .. })
     ));
     assert!(mgpu_partition::load_balance_partitions(v.as_slice(), 5, 0).is_err());
+    assert!(mgpu_partition::merge_path_counting_partitions(
+        &dev,
+        v.as_slice().into(),
+        5,
+        0,
+        Bounds::Lower
+    )
+    .is_err());
+    assert!(matches!(
+        mgpu_partition::merge_path_counting_partitions(
+            &dev,
+            v.as_slice().into(),
+            1 << 32,
+            100,
+            Bounds::Lower
+        ),
+        Err(mgpu_runtime::Error::IndexOverflow { .. })
+    ));
 }
 
 /// The seeds' examples through the launchers: seed 001's tiles, seed 002's CSR.

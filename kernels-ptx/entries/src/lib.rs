@@ -26,8 +26,9 @@ pub mod blocks {
     mgpu_sortnetwork::for_each_blocks_instance!(kernel_entry);
 }
 
-/// The partition family: Merge Path (merge and mergesort), binary-search, CSR and
-/// load-balancing partitions, one thread per partition point.
+/// The partition family: Merge Path (merge and mergesort), binary-search, CSR,
+/// load-balancing and counting (Bulk Insert) partitions, a group of 1 to 32 lanes per
+/// partition point.
 #[cfg(feature = "partition")]
 pub mod partition {
     use mgpu_partition::partition_entries;

@@ -173,6 +173,52 @@ pub fn check_lbs<D: Device, I: PartitionIndex>(dev: &D, scan: &[I], total: usize
     );
 }
 
+/// Counting Merge Path partitions of `indices` (an array, or with `seq = Some((first,
+/// step))` the sequence `first + step * k` of `indices.len()` elements, which `indices`
+/// must then hold) against the positions `0..count` on `dev` == the CPU's
+/// `merge_path_partitions` of the indices against the positions materialised, both
+/// bounds. The indices must be sorted (the CPU's definition is a merge).
+pub fn check_counting<D: Device, I: PartitionIndex>(
+    dev: &D,
+    indices: &[I],
+    seq: Option<(I, I)>,
+    count: usize,
+    nv: usize,
+) -> usize {
+    use mgpu_partition::IndexSource;
+    let d = DeviceVec::from_slice(dev, if seq.is_some() { &[] } else { indices }).unwrap();
+    let positions: Vec<I> = (0..count as u64).map(I::from_u64).collect();
+    let mut num = 0;
+    for bounds in [Bounds::Lower, Bounds::Upper] {
+        let src = match seq {
+            None => IndexSource::Array(d.as_slice()),
+            Some((first, step)) => IndexSource::Sequence {
+                first,
+                step,
+                len: indices.len(),
+            },
+        };
+        let got = mgpu_partition::merge_path_counting_partitions(dev, src, count, nv, bounds)
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        let want =
+            cpu::merge_path_partitions::<I, Less>(indices, &positions, nv, cpu_bounds(bounds))
+                .unwrap();
+        assert!(
+            got == want,
+            "counting {} {:?} seq={} m={} count={count} nv={nv}: first difference at {:?}",
+            I::NAME,
+            bounds,
+            seq.is_some(),
+            indices.len(),
+            (0..want.len()).find(|&i| got.get(i) != want.get(i))
+        );
+        num = got.len();
+    }
+    num
+}
+
 /// Exclusive scan of `counts` as `I`, and the total.
 pub fn scan_of<I: PartitionIndex>(counts: &[u64]) -> (Vec<I>, usize) {
     let mut t = 0u64;
