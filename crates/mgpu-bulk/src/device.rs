@@ -338,21 +338,20 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
         }
     }
     cta.sync();
-    // Kept elements go to their rank in tile order, after the tile's first output, each
-    // stored straight from its register.
+    let mut keep = [false; VT];
+    for (i, f) in keep.iter_mut().enumerate() {
+        *f = *flags.add(NT * i + tid) != 0;
+    }
+    // Kept elements go to their rank in tile order, after the tile's first output.
+    let (ranks, _) = cta_compact_strided::<C, NT, VT>(cta, keep, counts);
     let base = gid.wrapping_sub(p0);
     let room = a.output_len.saturating_sub(base);
     let out = a.output.wrapping_add(base as usize);
-    cta_compact_strided::<C, NT, VT>(
-        cta,
-        |i| *flags.add(NT * i + tid) != 0,
-        counts,
-        |i, keep, rank| {
-            if keep && (rank as u64) < room {
-                *out.add(rank as usize) = vals[i];
-            }
-        },
-    );
+    for i in 0..VT {
+        if keep[i] && (ranks[i] as u64) < room {
+            *out.add(ranks[i] as usize) = vals[i];
+        }
+    }
     raise(cta, a.error, err);
 }
 
@@ -473,29 +472,25 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
         }
     }
     cta.sync();
-    // Output slot r is insert number `before(r)` when flagged, else source element
-    // r - before(r), where before(r) counts the flagged slots ahead of it.
-    let room = a.output_len.saturating_sub(d0);
-    let out = a.output.wrapping_add(d0 as usize);
-    // The flags read once into registers (fewer registers here than re-reading them).
     let mut inserted = [false; VT];
     for (i, f) in inserted.iter_mut().enumerate() {
         *f = *flags.add(NT * i + tid) != 0;
     }
-    cta_compact_strided::<C, NT, VT>(
-        cta,
-        |i| inserted[i],
-        counts,
-        |i, inserted, g| {
-            let r = (NT * i + tid) as u32;
-            if r < count {
-                let slot = if inserted { g } else { ac + r - g };
-                // Only inconsistent (unsorted) indices, already reported, put slot outside.
-                if slot < count && (r as u64) < room {
-                    *out.add(r as usize) = *staged.add(slot as usize);
-                }
+    // Output slot r is insert number `before(r)` when flagged, else source element
+    // r - before(r), where before(r) counts the flagged slots ahead of it.
+    let (before, _) = cta_compact_strided::<C, NT, VT>(cta, inserted, counts);
+    let room = a.output_len.saturating_sub(d0);
+    let out = a.output.wrapping_add(d0 as usize);
+    for i in 0..VT {
+        let r = (NT * i + tid) as u32;
+        if r < count {
+            let g = before[i];
+            let slot = if inserted[i] { g } else { ac + r - g };
+            // Only inconsistent (unsorted) indices, already reported, put slot outside.
+            if slot < count && (r as u64) < room {
+                *out.add(r as usize) = *staged.add(slot as usize);
             }
-        },
-    );
+        }
+    }
     raise(cta, a.error, err);
 }

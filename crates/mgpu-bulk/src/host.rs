@@ -221,17 +221,10 @@ fn grid_fits(grid: usize) -> Result<()> {
     Ok(())
 }
 
-/// Tile sizes `(remove, insert)` of the kernels the device runs.
-fn nv<D: Device, T: BulkElement<I>, I>(dev: &D) -> (usize, usize) {
+fn nv<D: Device, T: BulkElement<I>, I>(dev: &D) -> usize {
     match dev.arch() {
-        Arch::Sm90 => {
-            type S<T, I> = <T as BulkElement<I>>::Sm90;
-            (S::<T, I>::NV_REMOVE, S::<T, I>::NV_INSERT)
-        }
-        Arch::Sm70 => {
-            type S<T, I> = <T as BulkElement<I>>::Sm70;
-            (S::<T, I>::NV_REMOVE, S::<T, I>::NV_INSERT)
-        }
+        Arch::Sm90 => <<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::NV,
+        Arch::Sm70 => <<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::NV,
     }
 }
 
@@ -303,7 +296,7 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     if n == 0 {
         return Ok(check);
     }
-    let nv = nv::<D, T, I>(dev).0;
+    let nv = nv::<D, T, I>(dev);
     let grid = n.div_ceil(nv);
     grid_fits(grid)?;
     let error = Temp::<u32, D>::zeroed(dev, 1)?;
@@ -444,7 +437,7 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     if n + m == 0 {
         return Ok(check);
     }
-    let nv = nv::<D, T, I>(dev).1;
+    let nv = nv::<D, T, I>(dev);
     let grid = (n + m).div_ceil(nv);
     grid_fits(grid)?;
     let error = Temp::<u32, D>::zeroed(dev, 1)?;

@@ -16,39 +16,29 @@ pub const MODULE: &str = "bulk";
 
 /// Launch shapes, one table per architecture (the seeds' launch box).
 pub mod tuning {
-    /// One architecture's shapes.
+    /// One architecture's shape.
     ///
     /// ```
     /// let t = mgpu_bulk::kernels::tuning::SM90;
-    /// assert_eq!((t.nt * t.vt_remove, t.nt * t.vt_insert), (896, 896));
+    /// assert_eq!(t.nt * t.vt, 896);
     /// ```
     #[derive(Clone, Copy, Debug)]
     pub struct Table {
         /// Threads per CTA.
         pub nt: usize,
-        /// Source elements per thread of bulk remove.
-        pub vt_remove: usize,
-        /// Outputs per thread of bulk insert.
-        pub vt_insert: usize,
+        /// Elements (remove: source elements; insert: outputs) per thread.
+        pub vt: usize,
     }
-    /// Hopper (sm_90): 128 threads, 7 elements per thread.
-    pub const SM90: Table = Table {
-        nt: 128,
-        vt_remove: 7,
-        vt_insert: 7,
-    };
+    /// Hopper (sm_90): 128 threads, 7 elements per thread (the seed's shape; untuned).
+    pub const SM90: Table = Table { nt: 128, vt: 7 };
     /// Volta to Ada (sm_70): 128 threads, 7 elements per thread (the seed's shape).
-    pub const SM70: Table = Table {
-        nt: 128,
-        vt_remove: 7,
-        vt_insert: 7,
-    };
+    pub const SM70: Table = Table { nt: 128, vt: 7 };
     /// Threads per SM bulk remove is built to fit (`.minnctapersm`; 64 registers, which
     /// its 8-byte instances need to hold a tile without spilling).
     pub const REMOVE_THREADS_PER_SM: usize = 1024;
-    /// Threads per SM bulk insert is built to fit (48 registers, no spills; its tiles are
+    /// Threads per SM bulk insert is built to fit (40 registers; its tiles are
     /// latency-bound, so more of them in flight is what counts).
-    pub const INSERT_THREADS_PER_SM: usize = 1280;
+    pub const INSERT_THREADS_PER_SM: usize = 1536;
 
     /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
     #[cfg(mgpu_arch = "sm_70")]
@@ -115,13 +105,11 @@ bulk_kernel!(Insert, bulk_insert, INSERT_THREADS_PER_SM);
 ///
 /// ```
 /// use mgpu_bulk::{kernels::KernelSet, BulkElement};
-/// assert_eq!(<<i32 as BulkElement<u32>>::Sm90 as KernelSet<i32, u32>>::NV_REMOVE, 896);
+/// assert_eq!(<<i32 as BulkElement<u32>>::Sm90 as KernelSet<i32, u32>>::NV, 896);
 /// ```
 pub trait KernelSet<T, I> {
-    /// Source elements per tile of bulk remove (`NT * VT`).
-    const NV_REMOVE: usize;
-    /// Outputs per tile of bulk insert.
-    const NV_INSERT: usize;
+    /// Elements per tile (`NT * VT`).
+    const NV: usize;
     /// The remove kernel.
     type Remove: Kernel<Args = BulkArgs<T, I>>;
     /// The insert kernel.
@@ -132,18 +120,17 @@ pub trait KernelSet<T, I> {
 ///
 /// ```
 /// use mgpu_bulk::kernels::{Insert, KernelSet, Remove, Set};
-/// type S = Set<Remove<f32, u64, 64, 3>, Insert<f32, u64, 64, 5>, 192, 320>;
-/// assert_eq!(<S as KernelSet<f32, u64>>::NV_INSERT, 320);
+/// type S = Set<Remove<f32, u64, 64, 3>, Insert<f32, u64, 64, 3>, 192>;
+/// assert_eq!(<S as KernelSet<f32, u64>>::NV, 192);
 /// ```
-pub struct Set<R, N, const NV_REMOVE: usize, const NV_INSERT: usize>(PhantomData<(R, N)>);
+pub struct Set<R, N, const NV: usize>(PhantomData<(R, N)>);
 
-impl<T, I, R, N, const NVR: usize, const NVI: usize> KernelSet<T, I> for Set<R, N, NVR, NVI>
+impl<T, I, R, N, const NV: usize> KernelSet<T, I> for Set<R, N, NV>
 where
     R: Kernel<Args = BulkArgs<T, I>>,
     N: Kernel<Args = BulkArgs<T, I>>,
 {
-    const NV_REMOVE: usize = NVR;
-    const NV_INSERT: usize = NVI;
+    const NV: usize = NV;
     type Remove = R;
     type Insert = N;
 }
@@ -195,8 +182,8 @@ macro_rules! for_each_bulk_instance {
 macro_rules! bulk_entries {
     (data, $t:ident, $i:ident) => {
         $crate::__paste::paste! {
-            $crate::__core::kernel_entry!([<bulk_remove_ $t _ $i>], $crate::kernels::Remove<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt_remove }>);
-            $crate::__core::kernel_entry!([<bulk_insert_ $t _ $i>], $crate::kernels::Insert<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt_insert }>);
+            $crate::__core::kernel_entry!([<bulk_remove_ $t _ $i>], $crate::kernels::Remove<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
+            $crate::__core::kernel_entry!([<bulk_insert_ $t _ $i>], $crate::kernels::Insert<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
         }
     };
 }
@@ -211,16 +198,14 @@ macro_rules! names_and_dispatch {
         }
         impl BulkElement<$i> for $t {
             type Sm90 = Set<
-                Remove<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt_remove }>,
-                Insert<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt_insert }>,
-                { tuning::SM90.nt * tuning::SM90.vt_remove },
-                { tuning::SM90.nt * tuning::SM90.vt_insert },
+                Remove<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
+                Insert<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
+                { tuning::SM90.nt * tuning::SM90.vt },
             >;
             type Sm70 = Set<
-                Remove<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt_remove }>,
-                Insert<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt_insert }>,
-                { tuning::SM70.nt * tuning::SM70.vt_remove },
-                { tuning::SM70.nt * tuning::SM70.vt_insert },
+                Remove<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
+                Insert<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
+                { tuning::SM70.nt * tuning::SM70.vt },
             >;
         }
     };

@@ -609,8 +609,7 @@ fn every_swapped_pair_is_reported() {
     // Pairs around the tile boundaries of either tuning (NV 896 or the sm_90 shape).
     for nv in [
         896usize,
-        mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuning::SM90.vt_remove,
-        mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuning::SM90.vt_insert,
+        mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuning::SM90.vt,
     ] {
         for b in (nv..n).step_by(nv) {
             let k = b / 3;

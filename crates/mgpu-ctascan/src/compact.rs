@@ -27,17 +27,14 @@ pub const fn cta_compact_strided_shared_len(nt: usize, vt: usize) -> usize {
     vt * (nt / WARP_SIZE as usize)
 }
 
-/// The ranks of a strided tile's flagged elements in tile order, handed to `emit`.
+/// The ranks of a strided tile's flagged elements in tile order.
 ///
-/// `flag(i)` is whether the thread's element `NT * i + tid` (`i < VT`) is flagged; it is
-/// evaluated twice per element (before and after the barrier: a cheap read, typically from
-/// shared memory, instead of VT ballot masks held in registers across it), and must give
-/// the same answer both times. After the barrier, `emit(i, flagged, rank)` is called for
-/// each `i` in order, `rank` being how many flagged elements precede the element in the
-/// tile (its slot when the flagged elements are packed in order; meaningful where flagged
-/// — for an unflagged element it is the number of flagged elements before it). Returns the
-/// number of flagged elements in the tile. Contains one barrier; every thread of the CTA
-/// must call it. `shared` must not be written by any thread until after a later barrier.
+/// Thread `tid` passes the flags of its elements `NT * i + tid` (`i < VT`); it gets, for
+/// each of them, how many flagged elements precede it in the tile (its slot when the
+/// flagged elements are packed in order; meaningful where the flag is set), and the
+/// number of flagged elements in the whole tile. Contains one barrier; every thread of the
+/// CTA must call it. `shared` must not be written by any thread until after a later
+/// barrier.
 ///
 /// # Safety
 /// `shared` is this CTA's shared memory of [`cta_compact_strided_shared_len`]`(NT, VT)`
@@ -56,12 +53,11 @@ pub const fn cta_compact_strided_shared_len(nt: usize, vt: usize) -> usize {
 /// let (p, t) = (slot.as_mut_ptr() as usize, &mut total as *mut u32 as usize);
 /// sim::launch(1, NT as u32, cta_compact_strided_shared_len(NT, 2) * 4, &|cta: &sim::SimCta| unsafe {
 ///     let tid = cta.tid() as usize;
-///     let n = cta_compact_strided::<_, NT, 2>(
-///         cta,
-///         |i| (NT * i + tid) % 2 == 0,
-///         cta.shared(0),
-///         |i, _, rank| *(p as *mut u32).add(NT * i + tid) = rank,
-///     );
+///     let flags = [tid % 2 == 0, (NT + tid) % 2 == 0];
+///     let (ranks, n) = cta_compact_strided::<_, NT, 2>(cta, flags, cta.shared(0));
+///     for i in 0..2 {
+///         *(p as *mut u32).add(NT * i + tid) = ranks[i];
+///     }
 ///     *(t as *mut u32) = n;
 /// });
 /// assert_eq!(total, 64);
@@ -70,18 +66,20 @@ pub const fn cta_compact_strided_shared_len(nt: usize, vt: usize) -> usize {
 #[inline(always)]
 pub unsafe fn cta_compact_strided<C: Cta, const NT: usize, const VT: usize>(
     cta: &C,
-    flag: impl Fn(usize) -> bool,
+    flags: [bool; VT],
     shared: *mut u32,
-    mut emit: impl FnMut(usize, bool, u32),
-) -> u32 {
+) -> ([u32; VT], u32) {
     const W: u32 = WARP_SIZE;
     let warps = NT / W as usize;
     let lane = cta.lane();
     let warp = cta.warp() as usize;
     let below = (1u32 << lane) - 1;
-    for i in 0..VT {
-        let m = cta.ballot(u32::MAX, flag(i));
-        if lane == 0 {
+    let mut masks = [0u32; VT];
+    for (m, &f) in masks.iter_mut().zip(flags.iter()) {
+        *m = cta.ballot(u32::MAX, f);
+    }
+    if lane == 0 {
+        for (i, m) in masks.iter().enumerate() {
             *shared.add(warps * i + warp) = m.count_ones();
         }
     }
@@ -110,18 +108,17 @@ pub unsafe fn cta_compact_strided<C: Cta, const NT: usize, const VT: usize>(
     let total = cta.shfl_idx_u32(u32::MAX, x, W - 1, W);
     let before_lane = x - own;
 
-    for i in 0..VT {
+    let mut ranks = [0u32; VT];
+    for (i, r) in ranks.iter_mut().enumerate() {
         let e = warps * i + warp;
         let owner = e / per;
         let mut start = cta.shfl_idx_u32(u32::MAX, before_lane, owner as u32, W);
         for q in owner * per..e {
             start += *shared.add(q);
         }
-        let f = flag(i);
-        let m = cta.ballot(u32::MAX, f);
-        emit(i, f, start + (m & below).count_ones());
+        *r = start + (masks[i] & below).count_ones();
     }
-    total
+    (ranks, total)
 }
 
 #[cfg(all(test, not(target_arch = "nvptx64")))]
@@ -155,12 +152,14 @@ mod tests {
             cta_compact_strided_shared_len(NT, VT) * 4,
             &|cta: &sim::SimCta| unsafe {
                 let tid = cta.tid() as usize;
-                let total = cta_compact_strided::<_, NT, VT>(
-                    cta,
-                    |i| *(f as *const bool).add(NT * i + tid),
-                    cta.shared(0),
-                    |i, _, rank| *(r as *mut u32).add(NT * i + tid) = rank,
-                );
+                let mut mine = [false; VT];
+                for (i, m) in mine.iter_mut().enumerate() {
+                    *m = *(f as *const bool).add(NT * i + tid);
+                }
+                let (rk, total) = cta_compact_strided::<_, NT, VT>(cta, mine, cta.shared(0));
+                for (i, v) in rk.iter().enumerate() {
+                    *(r as *mut u32).add(NT * i + tid) = *v;
+                }
                 *(t as *mut u32).add(tid) = total;
             },
         );
