@@ -398,8 +398,7 @@ enum Indices<I> {
 }
 
 /// `mgpu_partition::merge_path_counting_partitions` on the simulator (the group size it
-/// picks for the partition count: 32 lanes up to 256 partitions, 16 to 512, 8 to 1,024, 4
-/// to 2,048, then 1) == what the bulk family's own kernel wrote, bit for bit, on any
+/// picks for the partition count: 32 lanes up to 1,024 partitions, then 1) == what the bulk family's own kernel wrote, bit for bit, on any
 /// indices; on sorted array indices also == the definition (the merge). Returns the group
 /// size used (log2).
 fn check_partitions<I: BulkIndex>(n: usize, indices: &Indices<I>, nv: usize) -> u32 {
@@ -455,7 +454,7 @@ fn check_partitions<I: BulkIndex>(n: usize, indices: &Indices<I>, nv: usize) -> 
     lanes_log2
 }
 
-/// The partitions at partition counts where the simulator picks every group size (1 to
+/// The partitions at partition counts where the launcher picks either group size (1 and
 /// 32 lanes), on sorted, garbage and generated indices, both index types.
 #[test]
 fn insert_partitions_every_group_size() {
@@ -494,7 +493,7 @@ fn insert_partitions_every_group_size() {
         }
     }
     if std::env::var_os("MGPU_PARTITION_LANES").is_none() {
-        assert_eq!(seen.into_iter().collect::<Vec<_>>(), [0, 2, 3, 4, 5]);
+        assert_eq!(seen.into_iter().collect::<Vec<_>>(), [0, 5]);
     }
 }
 

@@ -51,17 +51,6 @@ fn fits<I: Index>(what: &'static str, v: usize) -> Result<()> {
     Ok(())
 }
 
-/// Resident threads per SM of a compute capability (the CUDA C++ Programming Guide's
-/// table of technical specifications): 2048, but 1024 on Turing (7.5) and 1536 on GA10x
-/// (8.6), Ada (8.9) and consumer Blackwell (12.x).
-fn threads_per_sm(cc: (u32, u32)) -> usize {
-    match cc {
-        (7, 5) => 1024,
-        (8, 6) | (8, 9) | (12, _) => 1536,
-        _ => 2048,
-    }
-}
-
 /// `MGPU_PARTITION_LANES` (1, 2, 4, 8, 16 or 32), read once: forces the group size, for
 /// measuring. Anything else is ignored.
 fn lanes_override() -> Option<u32> {
@@ -76,15 +65,17 @@ fn lanes_override() -> Option<u32> {
     })
 }
 
+/// Partition counts up to which [`partition_lanes_log2`] gives each search a group of 32
+/// lanes (above it, one lane).
+pub const COOP_MAX_PARTITIONS: usize = 1024;
+
 /// How many lanes search each of `partitions` partition points together, as a power of
-/// two (the kernels' `lanes_log2`, 0 to 5): the largest group of at most 32 lanes with
-/// `partitions * lanes` within one wave of resident threads (`sm_count` times the
-/// resident threads per SM of the device's compute capability), so a small partition
-/// count (the common case: one point per tile of thousands of elements) fills the machine
-/// with independent loads, and a large one, which fills it anyway, keeps one thread per
-/// point. A group of 2 probes no more nodes a round than one thread (a round walks the
-/// levels its `lanes - 1` probes cover, see [`mgpu_ctasearch::merge_path_coop`]), so 2
-/// becomes 1.
+/// two (the kernels' `lanes_log2`, 0 to 5): 32 lanes up to [`COOP_MAX_PARTITIONS`]
+/// partitions, one lane above. Measured on an H200 (docs/partition.md): the cooperative
+/// search's extra probes cost more memory traffic than the round trips they save as soon
+/// as the machine holds more than a few thousand searches (at 2^24 elements, about 12,000
+/// partitions, the load-balancing partitions take 9.9 us with one lane and 18.9 us with
+/// 16); only at a few hundred partitions do 32 lanes win, by under a microsecond.
 ///
 /// The environment variable `MGPU_PARTITION_LANES` (1, 2, 4, 8, 16 or 32; read once per
 /// process) overrides the choice, for measuring.
@@ -93,28 +84,22 @@ fn lanes_override() -> Option<u32> {
 ///
 /// ```
 /// use mgpu_runtime::{Device, Simulator};
-/// let info = Simulator::new().info().clone(); // 4 SMs of compute capability 9.0
-/// assert_eq!(info.sm_count * 2048, 8192);
+/// let info = Simulator::new().info().clone();
 /// # if std::env::var_os("MGPU_PARTITION_LANES").is_none() {
 /// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 100), 5); // 32 lanes
-/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 1000), 3); // 8 lanes
-/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 3000), 0); // 2 would fit: 1
+/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 1024), 5);
+/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 1025), 0); // 1 lane
 /// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 100_000), 0);
 /// # }
 /// ```
-pub fn partition_lanes_log2(info: &DeviceInfo, partitions: usize) -> u32 {
+pub fn partition_lanes_log2(_info: &DeviceInfo, partitions: usize) -> u32 {
     if let Some(l) = lanes_override() {
         return l;
     }
-    let wave = info.sm_count.max(1) as usize * threads_per_sm(info.compute_capability);
-    let mut log2 = 0;
-    while log2 < COOP_MAX_LANES_LOG2 && partitions.saturating_mul(2 << log2) <= wave {
-        log2 += 1;
-    }
-    if log2 == 1 {
-        0
+    if partitions <= COOP_MAX_PARTITIONS {
+        COOP_MAX_LANES_LOG2
     } else {
-        log2
+        0
     }
 }
 

@@ -337,8 +337,8 @@ fn edge_cases_every_group_size() {
     }
 }
 
-/// The launchers on garbage at partition counts where the simulator (4 SMs of 2048
-/// threads) picks 32, 16, 8, 4 and 1 lanes, against the serial definition.
+/// The launchers on garbage at partition counts where the rule picks 32 lanes and 1 lane
+/// (either side of `COOP_MAX_PARTITIONS`), against the serial definition.
 #[test]
 fn launchers_at_each_group_size_on_garbage() {
     let dev = Simulator::new();
@@ -347,7 +347,7 @@ fn launchers_at_each_group_size_on_garbage() {
             .map(|i| (i ^ seed).wrapping_mul(2654435761) >> 22)
             .collect()
     };
-    for (partitions, lanes_log2) in [(200usize, 5u32), (500, 4), (1000, 3), (2000, 2), (3000, 0)] {
+    for (partitions, lanes_log2) in [(200usize, 5u32), (1024, 5), (1025, 0), (3000, 0)] {
         if std::env::var_os("MGPU_PARTITION_LANES").is_none() {
             assert_eq!(
                 mgpu_partition::partition_lanes_log2(dev.info(), partitions),
