@@ -5,11 +5,17 @@
 //! result copies them to the host (and synchronises).
 //!
 //! The partition kernels read only a few elements per search (`log2(n)` along the
-//! bisection, and the cooperative groups' probes beside it), so they do not check that the
-//! inputs are sorted (or that a CSR starts at 0): on such input the partitions are
-//! meaningless but deterministic (the serial search's result, whatever the group size) and
-//! always inside the inputs' ranges, and the algorithm kernels that read all the data
-//! validate it (DESIGN §5).
+//! bisection, the cooperative groups' probes beside it, or the interpolation search's
+//! few), so they do not check that the inputs are sorted (or that a CSR starts at 0): on
+//! such input the partitions are meaningless but deterministic and always inside the range
+//! the serial search can return (the serial result itself for the merge partitions, at any
+//! group size; not necessarily for the interpolating integer-keyed ones), and the
+//! algorithm kernels that read all the data validate it (DESIGN §5).
+//!
+//! The integer-keyed partitions (binary-search, CSR, load-balancing, counting) run one
+//! lane per search by interpolation (`MGPU_PARTITION_SEARCH=binary` restores the
+//! bisection, for measuring); the merge partitions bisect with [`partition_lanes_log2`]'s
+//! groups.
 
 use crate::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use crate::kernels::{MergeComparator, PartitionIndex, NT};
@@ -103,15 +109,31 @@ pub fn partition_lanes_log2(_info: &DeviceInfo, partitions: usize) -> u32 {
     }
 }
 
+/// `MGPU_PARTITION_SEARCH=binary` (read once): the integer-keyed partitions (search, CSR,
+/// load-balancing, counting) bisect, with [`partition_lanes_log2`]'s groups, instead of
+/// interpolating; for measuring.
+fn binary_forced() -> bool {
+    static BINARY: OnceLock<bool> = OnceLock::new();
+    *BINARY
+        .get_or_init(|| std::env::var("MGPU_PARTITION_SEARCH").is_ok_and(|v| v.trim() == "binary"))
+}
+
 /// Allocates `num` partitions and launches `K` with a group of `2^lanes_log2` lanes each;
-/// `args` makes the arguments from the output pointer and `lanes_log2`.
+/// `args` makes the arguments from the output pointer and `lanes_log2`. `interp` (the
+/// integer-keyed kernels): one lane per search, by interpolation
+/// ([`crate::device::INTERPOLATE`]), unless `MGPU_PARTITION_SEARCH=binary`.
 fn launch<D: Device, K: Kernel>(
     dev: &D,
     num: usize,
+    interp: bool,
     args: impl FnOnce(*mut u64, u32) -> K::Args,
 ) -> Result<Temp<u64, D>> {
-    let lanes_log2 = partition_lanes_log2(dev.info(), num);
-    let grid = num.div_ceil(NT >> lanes_log2);
+    let lanes_log2 = if interp && !binary_forced() {
+        crate::device::INTERPOLATE
+    } else {
+        partition_lanes_log2(dev.info(), num)
+    };
+    let grid = num.div_ceil(NT >> (lanes_log2 & 0xff));
     if grid > u32::MAX as usize {
         return Err(Error::InvalidInput(format!(
             "{num} partitions are more than one launch can search"
@@ -157,7 +179,7 @@ pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     let num = partition_count(a.len() + b.len(), nv);
-    launch::<D, C::Kernel>(a.device(), num, |out, lanes_log2| MergeArgs {
+    launch::<D, C::Kernel>(a.device(), num, false, |out, lanes_log2| MergeArgs {
         a: a.as_ptr(),
         b: b.as_ptr(),
         a_count: a.len() as u64,
@@ -207,7 +229,7 @@ pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
         )));
     }
     let num = partition_count(keys.len(), nv);
-    launch::<D, C::Kernel>(keys.device(), num, |out, lanes_log2| MergeArgs {
+    launch::<D, C::Kernel>(keys.device(), num, false, |out, lanes_log2| MergeArgs {
         a: keys.as_ptr(),
         b: keys.as_ptr(),
         a_count: keys.len() as u64,
@@ -248,7 +270,7 @@ pub fn binary_search_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("binary-search partition count", count)?;
     let num = partition_count(count, nv);
-    launch::<D, I::Search>(data.device(), num, |out, lanes_log2| SearchArgs {
+    launch::<D, I::Search>(data.device(), num, true, |out, lanes_log2| SearchArgs {
         data: data.as_ptr(),
         num_items: data.len() as u64,
         count: count as u64,
@@ -291,7 +313,7 @@ pub fn csr_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("CSR element count", nz)?;
     let num = partition_count(nz, nv);
-    launch::<D, I::Csr>(csr.device(), num, |out, lanes_log2| CsrArgs {
+    launch::<D, I::Csr>(csr.device(), num, true, |out, lanes_log2| CsrArgs {
         csr: csr.as_ptr(),
         num_rows: csr.len() as u64,
         nz: nz as u64,
@@ -334,7 +356,7 @@ pub fn load_balance_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("load-balancing total", total)?;
     let num = partition_count(total + scan.len(), nv);
-    launch::<D, I::Lbs>(scan.device(), num, |out, lanes_log2| LbsArgs {
+    launch::<D, I::Lbs>(scan.device(), num, true, |out, lanes_log2| LbsArgs {
         scan: scan.as_ptr(),
         num_objects: scan.len() as u64,
         total: total as u64,
@@ -432,8 +454,8 @@ impl<'a, I, D: Device> From<DeviceSlice<'a, I, D>> for IndexSource<'a, I, D> {
 /// [`Bounds::Upper`] after it. The seeds' `MergePathPartitions<Bounds>(indices, m,
 /// counting_iterator<int>(0), count, nv, 0, mgpu::less<int>())`. Asynchronous.
 ///
-/// The indices are not checked (unsorted ones give the serial search's deterministic
-/// result, inside `0..=indices.len()`); `indices`, when an array, must be on `dev`.
+/// The indices are not checked (unsorted ones give a deterministic result inside the
+/// serial search's range, not necessarily its result); `indices`, when an array, must be on `dev`.
 ///
 /// # Errors
 /// `nv == 0`; [`Error::IndexOverflow`] when `count` does not fit `I`.
@@ -475,7 +497,7 @@ pub fn merge_path_counting_partitions<D: Device, I: PartitionIndex>(
         IndexSource::Array(a) => (a.as_ptr(), I::ZERO, I::ZERO, 0),
         IndexSource::Sequence { first, step, .. } => (std::ptr::null(), first, step, 1),
     };
-    launch::<D, I::Counting>(dev, num, |out, lanes_log2| CountingArgs {
+    launch::<D, I::Counting>(dev, num, true, |out, lanes_log2| CountingArgs {
         indices: ptr,
         num_indices: m as u64,
         first,

@@ -338,7 +338,8 @@ fn edge_cases_every_group_size() {
 }
 
 /// The launchers on garbage at partition counts where the rule picks 32 lanes and 1 lane
-/// (either side of `COOP_MAX_PARTITIONS`), against the serial definition.
+/// (either side of `COOP_MAX_PARTITIONS`): the merge partitions against the serial
+/// definition; the CSR and counting ones (interpolation) inside its range.
 #[test]
 fn launchers_at_each_group_size_on_garbage() {
     let dev = Simulator::new();
@@ -400,7 +401,13 @@ fn launchers_at_each_group_size_on_garbage() {
                 }
             })
             .collect();
-        assert_eq!(got, want, "csr partitions={partitions}");
+        // The CSR (and counting) launchers interpolate: on garbage, in range only.
+        assert_eq!(got.len(), want.len());
+        assert!(
+            got.iter()
+                .all(|&g| mgpu_partition::csr_limit_row(g) <= csr.len() as u64),
+            "csr partitions={partitions}"
+        );
         // Counting partitions of garbage indices against n / 2 positions.
         let idx = garbage(n - n / 2, 4);
         let di = DeviceVec::from_slice(&dev, &idx).unwrap();
@@ -424,7 +431,14 @@ fn launchers_at_each_group_size_on_garbage() {
                     merge_path(&idx[..], m, Counting(0u32), c, diag, bounds(upper), Less)
                 })
                 .collect();
-            assert_eq!(got, want, "counting partitions={partitions} upper={upper}");
+            for (p, (&g, &w)) in got.iter().zip(&want).enumerate() {
+                let diag = (nv as u64 * p as u64).min(n as u64);
+                let (m, c) = (idx.len() as u64, (n / 2) as u64);
+                assert!(
+                    diag.saturating_sub(c) <= g && g <= diag.min(m),
+                    "counting partitions={partitions} upper={upper} p={p} got={g} serial={w}"
+                );
+            }
         }
     }
 }
