@@ -4,7 +4,10 @@
 //! group of `2^lanes_log2` lanes of a warp (1 to 32, chosen by the host launcher) with the
 //! cooperative searches of `mgpu_ctasearch` ([`merge_path_coop`],
 //! [`binary_search_coop_left`]): a few bisection levels per round of independent loads,
-//! bit for bit the serial search's result. Thread `t` of the grid works on partition
+//! bit for bit the serial search's result; the integer-keyed kernels (search, CSR,
+//! load-balancing, counting) instead interpolate with one lane when `lanes_log2` carries
+//! [`INTERPOLATE`] (the serial result on sorted input, a position in its range on
+//! garbage). Thread `t` of the grid works on partition
 //! `t >> lanes_log2`; a group's lanes exit together past the last partition.
 //!
 //! Every partition array is `u64`, one entry per tile boundary (`n / nv + 1` entries for
