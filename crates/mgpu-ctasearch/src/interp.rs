@@ -38,15 +38,16 @@ use crate::{Idx, Keys, SearchBounds};
 ///
 /// ```
 /// use mgpu_ctasearch::interpolation_partition_point;
-/// // First square above 1000 among 0^2, 1^2, ..., 99^2.
+/// // First multiple of 3 above 1000 among 0, 3, ..., 2997: the ends, then one
+/// // interpolated pair (a bisection would take 10 probes).
 /// let mut probes = 0;
-/// let (r, left) = interpolation_partition_point(0, 100, None, |m| {
+/// let (r, left) = interpolation_partition_point(0, 1000, None, |m| {
 ///     probes += 1;
-///     let v = m * m;
+///     let v = 3 * m;
 ///     (v <= 1000, 1000.0 - v as f64, Some(v))
 /// });
-/// assert_eq!((r, left), (32, Some(961)));
-/// assert!(probes < 14);
+/// assert_eq!((r, left), (334, Some(999)));
+/// assert_eq!(probes, 4);
 /// ```
 #[inline(always)]
 pub fn interpolation_partition_point<P: Copy>(

@@ -276,13 +276,16 @@ fn probe_counts() {
     let (avg, max) = lbs_loads(n, move |_| r(0) % 3);
     println!("uniform [0,2] (mean 1): {avg:.1} loads average, {max} max");
     let mut r = rng(3);
-    let (avg, max) = lbs_loads(n, move |_| if r(0) % 1000 == 0 { 10_000 } else { 0 });
+    let (avg, max) = lbs_loads(
+        n,
+        move |_| if r(0).is_multiple_of(1000) { 10_000 } else { 0 },
+    );
     println!("heavy-tailed (0.1% of 10,000): {avg:.1} loads average, {max} max");
     let mut r = rng(4);
     let (avg, max) = lbs_loads(n / 4, move |_| {
         let u = r(0);
         // Pareto-ish: 2^(u % 12) with u's low bits.
-        (1u64 << (u % 12)) & if u % 3 == 0 { !0 } else { 0 }
+        (1u64 << (u % 12)) & if u.is_multiple_of(3) { !0 } else { 0 }
     });
     println!("heavy-tailed (powers of two up to 2^11, a third non-zero), 2^22: {avg:.1} loads average, {max} max");
     let (avg, max) = lbs_loads(n / 4, |i| if i == 12345 { 1 << 28 } else { 1 });
