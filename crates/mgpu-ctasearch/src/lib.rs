@@ -50,6 +50,7 @@
 
 mod coop;
 mod idx;
+mod interp;
 mod keys;
 mod lbs;
 mod merge;
@@ -58,6 +59,10 @@ mod search;
 
 pub use coop::{binary_search_coop, binary_search_coop_left, merge_path_coop, COOP_MAX_LANES_LOG2};
 pub use idx::Idx;
+pub use interp::{
+    interpolation_partition_point, interpolation_search, interpolation_search_left,
+    merge_path_interpolation,
+};
 pub use keys::{Counting, Keys};
 pub use lbs::{
     cta_load_balance, cta_load_balance_shared_len, serial_load_balance_search,

@@ -4,7 +4,10 @@
 //! group of `2^lanes_log2` lanes of a warp (1 to 32, chosen by the host launcher) with the
 //! cooperative searches of `mgpu_ctasearch` ([`merge_path_coop`],
 //! [`binary_search_coop_left`]): a few bisection levels per round of independent loads,
-//! bit for bit the serial search's result. Thread `t` of the grid works on partition
+//! bit for bit the serial search's result; the integer-keyed kernels (search, CSR,
+//! load-balancing, counting) instead interpolate with one lane when `lanes_log2` carries
+//! [`INTERPOLATE`] (the serial result on sorted input, a position in its range on
+//! garbage). Thread `t` of the grid works on partition
 //! `t >> lanes_log2`; a group's lanes exit together past the last partition.
 //!
 //! Every partition array is `u64`, one entry per tile boundary (`n / nv + 1` entries for
@@ -13,9 +16,22 @@
 
 use mgpu_core::{Comparator, Cta, Less};
 use mgpu_ctasearch::{
-    binary_search_coop, binary_search_coop_left, find_mergesort_frame, merge_path_coop, Bounds,
-    Counting, Idx, Keys, Upper,
+    binary_search_coop, binary_search_coop_left, find_mergesort_frame, interpolation_search,
+    interpolation_search_left, merge_path_coop, merge_path_interpolation, Bounds, Counting, Idx,
+    Keys, Upper,
 };
+
+/// Bit of the integer-keyed kernels' `lanes_log2` argument (search, CSR, load-balancing
+/// and counting partitions): search by interpolation
+/// ([`mgpu_ctasearch::merge_path_interpolation`], [`mgpu_ctasearch::interpolation_search`])
+/// instead of the (cooperative) bisection. The low bits still give the group size (every
+/// lane of a group runs the same search; use 0).
+pub const INTERPOLATE: u32 = 1 << 8;
+
+#[inline(always)]
+fn group(lanes_log2: u32) -> u32 {
+    lanes_log2 & 0xff
+}
 
 /// The CSR continuation flag (seed 002): set in a CSR partition when the tile's first
 /// element is not the first of its row (`csr[row] != nv * tile`), so the tile continues a
@@ -206,7 +222,7 @@ fn min(a: u64, b: u64) -> u64 {
 #[inline(always)]
 fn partition_id<C: Cta, const NT: usize>(cta: &C, lanes_log2: u32) -> u64 {
     const { assert!(NT.is_multiple_of(32)) };
-    (cta.block() as u64 * NT as u64 + cta.tid() as u64) >> lanes_log2
+    (cta.block() as u64 * NT as u64 + cta.tid() as u64) >> group(lanes_log2)
 }
 
 /// Partition `p` is `v`: written once, by the group's first lane (every lane has it).
@@ -215,7 +231,7 @@ fn partition_id<C: Cta, const NT: usize>(cta: &C, lanes_log2: u32) -> u64 {
 /// `out` has a slot `p`.
 #[inline(always)]
 unsafe fn store<C: Cta>(cta: &C, lanes_log2: u32, out: *mut u64, p: u64, v: u64) {
-    if cta.lane() & ((1 << lanes_log2) - 1) == 0 {
+    if cta.lane() & ((1 << group(lanes_log2)) - 1) == 0 {
         *out.add(p as usize) = v;
     }
 }
@@ -321,15 +337,19 @@ pub unsafe fn search_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &
         return;
     }
     let key = I::from_u64(min(args.nv.wrapping_mul(p), args.count));
-    let r = binary_search_coop(
-        cta,
-        args.lanes_log2,
-        args.data,
-        args.num_items,
-        key,
-        bounds(args.upper),
-        Less,
-    );
+    let r = if args.lanes_log2 & INTERPOLATE != 0 {
+        interpolation_search(args.data, args.num_items, key, bounds(args.upper))
+    } else {
+        binary_search_coop(
+            cta,
+            args.lanes_log2,
+            args.data,
+            args.num_items,
+            key,
+            bounds(args.upper),
+            Less,
+        )
+    };
     store(cta, args.lanes_log2, args.out, p, r);
 }
 
@@ -370,15 +390,19 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
         let k = I::from_u64(key);
         // The upper bound, and `csr[ub - 1]` as the search loaded it (`None` for ub == 0):
         // no dependent load after the search.
-        let (ub, left) = binary_search_coop_left(
-            cta,
-            args.lanes_log2,
-            args.csr,
-            args.num_rows,
-            k,
-            Upper,
-            Less,
-        );
+        let (ub, left) = if args.lanes_log2 & INTERPOLATE != 0 {
+            interpolation_search_left(args.csr, args.num_rows, k, Upper)
+        } else {
+            binary_search_coop_left(
+                cta,
+                args.lanes_log2,
+                args.csr,
+                args.num_rows,
+                k,
+                Upper,
+                Less,
+            )
+        };
         let row = if ub == 0 { 0 } else { ub - 1 };
         let starts_here = left == Some(k);
         if starts_here {
@@ -422,17 +446,28 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
         return;
     }
     let diag = min(args.nv.wrapping_mul(p), args.total + args.num_objects);
-    let mp = merge_path_coop(
-        cta,
-        args.lanes_log2,
-        Counting(I::ZERO),
-        args.total,
-        args.scan,
-        args.num_objects,
-        diag,
-        Upper,
-        Less,
-    );
+    let mp = if args.lanes_log2 & INTERPOLATE != 0 {
+        merge_path_interpolation(
+            Counting(I::ZERO),
+            args.total,
+            args.scan,
+            args.num_objects,
+            diag,
+            Upper,
+        )
+    } else {
+        merge_path_coop(
+            cta,
+            args.lanes_log2,
+            Counting(I::ZERO),
+            args.total,
+            args.scan,
+            args.num_objects,
+            diag,
+            Upper,
+            Less,
+        )
+    };
     store(cta, args.lanes_log2, args.out, p, mp);
 }
 
@@ -506,16 +541,27 @@ pub unsafe fn counting_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args:
         step: args.step,
         sequence: args.sequence != 0,
     };
-    let mp = merge_path_coop(
-        cta,
-        args.lanes_log2,
-        keys,
-        args.num_indices,
-        Counting(I::ZERO),
-        args.count,
-        diag,
-        bounds(args.upper),
-        Less,
-    );
+    let mp = if args.lanes_log2 & INTERPOLATE != 0 {
+        merge_path_interpolation(
+            keys,
+            args.num_indices,
+            Counting(I::ZERO),
+            args.count,
+            diag,
+            bounds(args.upper),
+        )
+    } else {
+        merge_path_coop(
+            cta,
+            args.lanes_log2,
+            keys,
+            args.num_indices,
+            Counting(I::ZERO),
+            args.count,
+            diag,
+            bounds(args.upper),
+            Less,
+        )
+    };
     store(cta, args.lanes_log2, args.out, p, mp);
 }

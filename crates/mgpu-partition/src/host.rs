@@ -5,11 +5,17 @@
 //! result copies them to the host (and synchronises).
 //!
 //! The partition kernels read only a few elements per search (`log2(n)` along the
-//! bisection, and the cooperative groups' probes beside it), so they do not check that the
-//! inputs are sorted (or that a CSR starts at 0): on such input the partitions are
-//! meaningless but deterministic (the serial search's result, whatever the group size) and
-//! always inside the inputs' ranges, and the algorithm kernels that read all the data
-//! validate it (DESIGN §5).
+//! bisection, the cooperative groups' probes beside it, or the interpolation search's
+//! few), so they do not check that the inputs are sorted (or that a CSR starts at 0): on
+//! such input the partitions are meaningless but deterministic and always inside the range
+//! the serial search can return (the serial result itself for the merge partitions, at any
+//! group size; not necessarily for the interpolating integer-keyed ones), and the
+//! algorithm kernels that read all the data validate it (DESIGN §5).
+//!
+//! The integer-keyed partitions (binary-search, CSR, load-balancing, counting) run one
+//! lane per search by interpolation (`MGPU_PARTITION_SEARCH=binary` restores the
+//! bisection, for measuring); the merge partitions bisect with [`partition_lanes_log2`]'s
+//! groups.
 
 use crate::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use crate::kernels::{MergeComparator, PartitionIndex, NT};
@@ -51,17 +57,6 @@ fn fits<I: Index>(what: &'static str, v: usize) -> Result<()> {
     Ok(())
 }
 
-/// Resident threads per SM of a compute capability (the CUDA C++ Programming Guide's
-/// table of technical specifications): 2048, but 1024 on Turing (7.5) and 1536 on GA10x
-/// (8.6), Ada (8.9) and consumer Blackwell (12.x).
-fn threads_per_sm(cc: (u32, u32)) -> usize {
-    match cc {
-        (7, 5) => 1024,
-        (8, 6) | (8, 9) | (12, _) => 1536,
-        _ => 2048,
-    }
-}
-
 /// `MGPU_PARTITION_LANES` (1, 2, 4, 8, 16 or 32), read once: forces the group size, for
 /// measuring. Anything else is ignored.
 fn lanes_override() -> Option<u32> {
@@ -76,15 +71,17 @@ fn lanes_override() -> Option<u32> {
     })
 }
 
+/// Partition counts up to which [`partition_lanes_log2`] gives each search a group of 32
+/// lanes (above it, one lane).
+pub const COOP_MAX_PARTITIONS: usize = 1024;
+
 /// How many lanes search each of `partitions` partition points together, as a power of
-/// two (the kernels' `lanes_log2`, 0 to 5): the largest group of at most 32 lanes with
-/// `partitions * lanes` within one wave of resident threads (`sm_count` times the
-/// resident threads per SM of the device's compute capability), so a small partition
-/// count (the common case: one point per tile of thousands of elements) fills the machine
-/// with independent loads, and a large one, which fills it anyway, keeps one thread per
-/// point. A group of 2 probes no more nodes a round than one thread (a round walks the
-/// levels its `lanes - 1` probes cover, see [`mgpu_ctasearch::merge_path_coop`]), so 2
-/// becomes 1.
+/// two (the kernels' `lanes_log2`, 0 to 5): 32 lanes up to [`COOP_MAX_PARTITIONS`]
+/// partitions, one lane above. Measured on an H200 (docs/partition.md): the cooperative
+/// search's extra probes cost more memory traffic than the round trips they save as soon
+/// as the machine holds more than a few thousand searches (at 2^24 elements, about 12,000
+/// partitions, the load-balancing partitions take 9.9 us with one lane and 18.9 us with
+/// 16); only at a few hundred partitions do 32 lanes win, by under a microsecond.
 ///
 /// The environment variable `MGPU_PARTITION_LANES` (1, 2, 4, 8, 16 or 32; read once per
 /// process) overrides the choice, for measuring.
@@ -93,40 +90,50 @@ fn lanes_override() -> Option<u32> {
 ///
 /// ```
 /// use mgpu_runtime::{Device, Simulator};
-/// let info = Simulator::new().info().clone(); // 4 SMs of compute capability 9.0
-/// assert_eq!(info.sm_count * 2048, 8192);
+/// let info = Simulator::new().info().clone();
 /// # if std::env::var_os("MGPU_PARTITION_LANES").is_none() {
 /// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 100), 5); // 32 lanes
-/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 1000), 3); // 8 lanes
-/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 3000), 0); // 2 would fit: 1
+/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 1024), 5);
+/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 1025), 0); // 1 lane
 /// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 100_000), 0);
 /// # }
 /// ```
-pub fn partition_lanes_log2(info: &DeviceInfo, partitions: usize) -> u32 {
+pub fn partition_lanes_log2(_info: &DeviceInfo, partitions: usize) -> u32 {
     if let Some(l) = lanes_override() {
         return l;
     }
-    let wave = info.sm_count.max(1) as usize * threads_per_sm(info.compute_capability);
-    let mut log2 = 0;
-    while log2 < COOP_MAX_LANES_LOG2 && partitions.saturating_mul(2 << log2) <= wave {
-        log2 += 1;
-    }
-    if log2 == 1 {
-        0
+    if partitions <= COOP_MAX_PARTITIONS {
+        COOP_MAX_LANES_LOG2
     } else {
-        log2
+        0
     }
 }
 
+/// `MGPU_PARTITION_SEARCH=binary` (read once): the integer-keyed partitions (search, CSR,
+/// load-balancing, counting) bisect, with [`partition_lanes_log2`]'s groups, instead of
+/// interpolating; for measuring.
+fn binary_forced() -> bool {
+    static BINARY: OnceLock<bool> = OnceLock::new();
+    *BINARY
+        .get_or_init(|| std::env::var("MGPU_PARTITION_SEARCH").is_ok_and(|v| v.trim() == "binary"))
+}
+
 /// Allocates `num` partitions and launches `K` with a group of `2^lanes_log2` lanes each;
-/// `args` makes the arguments from the output pointer and `lanes_log2`.
+/// `args` makes the arguments from the output pointer and `lanes_log2`. `interp` (the
+/// integer-keyed kernels): one lane per search, by interpolation
+/// ([`crate::device::INTERPOLATE`]), unless `MGPU_PARTITION_SEARCH=binary`.
 fn launch<D: Device, K: Kernel>(
     dev: &D,
     num: usize,
+    interp: bool,
     args: impl FnOnce(*mut u64, u32) -> K::Args,
 ) -> Result<Temp<u64, D>> {
-    let lanes_log2 = partition_lanes_log2(dev.info(), num);
-    let grid = num.div_ceil(NT >> lanes_log2);
+    let lanes_log2 = if interp && !binary_forced() {
+        crate::device::INTERPOLATE
+    } else {
+        partition_lanes_log2(dev.info(), num)
+    };
+    let grid = num.div_ceil(NT >> (lanes_log2 & 0xff));
     if grid > u32::MAX as usize {
         return Err(Error::InvalidInput(format!(
             "{num} partitions are more than one launch can search"
@@ -172,7 +179,7 @@ pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     let num = partition_count(a.len() + b.len(), nv);
-    launch::<D, C::Kernel>(a.device(), num, |out, lanes_log2| MergeArgs {
+    launch::<D, C::Kernel>(a.device(), num, false, |out, lanes_log2| MergeArgs {
         a: a.as_ptr(),
         b: b.as_ptr(),
         a_count: a.len() as u64,
@@ -222,7 +229,7 @@ pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
         )));
     }
     let num = partition_count(keys.len(), nv);
-    launch::<D, C::Kernel>(keys.device(), num, |out, lanes_log2| MergeArgs {
+    launch::<D, C::Kernel>(keys.device(), num, false, |out, lanes_log2| MergeArgs {
         a: keys.as_ptr(),
         b: keys.as_ptr(),
         a_count: keys.len() as u64,
@@ -263,7 +270,7 @@ pub fn binary_search_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("binary-search partition count", count)?;
     let num = partition_count(count, nv);
-    launch::<D, I::Search>(data.device(), num, |out, lanes_log2| SearchArgs {
+    launch::<D, I::Search>(data.device(), num, true, |out, lanes_log2| SearchArgs {
         data: data.as_ptr(),
         num_items: data.len() as u64,
         count: count as u64,
@@ -306,7 +313,7 @@ pub fn csr_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("CSR element count", nz)?;
     let num = partition_count(nz, nv);
-    launch::<D, I::Csr>(csr.device(), num, |out, lanes_log2| CsrArgs {
+    launch::<D, I::Csr>(csr.device(), num, true, |out, lanes_log2| CsrArgs {
         csr: csr.as_ptr(),
         num_rows: csr.len() as u64,
         nz: nz as u64,
@@ -349,7 +356,7 @@ pub fn load_balance_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("load-balancing total", total)?;
     let num = partition_count(total + scan.len(), nv);
-    launch::<D, I::Lbs>(scan.device(), num, |out, lanes_log2| LbsArgs {
+    launch::<D, I::Lbs>(scan.device(), num, true, |out, lanes_log2| LbsArgs {
         scan: scan.as_ptr(),
         num_objects: scan.len() as u64,
         total: total as u64,
@@ -447,8 +454,8 @@ impl<'a, I, D: Device> From<DeviceSlice<'a, I, D>> for IndexSource<'a, I, D> {
 /// [`Bounds::Upper`] after it. The seeds' `MergePathPartitions<Bounds>(indices, m,
 /// counting_iterator<int>(0), count, nv, 0, mgpu::less<int>())`. Asynchronous.
 ///
-/// The indices are not checked (unsorted ones give the serial search's deterministic
-/// result, inside `0..=indices.len()`); `indices`, when an array, must be on `dev`.
+/// The indices are not checked (unsorted ones give a deterministic result inside the
+/// serial search's range, not necessarily its result); `indices`, when an array, must be on `dev`.
 ///
 /// # Errors
 /// `nv == 0`; [`Error::IndexOverflow`] when `count` does not fit `I`.
@@ -490,7 +497,7 @@ pub fn merge_path_counting_partitions<D: Device, I: PartitionIndex>(
         IndexSource::Array(a) => (a.as_ptr(), I::ZERO, I::ZERO, 0),
         IndexSource::Sequence { first, step, .. } => (std::ptr::null(), first, step, 1),
     };
-    launch::<D, I::Counting>(dev, num, |out, lanes_log2| CountingArgs {
+    launch::<D, I::Counting>(dev, num, true, |out, lanes_log2| CountingArgs {
         indices: ptr,
         num_indices: m as u64,
         first,

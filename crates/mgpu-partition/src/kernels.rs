@@ -28,6 +28,13 @@ pub const NT: usize = 128;
 /// two waves.
 pub const MIN_CTAS_PER_SM: u32 = (2048 / NT) as u32;
 
+/// `.minnctapersm` of the integer-keyed kernels (search, CSR, load-balancing, counting):
+/// 8 CTAs of 128 threads, 64 registers. They hold both the interpolation search (`f64`
+/// estimates) and the cooperative bisection, which spill under 32 registers; they run one
+/// lane per partition point (a few thousand threads), or groups of 32 lanes for at most
+/// [`crate::COOP_MAX_PARTITIONS`] points, far from filling an SM either way.
+pub const INDEX_MIN_CTAS_PER_SM: u32 = (1024 / NT) as u32;
+
 /// Entry names of kernel instantiations (implemented by the instance list).
 pub trait EntryName {
     /// `partition_<kernel>_<type>[_<comparator>]`.
@@ -80,7 +87,7 @@ macro_rules! index_kernel {
             const ENTRY: &'static str = <Self as EntryName>::NAME;
             const NT: u32 = NT as u32;
             const SHARED_BYTES: u32 = 0;
-            const MIN_CTAS_PER_SM: u32 = MIN_CTAS_PER_SM;
+            const MIN_CTAS_PER_SM: u32 = INDEX_MIN_CTAS_PER_SM;
             #[inline(always)]
             fn body<X: Cta>(cta: &X, args: &$args<I>) {
                 // SAFETY: the host launcher sizes every buffer as the body documents.

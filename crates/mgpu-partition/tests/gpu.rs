@@ -341,7 +341,7 @@ fn time_kernel<K: mgpu_core::Kernel>(
     use cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
     let out = Temp::<u64, Context>::new(dev, num).unwrap();
     let a = args(out.as_mut_ptr());
-    let grid = num.div_ceil(NT >> lanes_log2) as u32;
+    let grid = num.div_ceil(NT >> (lanes_log2 & 0xff)) as u32;
     let cuda = dev.cuda_context();
     let (start, stop) = (
         cuda.new_event(Some(CU_EVENT_DEFAULT)).unwrap(),
@@ -367,11 +367,20 @@ fn print_sweep(what: &str, log_n: u32, num: usize, times: &[f64], dev: &Context)
         .iter()
         .enumerate()
         .map(|(l, t)| {
-            format!(
-                "L={:<2} {t:>7.1}{}",
-                1 << l,
-                if l == picked { "*" } else { " " }
-            )
+            if l > 5 {
+                // The integer kernels' interpolation search (what their launchers run).
+                format!("interp {t:>7.1}*")
+            } else {
+                format!(
+                    "L={:<2} {t:>7.1}{}",
+                    1 << l,
+                    if l == picked && times.len() == 6 {
+                        "*"
+                    } else {
+                        " "
+                    }
+                )
+            }
         })
         .collect();
     println!(
@@ -382,7 +391,9 @@ fn print_sweep(what: &str, log_n: u32, num: usize, times: &[f64], dev: &Context)
 
 /// Every group size on the sizes of the benchmarks (tiles of 128 x 11): merge of two sorted
 /// u32 halves (lower bound), CSR and load-balancing partitions over random counts; and the
-/// counting partitions of Bulk Insert (tiles of 128 x 7, n / 2 sorted indices).
+/// counting partitions of Bulk Insert (tiles of 128 x 7, n / 2 sorted indices); for the
+/// integer-keyed kernels also the interpolation search (`interp`, what their launchers
+/// run; `*` marks what the launcher picks).
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_group_sizes() {
@@ -429,7 +440,7 @@ fn gpu_group_sizes() {
         let want = cpu::csr_partitions(&scan, total, nv).unwrap();
         let num = want.len();
         let mut times = Vec::new();
-        for lanes_log2 in 0..=5 {
+        for lanes_log2 in (0..=5).chain([mgpu_partition::INTERPOLATE]) {
             let (t, got) =
                 time_kernel::<<u32 as PartitionIndex>::Csr>(&dev, num, lanes_log2, |out| CsrArgs {
                     csr: ds.as_slice().as_ptr(),
@@ -447,7 +458,7 @@ fn gpu_group_sizes() {
         let want = cpu::load_balance_partitions(&scan, total, nv).unwrap();
         let num = want.len();
         let mut times = Vec::new();
-        for lanes_log2 in 0..=5 {
+        for lanes_log2 in (0..=5).chain([mgpu_partition::INTERPOLATE]) {
             let (t, got) =
                 time_kernel::<<u32 as PartitionIndex>::Lbs>(&dev, num, lanes_log2, |out| LbsArgs {
                     scan: ds.as_slice().as_ptr(),
@@ -473,7 +484,7 @@ fn gpu_group_sizes() {
         let want = counting_cpu(&idx, n, nv, Bounds::Lower);
         let num = want.len();
         let mut times = Vec::new();
-        for lanes_log2 in 0..=5 {
+        for lanes_log2 in (0..=5).chain([mgpu_partition::INTERPOLATE]) {
             let (t, got) =
                 time_kernel::<<u32 as PartitionIndex>::Counting>(&dev, num, lanes_log2, |out| {
                     CountingArgs {

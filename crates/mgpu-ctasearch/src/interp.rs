@@ -1,0 +1,216 @@
+//! Interpolation searches over integer keys: the partition searches of the load-balancing,
+//! counting, binary-search and CSR partitions, with far fewer *dependent* probes than a
+//! bisection on near-linear data (a scan of random counts, a sorted index array, a
+//! generated sequence), and the bisection's `O(log n)` in the worst case.
+//!
+//! Every search finds the boundary of a monotone predicate `right(m)` (true, then false)
+//! on a range `[begin, end)` and reads, with each decision, an estimate `d(m)` of how far
+//! `m` is from the boundary (`d >= 0` where `right`, decreasing in `m`). A round probes
+//! **two adjacent positions** `m, m + 1` (independent loads, issued together, usually in
+//! one memory sector: one round trip) and
+//!
+//! - the first round probes the two ends of the range (`begin`, `end - 1`);
+//! - later rounds interpolate (regula falsi) between the last probes left and right of
+//!   the boundary, `m = floor(x_l + (x_h - x_l) d_l / (d_l - d_h))` clamped into the
+//!   range, in `f64`;
+//! - a round that did not at least halve the range is followed by a bisection round (the
+//!   pair at the middle), so the range halves at least every two rounds.
+//!
+//! The decisions are exact integer comparisons; `d` only places the probes. So on a
+//! monotone predicate (sorted input) the result is the boundary itself, exactly the
+//! bisection's ([`crate::binary_search`], [`crate::merge_path`]); on any other it is a
+//! deterministic position inside the same range (not necessarily the bisection's). A
+//! generated (linear) sequence is found in the first interpolated round.
+
+use crate::{Idx, Keys, SearchBounds};
+
+/// The boundary of a monotone predicate on `[begin, end)` by interpolation (see the
+/// module): `probe(m)` returns whether the search goes right of `m`, the estimate `d(m)`
+/// (`>= 0` where it goes right, decreasing in `m`; any value is safe, NaN included: it
+/// only places the probes) and a value. Returns the first position where the predicate is
+/// false (`end` if none) and the value of the probe at `result - 1` (`none` when the
+/// result is `begin`). For `end <= begin` returns `(begin, none)` without probing.
+///
+/// Each round calls `probe` on two adjacent positions (once when one position is left);
+/// the number of rounds is at most `2 ceil(log2(end - begin)) + 1`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::interpolation_partition_point;
+/// // First multiple of 3 above 1000 among 0, 3, ..., 2997: the ends, then one
+/// // interpolated pair (a bisection would take 10 probes).
+/// let mut probes = 0;
+/// let (r, left) = interpolation_partition_point(0, 1000, None, |m| {
+///     probes += 1;
+///     let v = 3 * m;
+///     (v <= 1000, 1000.0 - v as f64, Some(v))
+/// });
+/// assert_eq!((r, left), (334, Some(999)));
+/// assert_eq!(probes, 4);
+/// ```
+#[inline(always)]
+pub fn interpolation_partition_point<P: Copy>(
+    begin: u64,
+    end: u64,
+    none: P,
+    mut probe: impl FnMut(u64) -> (bool, f64, P),
+) -> (u64, P) {
+    let (mut lo, mut hi) = (begin, end);
+    // d at lo - 1 (known once lo > begin) and at hi (known once hi < end).
+    let (mut yl, mut yh) = (0.0f64, 0.0f64);
+    let mut left = none;
+    let mut first = true;
+    let mut bisect = false;
+    while lo < hi {
+        let len = hi - lo;
+        let (p0, p1) = if first {
+            (lo, hi - 1)
+        } else if len == 1 {
+            (lo, lo)
+        } else {
+            let m = if bisect {
+                lo + (len - 2) / 2
+            } else {
+                // Both ends are known here (the first round probed them).
+                let frac = yl / (yl - yh);
+                let est = (lo - 1) as f64 + (len + 1) as f64 * frac;
+                // Saturating (NaN to 0), then into [lo, hi - 2].
+                let m = est as u64;
+                if m < lo {
+                    lo
+                } else if m > hi - 2 {
+                    hi - 2
+                } else {
+                    m
+                }
+            };
+            (m, m + 1)
+        };
+        let r1 = probe(p1);
+        let r0 = if p0 == p1 { r1 } else { probe(p0) };
+        if r1.0 {
+            lo = p1 + 1;
+            yl = r1.1;
+            left = r1.2;
+        } else if r0.0 {
+            lo = p0 + 1;
+            hi = p1;
+            yl = r0.1;
+            yh = r1.1;
+            left = r0.2;
+        } else {
+            hi = p0;
+            yh = r0.1;
+        }
+        bisect = !first && !bisect && (hi - lo) > len / 2;
+        first = false;
+    }
+    (lo, left)
+}
+
+#[inline(always)]
+fn f<I: Idx>(v: I) -> f64 {
+    v.to_u64() as f64
+}
+
+/// [`crate::binary_search`] of `key` in the `count` ascending integers of `data` (the
+/// lower or upper bound), by interpolation on `key - data[m]`: the same result on sorted
+/// data, in far fewer dependent probes on near-linear data; on unsorted data some
+/// position in `0..=count`.
+///
+/// # Safety
+/// `data` is readable at `0..count`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::{interpolation_search, Lower, Upper};
+/// let v = [1u32, 3, 3, 5, 9];
+/// assert_eq!(unsafe { interpolation_search(&v[..], 5, 3, Lower) }, 1);
+/// assert_eq!(unsafe { interpolation_search(&v[..], 5, 3, Upper) }, 3);
+/// assert_eq!(unsafe { interpolation_search(&v[..], 5, 10, Lower) }, 5);
+/// ```
+#[inline(always)]
+pub unsafe fn interpolation_search<I: Idx, K: Keys<I>, B: SearchBounds>(
+    data: K,
+    count: u64,
+    key: I,
+    bounds: B,
+) -> u64 {
+    interpolation_search_left(data, count, key, bounds).0
+}
+
+/// [`interpolation_search`], also returning `data[result - 1]` as the search loaded it
+/// (`None` for a result of 0): the CSR partitions' "does the row start at the key" without
+/// a load after the search.
+///
+/// # Safety
+/// `data` is readable at `0..count`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::{interpolation_search_left, Upper};
+/// let csr = [0u64, 957, 1008, 2000, 2312];
+/// assert_eq!(unsafe { interpolation_search_left(&csr[..], 5, 1000, Upper) }, (2, Some(957)));
+/// assert_eq!(unsafe { interpolation_search_left(&csr[..], 5, 2000, Upper) }, (4, Some(2000)));
+/// ```
+#[inline(always)]
+pub unsafe fn interpolation_search_left<I: Idx, K: Keys<I>, B: SearchBounds>(
+    data: K,
+    count: u64,
+    key: I,
+    bounds: B,
+) -> (u64, Option<I>) {
+    let upper = bounds.is_upper();
+    // Lower: right while data[m] < key (d = key - data[m] - 1); upper: while data[m] <= key.
+    let off = if upper { 0.0 } else { 1.0 };
+    interpolation_partition_point(0, count, None, |m| {
+        let k = data.key(m as usize);
+        let right = if upper { k <= key } else { k < key };
+        (right, f(key) - f(k) - off, Some(k))
+    })
+}
+
+/// [`crate::merge_path`] of two ascending integer sequences (`Less`) by interpolation on
+/// `b[diag - 1 - m] - a[m]`, which decreases in `m`: the same split on sorted inputs, in
+/// far fewer dependent probes on near-linear ones (the load-balancing search's scan
+/// against `Counting(0)`, Bulk Insert's indices against the positions); on unsorted
+/// inputs some position in the same range, `[diag - b_count, min(diag, a_count)]`
+/// (clamped at 0).
+///
+/// # Safety
+/// `a` is readable at `0..a_count` and `b` at `0..b_count`; `diag <= a_count + b_count`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::{merge_path_interpolation, Counting, Upper};
+/// // Seed 001: the load-balancing search's split at diagonal 30 is item 21.
+/// let scan = [0u32, 1, 3, 7, 7, 11, 15, 18, 21, 23, 27, 27, 27, 28, 30];
+/// let mp = unsafe { merge_path_interpolation(Counting(0u32), 79, &scan[..], 15, 30, Upper) };
+/// assert_eq!(mp, 21);
+/// ```
+#[inline(always)]
+pub unsafe fn merge_path_interpolation<I: Idx, KA: Keys<I>, KB: Keys<I>, B: SearchBounds>(
+    a: KA,
+    a_count: u64,
+    b: KB,
+    b_count: u64,
+    diag: u64,
+    bounds: B,
+) -> u64 {
+    let upper = bounds.is_upper();
+    let begin = diag.saturating_sub(b_count);
+    let end = if diag < a_count { diag } else { a_count };
+    // Upper: right while a < b (d = b - a - 1); lower: while a <= b (d = b - a).
+    let off = if upper { 1.0 } else { 0.0 };
+    interpolation_partition_point(begin, end, (), |m| {
+        let ka = a.key(m as usize);
+        let kb = b.key((diag - 1 - m) as usize);
+        let right = if upper { ka < kb } else { ka <= kb };
+        (right, f(kb) - f(ka) - off, ())
+    })
+    .0
+}

@@ -1,0 +1,294 @@
+//! The interpolation searches against the bisection: exactly equal on sorted inputs of
+//! many shapes (u32 and u64, both bounds, every diagonal), inside the bisection's range on
+//! garbage, and few probes on a long near-linear scan.
+
+use mgpu_core::Less;
+use mgpu_ctasearch::{
+    binary_search, interpolation_search, interpolation_search_left, merge_path,
+    merge_path_interpolation, Bounds, Counting, Idx, Keys,
+};
+use proptest::prelude::*;
+use std::cell::Cell;
+
+/// Counts the loads.
+#[derive(Clone, Copy)]
+struct Counted<'a, T>(&'a [T], &'a Cell<u64>);
+
+impl<T: Copy> Keys<T> for Counted<'_, T> {
+    unsafe fn key(&self, i: usize) -> T {
+        self.1.set(self.1.get() + 1);
+        self.0[i]
+    }
+}
+
+fn bounds(upper: bool) -> Bounds {
+    if upper {
+        Bounds::Upper
+    } else {
+        Bounds::Lower
+    }
+}
+
+fn to<I: Idx>(v: &[u64]) -> Vec<I> {
+    v.iter().map(|&x| I::from_u64(x)).collect()
+}
+
+/// Exclusive scan of counts (the load-balancing search's B) and its total.
+fn scan(counts: &[u64]) -> (Vec<u64>, u64) {
+    let mut s = 0u64;
+    let v = counts
+        .iter()
+        .map(|&c| {
+            let x = s;
+            s += c;
+            x
+        })
+        .collect();
+    (v, s)
+}
+
+/// Every check on one sorted array `v` (also read as a scan with total `total`), type I.
+fn check_sorted<I: Idx>(v: &[u64], total: u64) {
+    let d: Vec<I> = to(v);
+    let n = d.len() as u64;
+    let mut keys: Vec<u64> = v.to_vec();
+    keys.extend([0, total, total + 1]);
+    keys.extend(v.iter().map(|&x| x + 1));
+    keys.extend(v.iter().map(|&x| x.saturating_sub(1)));
+    for upper in [false, true] {
+        for &k in keys.iter().step_by(1 + keys.len() / 64) {
+            let key = I::from_u64(k);
+            if key.to_u64() != k {
+                continue;
+            }
+            let want = unsafe { binary_search(&d[..], n, key, bounds(upper), Less) };
+            let (got, left) = unsafe { interpolation_search_left(&d[..], n, key, bounds(upper)) };
+            assert_eq!(got, want, "search key={k} upper={upper} v={v:?}");
+            assert_eq!(left, (got > 0).then(|| d[got as usize - 1]));
+        }
+        // Load-balancing form: Counting(0..total) against the scan, upper bound; and the
+        // counting form: the array (indices) against the positions 0..total.
+        let diags: Vec<u64> = (0..=total + n)
+            .step_by(1 + ((total + n) / 40) as usize)
+            .chain([total + n])
+            .collect();
+        for diag in diags {
+            let (a, b) = (Counting(I::ZERO), &d[..]);
+            let want = unsafe {
+                merge_path(
+                    a,
+                    I::from_u64(total),
+                    b,
+                    I::from_u64(n),
+                    I::from_u64(diag),
+                    bounds(upper),
+                    Less,
+                )
+            };
+            let got = unsafe { merge_path_interpolation(a, total, b, n, diag, bounds(upper)) };
+            assert_eq!(got, want.to_u64(), "lbs diag={diag} upper={upper}");
+            let want = unsafe {
+                merge_path(
+                    b,
+                    I::from_u64(n),
+                    a,
+                    I::from_u64(total),
+                    I::from_u64(diag),
+                    bounds(upper),
+                    Less,
+                )
+            };
+            let got = unsafe { merge_path_interpolation(b, n, a, total, diag, bounds(upper)) };
+            assert_eq!(got, want.to_u64(), "counting diag={diag} upper={upper}");
+        }
+    }
+}
+
+fn check_counts(counts: &[u64]) {
+    let (s, total) = scan(counts);
+    check_sorted::<u64>(&s, total);
+    if total < u32::MAX as u64 / 2 {
+        check_sorted::<u32>(&s, total);
+    }
+}
+
+fn counts_strategy() -> impl Strategy<Value = Vec<u64>> {
+    prop_oneof![
+        proptest::collection::vec(0u64..=20, 0..600),
+        proptest::collection::vec(0u64..=2, 0..600),
+        proptest::collection::vec(
+            prop_oneof![Just(0u64), Just(0), Just(0), 0u64..5, 1000u64..100_000],
+            0..600
+        ),
+        proptest::collection::vec(prop_oneof![9 => Just(0u64), 1 => 0u64..1 << 40], 0..400),
+        (0usize..500, 0usize..500, 1u64..1 << 33).prop_map(|(z0, z1, g)| {
+            let mut v = vec![0u64; z0];
+            v.push(g);
+            v.extend(vec![0u64; z1]);
+            v
+        }),
+        (0usize..300, 0u64..50).prop_map(|(n, c)| vec![c; n]),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn equals_bisection_on_sorted(counts in counts_strategy()) {
+        check_counts(&counts);
+    }
+
+    /// Sorted arrays with duplicates and large values (as index arrays and search data).
+    #[test]
+    fn equals_bisection_on_sorted_arrays(mut v in proptest::collection::vec(prop_oneof![0u64..100, 0u64..u64::MAX], 0..300)) {
+        v.sort_unstable();
+        let total = v.last().copied().unwrap_or(0).min(1 << 20);
+        let d = v.clone();
+        let n = d.len() as u64;
+        for upper in [false, true] {
+            for &k in v.iter().chain([0, u64::MAX, 50].iter()) {
+                let want = unsafe { binary_search(&d[..], n, k, bounds(upper), Less) };
+                prop_assert_eq!(unsafe { interpolation_search(&d[..], n, k, bounds(upper)) }, want);
+            }
+        }
+        let small: Vec<u64> = v.iter().map(|&x| x.min(total)).collect();
+        check_sorted::<u64>(&small, total);
+    }
+
+    /// Garbage: inside the bisection's range, and deterministic.
+    #[test]
+    fn garbage_stays_in_range(v in proptest::collection::vec(0u64..3000, 0..500), total in 0u64..3000, key in 0u64..3200) {
+        let d32: Vec<u32> = to(&v);
+        let n = v.len() as u64;
+        for upper in [false, true] {
+            let r = unsafe { interpolation_search(&d32[..], n, key as u32, bounds(upper)) };
+            prop_assert!(r <= n);
+            prop_assert_eq!(r, unsafe { interpolation_search(&d32[..], n, key as u32, bounds(upper)) });
+            for diag in (0..=total + n).step_by(7) {
+                let lo = diag.saturating_sub(n);
+                let r = unsafe { merge_path_interpolation(Counting(0u64), total, &v[..], n, diag, bounds(upper)) };
+                prop_assert!(lo <= r && r <= diag.min(total));
+                let lo = diag.saturating_sub(total);
+                let r = unsafe { merge_path_interpolation(&d32[..], n, Counting(0u32), total, diag, bounds(upper)) };
+                prop_assert!(lo <= r && r <= diag.min(n));
+            }
+        }
+    }
+
+    /// Generated sequences (first + step k): found in two rounds past the ends.
+    #[test]
+    fn sequences(first in 0u64..1000, step in 0u64..50, m in 1u64..100_000, count in 0u64..1_000_000, diag_frac in 0.0f64..=1.0) {
+        let seq: Vec<u64> = (0..m).map(|k| first + step * k).collect();
+        let diag = ((m + count) as f64 * diag_frac) as u64;
+        for upper in [false, true] {
+            let want = unsafe { merge_path(&seq[..], m, Counting(0u64), count, diag, bounds(upper), Less) };
+            let loads = Cell::new(0);
+            let got = unsafe { merge_path_interpolation(Counted(&seq[..], &loads), m, Counting(0u64), count, diag, bounds(upper)) };
+            prop_assert_eq!(got, want);
+            prop_assert!(loads.get() <= 8, "loads {}", loads.get());
+        }
+    }
+}
+
+#[test]
+fn edge_cases() {
+    check_counts(&[]);
+    check_counts(&[0]);
+    check_counts(&[5]);
+    check_counts(&[0; 100]);
+    check_counts(&[1; 1000]);
+    check_counts(&[u32::MAX as u64 / 4, 0, 0, 3]);
+    // u64 extremes.
+    let v = [0u64, 1, u64::MAX - 1, u64::MAX, u64::MAX];
+    for upper in [false, true] {
+        for k in [0u64, 1, 2, u64::MAX - 1, u64::MAX] {
+            let want = unsafe { binary_search(&v[..], 5u64, k, bounds(upper), Less) };
+            assert_eq!(
+                unsafe { interpolation_search(&v[..], 5, k, bounds(upper)) },
+                want
+            );
+        }
+    }
+}
+
+/// Loads (two per round) of the load-balancing partition search over the scan of `n`
+/// counts drawn by `count`, averaged over 64 diagonals spread over the path; and the max.
+fn lbs_loads(n: usize, mut count: impl FnMut(u64) -> u64) -> (f64, u64) {
+    let counts: Vec<u64> = (0..n as u64).map(&mut count).collect();
+    let (s, total) = scan(&counts);
+    let s: Vec<u32> = to(&s);
+    let (mut sum, mut max) = (0u64, 0u64);
+    for i in 1..=64u64 {
+        let diag = (total + n as u64) * i / 65;
+        let loads = Cell::new(0);
+        let got = unsafe {
+            merge_path_interpolation(
+                Counting(0u32),
+                total,
+                Counted(&s[..], &loads),
+                n as u64,
+                diag,
+                bounds(true),
+            )
+        };
+        let want = unsafe {
+            merge_path(
+                Counting(0u32),
+                total as u32,
+                &s[..],
+                n as u32,
+                diag as u32,
+                bounds(true),
+                Less,
+            )
+        };
+        assert_eq!(got, want as u64);
+        sum += loads.get();
+        max = max.max(loads.get());
+    }
+    (sum as f64 / 64.0, max)
+}
+
+fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
+    let mut x = seed;
+    move |_| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        x >> 33
+    }
+}
+
+/// Pins the improvement: on a 2^24-long scan of uniform [0, 20] counts the bisection takes
+/// 24 dependent loads; the interpolation search a handful of rounds (two loads each).
+#[test]
+fn probe_counts() {
+    let n = 1 << 24;
+    let mut r = rng(1);
+    let (avg, max) = lbs_loads(n, move |_| r(0) % 21);
+    println!(
+        "uniform [0,20]: {avg:.1} loads ({:.1} rounds) average, {max} max",
+        avg / 2.0
+    );
+    assert!(avg / 2.0 <= 8.0 && max <= 24, "{avg} {max}");
+    let mut r = rng(2);
+    let (avg, max) = lbs_loads(n, move |_| r(0) % 3);
+    println!("uniform [0,2] (mean 1): {avg:.1} loads average, {max} max");
+    let mut r = rng(3);
+    let (avg, max) = lbs_loads(
+        n,
+        move |_| if r(0).is_multiple_of(1000) { 10_000 } else { 0 },
+    );
+    println!("heavy-tailed (0.1% of 10,000): {avg:.1} loads average, {max} max");
+    let mut r = rng(4);
+    let (avg, max) = lbs_loads(n / 4, move |_| {
+        let u = r(0);
+        // Pareto-ish: 2^(u % 12) with u's low bits.
+        (1u64 << (u % 12)) & if u.is_multiple_of(3) { !0 } else { 0 }
+    });
+    println!("heavy-tailed (powers of two up to 2^11, a third non-zero), 2^22: {avg:.1} loads average, {max} max");
+    let (avg, max) = lbs_loads(n / 4, |i| if i == 12345 { 1 << 28 } else { 1 });
+    println!("one giant count, 2^22: {avg:.1} loads average, {max} max");
+    assert!(max <= 2 * 2 * 24 + 2);
+}
