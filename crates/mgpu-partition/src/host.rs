@@ -12,10 +12,11 @@
 //! group size; not necessarily for the interpolating integer-keyed ones), and the
 //! algorithm kernels that read all the data validate it (DESIGN §5).
 //!
-//! The integer-keyed partitions (binary-search, CSR, load-balancing, counting) run one
-//! lane per search by interpolation (`MGPU_PARTITION_SEARCH=binary` restores the
-//! bisection, for measuring); the merge partitions bisect with [`partition_lanes_log2`]'s
-//! groups.
+//! The counting partitions (Bulk Insert's) run one lane per search by interpolation
+//! (`MGPU_PARTITION_SEARCH=binary` restores the bisection, for measuring); the others
+//! bisect with [`partition_lanes_log2`]'s groups: on the H200 the interpolation was slower
+//! for the CSR partitions and, on heavy-tailed scans, for the load-balancing ones, and no
+//! faster for the binary-search ones (docs/partition.md).
 
 use crate::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use crate::kernels::{MergeComparator, PartitionIndex, NT};
@@ -109,9 +110,8 @@ pub fn partition_lanes_log2(_info: &DeviceInfo, partitions: usize) -> u32 {
     }
 }
 
-/// `MGPU_PARTITION_SEARCH=binary` (read once): the integer-keyed partitions (search, CSR,
-/// load-balancing, counting) bisect, with [`partition_lanes_log2`]'s groups, instead of
-/// interpolating; for measuring.
+/// `MGPU_PARTITION_SEARCH=binary` (read once): the counting partitions bisect, with
+/// [`partition_lanes_log2`]'s groups, instead of interpolating; for measuring.
 fn binary_forced() -> bool {
     static BINARY: OnceLock<bool> = OnceLock::new();
     *BINARY
@@ -270,7 +270,7 @@ pub fn binary_search_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("binary-search partition count", count)?;
     let num = partition_count(count, nv);
-    launch::<D, I::Search>(data.device(), num, true, |out, lanes_log2| SearchArgs {
+    launch::<D, I::Search>(data.device(), num, false, |out, lanes_log2| SearchArgs {
         data: data.as_ptr(),
         num_items: data.len() as u64,
         count: count as u64,
@@ -313,7 +313,7 @@ pub fn csr_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("CSR element count", nz)?;
     let num = partition_count(nz, nv);
-    launch::<D, I::Csr>(csr.device(), num, true, |out, lanes_log2| CsrArgs {
+    launch::<D, I::Csr>(csr.device(), num, false, |out, lanes_log2| CsrArgs {
         csr: csr.as_ptr(),
         num_rows: csr.len() as u64,
         nz: nz as u64,
@@ -356,7 +356,7 @@ pub fn load_balance_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("load-balancing total", total)?;
     let num = partition_count(total + scan.len(), nv);
-    launch::<D, I::Lbs>(scan.device(), num, true, |out, lanes_log2| LbsArgs {
+    launch::<D, I::Lbs>(scan.device(), num, false, |out, lanes_log2| LbsArgs {
         scan: scan.as_ptr(),
         num_objects: scan.len() as u64,
         total: total as u64,

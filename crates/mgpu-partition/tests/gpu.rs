@@ -381,8 +381,9 @@ fn print_sweep(what: &str, log_n: u32, num: usize, times: &[f64], dev: &Context)
         .enumerate()
         .map(|(l, t)| {
             if l > 5 {
-                // The integer kernels' interpolation search (what their launchers run).
-                format!("interp {t:>7.1}*")
+                // The integer kernels' interpolation search (what the counting launcher
+                // runs; the others bisect).
+                format!("interp {t:>7.1}")
             } else {
                 format!(
                     "L={:<2} {t:>7.1}{}",
