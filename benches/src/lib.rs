@@ -108,19 +108,30 @@ pub fn median(xs: &mut [f64]) -> f64 {
     }
 }
 
-/// The rows as CSV.
+/// The rows as CSV (RFC 4180: text fields quoted, since inputs such as `uniform[0,16)`
+/// hold commas).
 ///
 /// ```
-/// let r = mgpu_benches::Row::new("reduce", "i32", "u", 4, 1.0, 2.0, 16);
-/// assert!(mgpu_benches::to_csv(&[r]).lines().nth(1).unwrap().starts_with("reduce,i32,u,4,"));
+/// let r = mgpu_benches::Row::new("reduce", "i32", "uniform[0,16)", 4, 1.0, 2.0, 16);
+/// let line = mgpu_benches::to_csv(&[r]).lines().nth(1).unwrap().to_string();
+/// assert!(line.starts_with("\"reduce\",\"i32\",\"uniform[0,16)\",4,"), "{line}");
 /// ```
 pub fn to_csv(rows: &[Row]) -> String {
+    let q = |t: &str| format!("\"{}\"", t.replace('"', "\"\""));
     let mut s = String::from("op,type,input,n,median_ms,copy_ms,copy_ratio,elems_per_s,gb_per_s\n");
     for r in rows {
         let _ = writeln!(
             s,
             "{},{},{},{},{:.6},{:.6},{:.4},{:.4e},{:.2}",
-            r.op, r.ty, r.input, r.n, r.median_ms, r.copy_ms, r.copy_ratio, r.elems_per_s, r.gbps
+            q(&r.op),
+            q(&r.ty),
+            q(&r.input),
+            r.n,
+            r.median_ms,
+            r.copy_ms,
+            r.copy_ratio,
+            r.elems_per_s,
+            r.gbps
         );
     }
     s
