@@ -7,7 +7,7 @@
 
 use mgpu_core::{Cta, Element};
 use mgpu_ctascan::{cta_compact_strided, cta_compact_strided_shared_len};
-use mgpu_ctasearch::{Idx, Keys};
+use mgpu_ctasearch::{ArrayOrSequence, Idx, Keys};
 
 /// Error bit: the indices are not sorted (remove: not strictly increasing). The bits are
 /// distinct:
@@ -114,46 +114,25 @@ impl<T: Element, I: Idx> BulkArgs<T, I> {
     }
 }
 
-/// The indices as the searches read them: the array, or the generated sequence.
+/// The indices of `a` as the kernels read them: the array, or the generated sequence
+/// ([`MODE_INDEX_SEQUENCE`]).
 ///
 /// # Examples
 ///
 /// ```
-/// use mgpu_bulk::device::{BulkArgs, IndexKeys};
+/// use mgpu_bulk::device::{index_keys, BulkArgs};
 /// use mgpu_ctasearch::Keys;
 /// let mut a = BulkArgs::<i32, u32>::empty();
 /// (a.index_first, a.index_step, a.mode) = (2, 5, mgpu_bulk::device::MODE_INDEX_SEQUENCE);
-/// assert_eq!(unsafe { IndexKeys::new(&a).key(3) }, 17);
+/// assert_eq!(unsafe { index_keys(&a).key(3) }, 17);
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct IndexKeys<I> {
-    ptr: *const I,
-    first: I,
-    step: I,
-    seq: bool,
-}
-
-impl<I: Idx> IndexKeys<I> {
-    /// The indices of `a`.
-    pub fn new<T>(a: &BulkArgs<T, I>) -> Self {
-        IndexKeys {
-            ptr: a.indices,
-            first: a.index_first,
-            step: a.index_step,
-            seq: a.mode & MODE_INDEX_SEQUENCE != 0,
-        }
-    }
-}
-
-impl<I: Idx> Keys<I> for IndexKeys<I> {
-    #[inline(always)]
-    unsafe fn key(&self, i: usize) -> I {
-        if self.seq {
-            self.first
-                .wrapping_add(self.step.wrapping_mul(I::from_usize(i)))
-        } else {
-            *self.ptr.add(i)
-        }
+#[inline(always)]
+pub fn index_keys<T, I: Idx>(a: &BulkArgs<T, I>) -> ArrayOrSequence<I> {
+    ArrayOrSequence {
+        ptr: a.indices,
+        first: a.index_first,
+        step: a.index_step,
+        sequence: a.mode & MODE_INDEX_SEQUENCE != 0,
     }
 }
 
@@ -174,13 +153,13 @@ pub const fn shared_bytes(nt: usize, vt: usize, elem_bytes: usize, index_bytes: 
 #[inline(always)]
 unsafe fn stage_indices<I: Idx, const NT: usize, const VT: usize>(
     tid: usize,
-    keys: IndexKeys<I>,
+    keys: ArrayOrSequence<I>,
     first: u64,
     count: u32,
     staged: *mut I,
 ) {
     let mut idx = [I::ZERO; VT];
-    if keys.seq {
+    if keys.sequence {
         let at = keys
             .first
             .wrapping_add(keys.step.wrapping_mul(I::from_u64(first)));
@@ -272,7 +251,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
             *v = *src.add(j);
         }
     }
-    let keys = IndexKeys::new(a);
+    let keys = index_keys(a);
     let (p0, p1) = if a.mode & MODE_INDEX_SEQUENCE != 0 {
         // The lower bounds of gid and gid + count in the sequence (host-validated).
         let first = a.index_first.to_u64();
@@ -401,7 +380,7 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     let total = n + m;
     let d0 = (nv * block).min(total);
     let d1 = (d0 + nv).min(total);
-    let keys = IndexKeys::new(a);
+    let keys = index_keys(a);
     let a0 = *a.mp.add(block as usize);
     let a1 = *a.mp.add(block as usize + 1);
     // Partitions from sorted indices satisfy these; others only raise the error.

@@ -352,11 +352,11 @@ fn index_sequences() {
 
 /// Bulk insert's partitions as its own kernel computed them (one thread per partition,
 /// before they moved to `mgpu_partition::merge_path_counting_partitions`): the serial
-/// lower-bound `merge_path` of the indices (`device::IndexKeys`: the array, or the
+/// lower-bound `merge_path` of the indices (`device::index_keys`: the array, or the
 /// generated sequence, wrapping) against the source positions `Counting(0)`, at
 /// cross-diagonal `min(nv * i, n + m)`.
 fn serial_partitions<I: BulkIndex>(n: usize, indices: &Indices<I>, nv: usize) -> Vec<u64> {
-    use mgpu_bulk::device::{BulkArgs, IndexKeys, MODE_INDEX_SEQUENCE};
+    use mgpu_bulk::device::{index_keys, BulkArgs, MODE_INDEX_SEQUENCE};
     use mgpu_ctasearch::{merge_path, Counting, Lower};
     let mut a = BulkArgs::<i32, I>::empty();
     let m = match indices {
@@ -369,7 +369,7 @@ fn serial_partitions<I: BulkIndex>(n: usize, indices: &Indices<I>, nv: usize) ->
             *m
         }
     };
-    let keys = IndexKeys::new(&a);
+    let keys = index_keys(&a);
     let total = (n + m) as u64;
     let num = (n + m).div_ceil(nv) + 1;
     (0..num as u64)

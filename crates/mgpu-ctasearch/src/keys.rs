@@ -64,3 +64,41 @@ impl<I: Idx> Keys<I> for Counting<I> {
         self.0.wrapping_add(I::from_usize(i))
     }
 }
+
+/// Index keys that are an array or the generated sequence `first + step * i` (wrapping,
+/// like the seeds' `step_iterator`), chosen at run time: what bulk insert's and bulk
+/// remove's kernels and the counting partitions read. One branch per key.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::{ArrayOrSequence, Keys};
+/// let seq = ArrayOrSequence { ptr: core::ptr::null(), first: 2u32, step: 5, sequence: true };
+/// assert_eq!(unsafe { seq.key(3) }, 17);
+/// let data = [4u64, 9];
+/// let arr = ArrayOrSequence { ptr: data.as_ptr(), first: 0, step: 0, sequence: false };
+/// assert_eq!(unsafe { arr.key(1) }, 9);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ArrayOrSequence<I> {
+    /// The array (unread when `sequence`).
+    pub ptr: *const I,
+    /// The sequence's first element.
+    pub first: I,
+    /// The sequence's step.
+    pub step: I,
+    /// Whether the keys are the sequence.
+    pub sequence: bool,
+}
+
+impl<I: crate::Idx> Keys<I> for ArrayOrSequence<I> {
+    #[inline(always)]
+    unsafe fn key(&self, i: usize) -> I {
+        if self.sequence {
+            self.first
+                .wrapping_add(self.step.wrapping_mul(I::from_usize(i)))
+        } else {
+            *self.ptr.add(i)
+        }
+    }
+}

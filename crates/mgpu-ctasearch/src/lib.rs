@@ -63,7 +63,7 @@ pub use interp::{
     interpolation_partition_point, interpolation_search, interpolation_search_left,
     merge_path_interpolation,
 };
-pub use keys::{Counting, Keys};
+pub use keys::{ArrayOrSequence, Counting, Keys};
 pub use lbs::{
     cta_load_balance, cta_load_balance_shared_len, serial_load_balance_search,
     serial_load_balance_search_guarded, LoadBalanceTile,

@@ -17,8 +17,8 @@
 use mgpu_core::{Comparator, Cta, Less};
 use mgpu_ctasearch::{
     binary_search_coop, binary_search_coop_left, find_mergesort_frame, interpolation_search,
-    interpolation_search_left, merge_path_coop, merge_path_interpolation, Bounds, Counting, Idx,
-    Keys, Upper,
+    interpolation_search_left, merge_path_coop, merge_path_interpolation, ArrayOrSequence, Bounds,
+    Counting, Idx, Upper,
 };
 
 /// Bit of the integer-keyed kernels' `lanes_log2` argument (search, CSR, load-balancing
@@ -471,28 +471,6 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
     store(cta, args.lanes_log2, args.out, p, mp);
 }
 
-/// The A side of [`counting_partition`]: the index array, or the sequence `first + step *
-/// k` (wrapping), one branch per key.
-#[derive(Clone, Copy)]
-struct IndexKeys<I> {
-    ptr: *const I,
-    first: I,
-    step: I,
-    sequence: bool,
-}
-
-impl<I: Idx> Keys<I> for IndexKeys<I> {
-    #[inline(always)]
-    unsafe fn key(&self, i: usize) -> I {
-        if self.sequence {
-            self.first
-                .wrapping_add(self.step.wrapping_mul(I::from_usize(i)))
-        } else {
-            *self.ptr.add(i)
-        }
-    }
-}
-
 /// Counting Merge Path partition `p`: the lower- (or upper-) bound Merge Path of the
 /// indices (A: an array, or the sequence `first + step * k`) against the positions
 /// `0, 1, ..., count - 1` (B, the seeds' `counting_iterator<int>(0)`), at cross-diagonal
@@ -535,7 +513,7 @@ pub unsafe fn counting_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args:
         return;
     }
     let diag = min(args.nv.saturating_mul(p), args.num_indices + args.count);
-    let keys = IndexKeys {
+    let keys = ArrayOrSequence {
         ptr: args.indices,
         first: args.first,
         step: args.step,
