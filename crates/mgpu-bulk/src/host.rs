@@ -5,7 +5,7 @@ use crate::kernels::{BulkElement, KernelSet};
 use mgpu_core::{Arch, Index};
 use mgpu_ctasearch::Bounds;
 use mgpu_partition::{IndexSource, PartitionIndex};
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Result};
 
 /// The index types of the bulk family: u32 and u64 (the seeds' `int` is u32). Indices
 /// are a device array or a generated sequence ([`Source`]).
@@ -121,7 +121,7 @@ impl<'a, T, D: Device> From<DeviceSlice<'a, T, D>> for Source<'a, T, D> {
 /// ```
 #[must_use = "wait() reports invalid input"]
 pub struct PendingCheck<D: Device> {
-    error: Option<Temp<u32, D>>,
+    error: ErrorWord<D>,
     insert: bool,
     source_len: usize,
 }
@@ -142,10 +142,7 @@ impl<D: Device> PendingCheck<D> {
     /// assert!(p.wait().unwrap_err().to_string().contains("not sorted"));
     /// ```
     pub fn wait(self) -> Result<()> {
-        let Some(e) = &self.error else {
-            return Ok(());
-        };
-        let w = e.to_vec()?[0];
+        let w = self.error.read()?;
         if w == 0 {
             return Ok(());
         }
@@ -289,7 +286,7 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
         }
     }
     let mut check = PendingCheck {
-        error: None,
+        error: ErrorWord::none(),
         insert: false,
         source_len: n,
     };
@@ -299,7 +296,7 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     let nv = nv::<D, T, I>(dev);
     let grid = n.div_ceil(nv);
     grid_fits(grid)?;
-    let error = Temp::<u32, D>::zeroed(dev, 1)?;
+    let error = ErrorWord::zeroed(dev)?;
     let mut args = BulkArgs::<T, I>::empty();
     let mp = match &indices {
         Source::Array(a) => {
@@ -335,7 +332,7 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
         }
     }
     drop(mp);
-    check.error = Some(error);
+    check.error = error;
     Ok(check)
 }
 
@@ -430,7 +427,7 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
         )));
     }
     let mut check = PendingCheck {
-        error: None,
+        error: ErrorWord::none(),
         insert: true,
         source_len: n,
     };
@@ -440,7 +437,7 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     let nv = nv::<D, T, I>(dev);
     let grid = (n + m).div_ceil(nv);
     grid_fits(grid)?;
-    let error = Temp::<u32, D>::zeroed(dev, 1)?;
+    let error = ErrorWord::zeroed(dev)?;
     // The Merge Path partitions of the indices against the source positions.
     let part = match &indices {
         Source::Array(a) => {
@@ -479,7 +476,7 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
             )?,
         }
     }
-    check.error = Some(error);
+    check.error = error;
     Ok(check)
 }
 

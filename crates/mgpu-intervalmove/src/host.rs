@@ -7,7 +7,7 @@ use crate::device::{
 use crate::kernels::{tuning, IntervalElement, KernelSet};
 use mgpu_core::{Arch, Index, Plus};
 use mgpu_partition::PartitionIndex;
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Result};
 use mgpu_scan::ScanOp;
 
 /// The index types of the interval family: u32 and u64 (the seeds' `int` is u32).
@@ -122,7 +122,7 @@ data!(i32 => 1, u32 => 1, i64 => 1, u64 => 1, f32 => 1.0, f64 => 1.0);
 /// ```
 #[must_use = "wait() reports invalid input"]
 pub struct PendingCheck<D: Device> {
-    error: Option<Temp<u32, D>>,
+    error: ErrorWord<D>,
     total: usize,
     input_len: Option<usize>,
     output_len: usize,
@@ -146,10 +146,7 @@ impl<D: Device> PendingCheck<D> {
     /// assert!(p.wait().unwrap_err().to_string().contains("not non-decreasing"));
     /// ```
     pub fn wait(self) -> Result<()> {
-        let Some(e) = &self.error else {
-            return Ok(());
-        };
-        let w = e.to_vec()?[0];
+        let w = self.error.read()?;
         if w == 0 {
             return Ok(());
         }
@@ -268,7 +265,7 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
     args.output = output.as_mut_ptr();
     args.output_len = output.len() as u64;
     let mut check = PendingCheck {
-        error: None,
+        error: ErrorWord::none(),
         total,
         input_len,
         output_len: output.len(),
@@ -276,7 +273,7 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
     if n == 0 {
         return Ok(check);
     }
-    let error = Temp::<u32, D>::zeroed(dev, 1)?;
+    let error = ErrorWord::zeroed(dev)?;
     args.error = error.as_mut_ptr();
     match which {
         Which::Naive => {
@@ -297,7 +294,7 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
             }
         }
     }
-    check.error = Some(error);
+    check.error = error;
     Ok(check)
 }
 

@@ -9,7 +9,7 @@
 use crate::device::{LoadBalanceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 use crate::kernels::LoadBalanceIndex;
 use mgpu_core::{Arch, Index, Kernel, Plus};
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, Result, Temp};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Result};
 use mgpu_scan::ScanOp;
 use std::ptr::null_mut;
 
@@ -67,7 +67,7 @@ fn error_of(word: u32, total: u64) -> Error {
 /// ```
 #[must_use = "wait() reports invalid input"]
 pub struct LoadBalanceCheck<D: Device> {
-    error: Option<Temp<u32, D>>,
+    error: ErrorWord<D>,
     total: u64,
 }
 
@@ -85,10 +85,7 @@ impl<D: Device> LoadBalanceCheck<D> {
     /// assert!(matches!(p.wait(), Err(Error::InvalidInput(_))));
     /// ```
     pub fn wait(self) -> Result<()> {
-        let Some(error) = &self.error else {
-            return Ok(());
-        };
-        let word = error.to_vec()?[0];
+        let word = self.error.read()?;
         if word != 0 {
             return Err(error_of(word, self.total));
         }
@@ -111,7 +108,10 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
                 "load-balancing search: {total} work items but no objects"
             )));
         }
-        return Ok(LoadBalanceCheck { error: None, total });
+        return Ok(LoadBalanceCheck {
+            error: ErrorWord::none(),
+            total,
+        });
     }
     objects_fit::<I>(n)?;
     let steps = total as usize + n;
@@ -122,7 +122,7 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
         )));
     }
     let mp = mgpu_partition::load_balance_partitions(scan, total as usize, nv)?;
-    let error = Temp::<u32, D>::zeroed(dev, 1)?;
+    let error = ErrorWord::zeroed(dev)?;
     let args = LoadBalanceArgs {
         scan: scan.as_ptr(),
         num_objects: n as u64,
@@ -135,10 +135,7 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
     // SAFETY: `mp` has grid + 1 partitions, the outputs `total` elements (checked by the
     // callers), `error` one word: what `device::load_balance` documents.
     unsafe { dev.launch::<K>(grid as u32, &args)? };
-    Ok(LoadBalanceCheck {
-        error: Some(error),
-        total,
-    })
+    Ok(LoadBalanceCheck { error, total })
 }
 
 fn dispatch<D: Device, I: LoadBalanceIndex>(

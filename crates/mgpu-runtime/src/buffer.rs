@@ -405,3 +405,43 @@ impl<T: Copy + 'static, D: Device> Drop for Temp<T, D> {
         unsafe { self.dev.pool().give(self.ptr, self.len * size_of::<T>()) }
     }
 }
+
+/// A launch's error word: one zeroed `u32` in device memory that the kernel ORs error
+/// bits into (DESIGN §5), read back once by the pending check that owns it. A word that
+/// was never allocated (nothing was launched) reads as 0.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{ErrorWord, Simulator};
+/// let dev = Simulator::new();
+/// let w = ErrorWord::zeroed(&dev).unwrap();
+/// assert!(!w.as_mut_ptr().is_null());
+/// assert_eq!(w.read().unwrap(), 0);
+/// assert_eq!(ErrorWord::<Simulator>::none().read().unwrap(), 0);
+/// ```
+pub struct ErrorWord<D: Device>(Option<Temp<u32, D>>);
+
+impl<D: Device> ErrorWord<D> {
+    /// No word: for a call that launches nothing.
+    pub fn none() -> Self {
+        ErrorWord(None)
+    }
+    /// A zeroed word from the device's pool (queued memset).
+    pub fn zeroed(dev: &D) -> Result<Self> {
+        Ok(ErrorWord(Some(Temp::zeroed(dev, 1)?)))
+    }
+    /// The word's address as a kernel argument (null for [`ErrorWord::none`]).
+    pub fn as_mut_ptr(&self) -> *mut u32 {
+        self.0
+            .as_ref()
+            .map_or(core::ptr::null_mut(), |t| t.as_mut_ptr())
+    }
+    /// The bits the kernels raised (synchronises; 0 without a word).
+    pub fn read(&self) -> Result<u32> {
+        match &self.0 {
+            Some(t) => Ok(t.to_vec()?[0]),
+            None => Ok(0),
+        }
+    }
+}

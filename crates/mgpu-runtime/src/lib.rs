@@ -29,7 +29,7 @@ mod device;
 mod pool;
 mod simulator;
 
-pub use buffer::{DeviceSlice, DeviceSliceMut, DeviceVec, Temp};
+pub use buffer::{DeviceSlice, DeviceSliceMut, DeviceVec, ErrorWord, Temp};
 pub use cuda::Context;
 pub use device::{Device, DeviceInfo};
 pub use mgpu_core::{Error, Result};
