@@ -428,8 +428,7 @@ fn check_partitions<I: BulkIndex>(n: usize, indices: &Indices<I>, nv: usize) -> 
     .to_vec()
     .unwrap();
     let want = serial_partitions(n, indices, nv);
-    let lanes_log2 =
-        mgpu_partition::partition_lanes_log2(mgpu_runtime::Device::info(&dev), want.len());
+    let lanes_log2 = mgpu_partition::partition_lanes_log2(want.len());
     // The values the search sees (a sequence wraps in I): exact on sorted ones; on others
     // (the interpolation search is not the bisection there) inside the serial range.
     let vals: Vec<u64> = match indices {

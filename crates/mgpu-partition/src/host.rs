@@ -22,7 +22,7 @@ use crate::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use crate::kernels::{MergeComparator, PartitionIndex, NT};
 use mgpu_core::{Element, Index, Kernel};
 use mgpu_ctasearch::{Bounds, SearchBounds, COOP_MAX_LANES_LOG2};
-use mgpu_runtime::{Device, DeviceInfo, DeviceSlice, Error, Result, Temp};
+use mgpu_runtime::{Device, DeviceSlice, Error, Result, Temp};
 use std::sync::OnceLock;
 
 /// The number of partitions of `n` merge steps (or elements) in tiles of `nv`:
@@ -90,16 +90,14 @@ pub const COOP_MAX_PARTITIONS: usize = 1024;
 /// # Examples
 ///
 /// ```
-/// use mgpu_runtime::{Device, Simulator};
-/// let info = Simulator::new().info().clone();
 /// # if std::env::var_os("MGPU_PARTITION_LANES").is_none() {
-/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 100), 5); // 32 lanes
-/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 1024), 5);
-/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 1025), 0); // 1 lane
-/// assert_eq!(mgpu_partition::partition_lanes_log2(&info, 100_000), 0);
+/// assert_eq!(mgpu_partition::partition_lanes_log2(100), 5); // 32 lanes
+/// assert_eq!(mgpu_partition::partition_lanes_log2(1024), 5);
+/// assert_eq!(mgpu_partition::partition_lanes_log2(1025), 0); // 1 lane
+/// assert_eq!(mgpu_partition::partition_lanes_log2(100_000), 0);
 /// # }
 /// ```
-pub fn partition_lanes_log2(_info: &DeviceInfo, partitions: usize) -> u32 {
+pub fn partition_lanes_log2(partitions: usize) -> u32 {
     if let Some(l) = lanes_override() {
         return l;
     }
@@ -131,7 +129,7 @@ fn launch<D: Device, K: Kernel>(
     let lanes_log2 = if interp && !binary_forced() {
         crate::device::INTERPOLATE
     } else {
-        partition_lanes_log2(dev.info(), num)
+        partition_lanes_log2(num)
     };
     let grid = num.div_ceil(NT >> (lanes_log2 & 0xff));
     if grid > u32::MAX as usize {

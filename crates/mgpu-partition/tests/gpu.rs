@@ -374,8 +374,8 @@ fn time_kernel<K: mgpu_core::Kernel>(
     (ts[ts.len() / 2], out.to_vec().unwrap())
 }
 
-fn print_sweep(what: &str, log_n: u32, num: usize, times: &[f64], dev: &Context) {
-    let picked = mgpu_partition::partition_lanes_log2(dev.info(), num) as usize;
+fn print_sweep(what: &str, log_n: u32, num: usize, times: &[f64]) {
+    let picked = mgpu_partition::partition_lanes_log2(num) as usize;
     let cols: Vec<String> = times
         .iter()
         .enumerate()
@@ -446,7 +446,7 @@ fn gpu_group_sizes() {
             assert!(got == want, "merge n={n} lanes_log2={lanes_log2}");
             times.push(t);
         }
-        print_sweep("merge u32", log_n, num, &times, &dev);
+        print_sweep("merge u32", log_n, num, &times);
         // CSR and LBS over n / 4 rows (objects) of 3 items on average, a quarter empty.
         let c = counts(&mut rng, n / 4, 9);
         let (scan, total) = scan_of::<u32>(&c);
@@ -468,7 +468,7 @@ fn gpu_group_sizes() {
             assert!(got == want, "csr n={n} lanes_log2={lanes_log2}");
             times.push(t);
         }
-        print_sweep("csr u32", log_n, num, &times, &dev);
+        print_sweep("csr u32", log_n, num, &times);
         let want = cpu::load_balance_partitions(&scan, total, nv).unwrap();
         let num = want.len();
         let mut times = Vec::new();
@@ -486,7 +486,7 @@ fn gpu_group_sizes() {
             assert!(got == want, "lbs n={n} lanes_log2={lanes_log2}");
             times.push(t);
         }
-        print_sweep("lbs u32", log_n, num, &times, &dev);
+        print_sweep("lbs u32", log_n, num, &times);
         // Counting partitions as Bulk Insert launches them: n / 2 sorted indices into n
         // positions, tiles of 128 x 7 outputs.
         let nv = 128 * 7;
@@ -518,6 +518,6 @@ fn gpu_group_sizes() {
             assert!(got == want, "counting n={n} lanes_log2={lanes_log2}");
             times.push(t);
         }
-        print_sweep("count u32", log_n, num, &times, &dev);
+        print_sweep("count u32", log_n, num, &times);
     }
 }

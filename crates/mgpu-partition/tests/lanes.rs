@@ -15,7 +15,7 @@ use mgpu_ctasearch::{
 use mgpu_partition::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use mgpu_partition::kernels::NT;
 use mgpu_partition::{MergeComparator, PartitionIndex, CSR_CONTINUATION};
-use mgpu_runtime::{Device, DeviceVec, Simulator};
+use mgpu_runtime::{DeviceVec, Simulator};
 use proptest::prelude::*;
 
 const LANES_LOG2: [u32; 6] = [0, 1, 2, 3, 4, 5];
@@ -350,10 +350,7 @@ fn launchers_at_each_group_size_on_garbage() {
     };
     for (partitions, lanes_log2) in [(200usize, 5u32), (1024, 5), (1025, 0), (3000, 0)] {
         if std::env::var_os("MGPU_PARTITION_LANES").is_none() {
-            assert_eq!(
-                mgpu_partition::partition_lanes_log2(dev.info(), partitions),
-                lanes_log2
-            );
+            assert_eq!(mgpu_partition::partition_lanes_log2(partitions), lanes_log2);
         }
         let nv = 2usize;
         let n = (partitions - 1) * nv;
