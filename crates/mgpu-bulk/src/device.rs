@@ -147,9 +147,9 @@ pub const fn shared_bytes(nt: usize, vt: usize, elem_bytes: usize, index_bytes: 
     staged_offset(nt, vt) + nt * vt * (elem_bytes + index_bytes)
 }
 
-/// Loads the tile's indices `first .. first + count` (strided, coalesced) into shared
-/// slots `0 .. count`, where each thread checks its index and the next one's order
-/// after the barrier (no register pair per index, no second global load of each).
+/// Loads the tile's indices `first .. first + count` (strided, coalesced; generated for a
+/// sequence) into shared slots `0 .. count`, where after the barrier each thread checks
+/// its index against the next one (no second global load per index).
 #[inline(always)]
 unsafe fn stage_indices<I: Idx, const NT: usize, const VT: usize>(
     tid: usize,
@@ -184,7 +184,8 @@ unsafe fn stage_indices<I: Idx, const NT: usize, const VT: usize>(
     }
 }
 
-/// Byte offset of the insert kernel's staged elements (8-byte aligned).
+/// Byte offset of the staged area after the flags and counts (8-byte aligned): insert's
+/// staged elements (then its indices), remove's staged indices.
 const fn staged_offset(nt: usize, vt: usize) -> usize {
     (4 * (nt * vt + cta_compact_strided_shared_len(nt, vt))).div_ceil(8) * 8
 }
