@@ -259,10 +259,23 @@ impl Inner {
         }
     }
 
-    /// JIT-compiles `family`'s PTX for this device.
+    /// JIT-compiles `family`'s PTX for this device: the committed PTX, or
+    /// `$MGPU_PTX_DIR/<family>_<arch>.ptx` when that variable names a folder holding that
+    /// file (a knob for measuring PTX variants with the same binaries, not for users).
     fn load_module(&self, family: &'static str) -> Result<sys::CUmodule> {
         let arch = self.info.arch.name();
-        let ptx = mgpu_kernels_ptx::ptx(family, arch).ok_or_else(|| {
+        let file = std::env::var_os("MGPU_PTX_DIR")
+            .map(|d| std::path::PathBuf::from(d).join(format!("{family}_{arch}.ptx")))
+            .filter(|p| p.is_file());
+        let text;
+        let ptx = if let Some(p) = file {
+            text = std::fs::read_to_string(&p)
+                .map_err(|e| Error::Cuda(format!("reading {}: {e}", p.display())))?;
+            Some(text.as_str())
+        } else {
+            mgpu_kernels_ptx::ptx(family, arch)
+        };
+        let ptx = ptx.ok_or_else(|| {
             let known: Vec<&str> = mgpu_kernels_ptx::families().collect();
             Error::Cuda(format!(
                 "no PTX for kernel family \"{family}\" ({arch}) in mgpu-kernels-ptx \

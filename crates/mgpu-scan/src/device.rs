@@ -13,13 +13,14 @@
 //!   the tile shape alone, so float results are the same bits on every run of a device.
 //!   [`partials`] + [`spine`] are also the reduction of every type.
 
+use core::hint::select_unpredictable;
 use mgpu_core::{AssociativeOp, Cta, Element};
 use mgpu_ctascan::{
     cta_reduce, cta_scan, cta_scan_shared_len, thread_reduce, thread_scan, warp_reduce, ScanKind,
 };
 use mgpu_loadstore::{
     global_to_regs_strided, global_to_regs_strided_guarded, global_to_thread_order_warp,
-    shared_to_regs_thread, thread_order_to_global_warp,
+    regs_to_shared_thread, shared_to_regs_thread, thread_order_to_global_warp,
 };
 
 /// `flags` bit: inclusive scan (else exclusive).
@@ -77,7 +78,7 @@ pub struct ScanArgs<T> {
 /// predecessors (CUB's "L2 write latency" delay): by then most have published an inclusive
 /// prefix, so one poll usually ends the walk. Without it the polls contend with the tile
 /// traffic (H200, i32, 2^27: copy ratio 1.66 without; 1.49 to 1.39 with 700 to 3500 ns).
-pub const LOOKBACK_FIRST_POLL_NS: u32 = 2000;
+pub const LOOKBACK_FIRST_POLL_NS: u32 = 2500;
 
 /// Nanoseconds between polls of predecessors that have not yet published.
 pub const LOOKBACK_POLL_NS: u32 = 1000;
@@ -297,9 +298,98 @@ pub(crate) unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
     }
 }
 
+/// Loads this warp's segment of a tile (`32 * VT` values from `cta.warp() * 32 * VT`) into
+/// the same positions of `sh`, natural order, and returns this thread's `VT` values (thread
+/// order) after a warp barrier. With `vec` (a full tile whose source is 16-byte aligned)
+/// as 16-byte vectors, all issued before the first is stored; otherwise as coalesced scalars,
+/// the identity past `count`.
+#[inline(always)]
+unsafe fn load_segment<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    src: *const T,
+    count: usize,
+    sh: *mut T,
+    vec: bool,
+) -> [T; VT] {
+    if !vec {
+        return global_to_thread_order_warp::<C, T, NT, VT>(cta, src, count, Op::identity(), sh);
+    }
+    let seg = cta.warp() as usize * 32 * VT;
+    let (s, d) = (src.add(seg) as *const Vec16, sh.add(seg) as *mut Vec16);
+    let (lane, last) = (cta.lane() as usize, segment_vecs::<T, VT>() - 1);
+    // Clamped indices: a lane past the end loads and stores the segment's last vector
+    // again, the same bytes as its owner, so no load waits behind a branch.
+    // The words are moved one by one (LLVM fuses them into 16-byte accesses): a copy of
+    // the whole struct becomes a memcpy staged in local memory.
+    let k = |i: usize| (lane + 32 * i).min(last);
+    let v: [[u32; 4]; 4] = core::array::from_fn(|i| {
+        let Vec16([w0, w1, w2, w3]) = *s.add(k(i));
+        [w0, w1, w2, w3]
+    });
+    for (i, w) in v.iter().enumerate() {
+        *d.add(k(i)) = Vec16(*w);
+    }
+    cta.sync_warp(!0);
+    shared_to_regs_thread::<C, T, VT>(cta, sh)
+}
+
+/// 16-byte vectors in a warp's segment of `32 * VT` values: at most 128, so
+/// [`load_segment`] moves them with four loads a lane.
+#[inline(always)]
+const fn segment_vecs<T, const VT: usize>() -> usize {
+    const { assert!(32 * VT * core::mem::size_of::<T>() <= 128 * 16) };
+    32 * VT * core::mem::size_of::<T>() / 16
+}
+
+/// Stores this warp's segment of a tile from `sh` (natural order) to `dst`, each value
+/// `v` as `prefix op v`, positions below `count`. With `vec` (a full tile whose destination
+/// is 16-byte aligned) as 16-byte vectors, otherwise as coalesced scalars.
+#[inline(always)]
+unsafe fn store_segment<C: Cta, T: Element, Op: AssociativeOp<T>, const VT: usize>(
+    cta: &C,
+    prefix: T,
+    dst: *mut T,
+    count: usize,
+    sh: *const T,
+    vec: bool,
+) {
+    let seg = cta.warp() as usize * 32 * VT;
+    let lane = cta.lane() as usize;
+    if vec {
+        let (s, d) = (sh.add(seg) as *const Vec16, dst.add(seg) as *mut Vec16);
+        let n = segment_vecs::<T, VT>();
+        for i in 0..4 {
+            let k = lane + 32 * i;
+            if k < n {
+                *d.add(k) = apply_vec16::<T, Op>(prefix, *s.add(k));
+            }
+        }
+    } else {
+        let first = seg + lane;
+        let rem = count.saturating_sub(first);
+        let (s, d) = (sh.add(first), dst.wrapping_add(first));
+        for i in 0..VT {
+            if 32 * i < rem {
+                *d.add(32 * i) = Op::apply(prefix, *s.add(32 * i));
+            }
+        }
+    }
+}
+
 /// Single-pass scan with decoupled look-back: CTA `blockIdx.x` scans tile `blockIdx.x` of
 /// `NT * VT` values, `grid = tiles`. As in CUB, forward progress relies on CTAs starting in
 /// block order, so that every tile a CTA waits for is resident or done.
+///
+/// Every thread scans its values within the tile (from its exclusive prefix in the tile)
+/// and writes them back to shared memory *before* the look-back, while warp 0 waits for its
+/// predecessors, so once the tile's prefix is known only `prefix op v` and the store are
+/// left. Full tiles with 16-byte aligned pointers move as 16-byte vectors.
 ///
 /// Measured alternatives that were slower on an H200 (docs/scan.md): two to four tiles per
 /// CTA sharing one look-back; a persistent grid taking tiles from a counter, with the next
@@ -307,8 +397,10 @@ pub(crate) unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
 ///
 /// Reads `input`, `n`, `status` (`tiles` words tagged with `epoch`), `epoch`, `values`
 /// (8-byte types: `2 * tiles`), `flags`; writes `output`, `total` (by the last tile),
-/// `error` (zeroed before the launch when `FLAG_CHECK_MONOTONIC` is set). Integers only:
-/// the association order depends on timing.
+/// `error` (zeroed before the launch when `FLAG_CHECK_MONOTONIC` is set, which only unsigned
+/// `Plus` scans use: a wrap shows either within a tile's own running sums or as the tile's
+/// inclusive prefix falling below its exclusive one). Integers only: the association order
+/// depends on timing.
 ///
 /// # Safety
 /// The pointers cover what the launch reads and writes; `NT` equals the block size; shared
@@ -330,15 +422,31 @@ pub unsafe fn lookback<
     let tile = cta.block() as u64;
     let base = tile * nv;
     let count = (a.n - base).min(nv) as usize;
-    let t = load_tile_reduce::<C, T, Op, NT, VT>(cta, a.input.add(base as usize), count, sh.tile);
+    let (src, dst) = (a.input.add(base as usize), a.output.add(base as usize));
+    let full = count == nv as usize;
+    let check = a.flags & FLAG_CHECK_MONOTONIC != 0;
+    let x = load_segment::<C, T, Op, NT, VT>(
+        cta,
+        src,
+        count,
+        sh.tile,
+        full && (src as usize).is_multiple_of(16),
+    );
+    let t = thread_reduce::<T, Op, VT>(&x);
     let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
+    if cta.warp() == 0 && cta.lane() == 0 && tile > 0 {
+        publish::<C, T>(cta, a, tiles, tile, STATUS_A, agg);
+    }
+    // The thread's values scanned within the tile, back into its own slots.
+    let (y, _) = thread_scan::<T, Op, VT>(&x, thread_exc, kind_of(a.flags));
+    regs_to_shared_thread::<C, T, VT>(cta, &y, sh.tile);
+    if check && decreases::<T, Op, VT>(&x, thread_exc) {
+        cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
+    }
     if cta.warp() == 0 {
         let prefix = if tile == 0 {
             Op::identity()
         } else {
-            if cta.lane() == 0 {
-                publish::<C, T>(cta, a, tiles, tile, STATUS_A, agg);
-            }
             look_back::<C, T, Op>(cta, a, tiles, tile)
         };
         if cta.lane() == 0 {
@@ -348,11 +456,20 @@ pub unsafe fn lookback<
             if tile == tiles - 1 {
                 *a.total = inclusive;
             }
+            if check && inclusive < prefix {
+                cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
+            }
         }
     }
     cta.sync();
-    let carry = Op::apply(*sh.misc_t, thread_exc);
-    scan_tile_from::<C, T, Op, NT, VT>(cta, a, carry, a.output.add(base as usize), count, sh.tile);
+    store_segment::<C, T, Op, VT>(
+        cta,
+        *sh.misc_t,
+        dst,
+        count,
+        sh.tile,
+        full && (dst as usize).is_multiple_of(16),
+    );
 }
 
 /// The tiles `[first, end)` of the calling CTA in reduce-then-scan.
@@ -369,6 +486,32 @@ struct Vec16([u32; 4]);
 
 /// Vector loads in flight per thread in [`partials`].
 const REDUCE_UNROLL: usize = 4;
+
+/// `prefix op v` for each element of one 16-byte vector.
+#[inline(always)]
+fn apply_vec16<T: Element, Op: AssociativeOp<T>>(prefix: T, v: Vec16) -> Vec16 {
+    let w = v.0;
+    if T::WORDS == 1 {
+        Vec16(core::array::from_fn(|i| {
+            Op::apply(prefix, T::from_words([w[i], 0])).to_words()[0]
+        }))
+    } else {
+        let lo = Op::apply(prefix, T::from_words([w[0], w[1]])).to_words();
+        let hi = Op::apply(prefix, T::from_words([w[2], w[3]])).to_words();
+        Vec16([lo[0], lo[1], hi[0], hi[1]])
+    }
+}
+
+/// A 16-byte vector of identities.
+#[inline(always)]
+fn identity_vec16<T: Element, Op: AssociativeOp<T>>() -> Vec16 {
+    let w = Op::identity().to_words();
+    if T::WORDS == 1 {
+        Vec16([w[0]; 4])
+    } else {
+        Vec16([w[0], w[1], w[0], w[1]])
+    }
+}
 
 /// Folds the elements of one 16-byte vector into `acc`, in order.
 #[inline(always)]
@@ -431,9 +574,22 @@ pub unsafe fn partials<
             acc = fold_vec16::<T, Op>(acc, v3);
             j += REDUCE_UNROLL * NT;
         }
-        while j < vecs {
-            acc = fold_vec16::<T, Op>(acc, *vp.add(j));
-            j += NT;
+        // Fewer than REDUCE_UNROLL vectors are left for this thread: load them together
+        // (at clamped, always valid indices) and fold the identity in place of those past
+        // the end, so the end of the range costs one round trip, not one per vector (H100,
+        // i32, 2^24: each thread had 2 or 3 of them, loaded one after another). Selecting
+        // the loaded words, not the accumulator, keeps LLVM from sinking each load into a
+        // branch of its own.
+        if vecs > 0 {
+            let last = vecs - 1;
+            let id = identity_vec16::<T, Op>();
+            let (k1, k2) = (j + NT, j + 2 * NT);
+            let v0 = *vp.add(j.min(last));
+            let v1 = *vp.add(k1.min(last));
+            let v2 = *vp.add(k2.min(last));
+            acc = fold_vec16::<T, Op>(acc, select_unpredictable(j < vecs, v0, id));
+            acc = fold_vec16::<T, Op>(acc, select_unpredictable(k1 < vecs, v1, id));
+            acc = fold_vec16::<T, Op>(acc, select_unpredictable(k2 < vecs, v2, id));
         }
         // The last few elements of the input, past the last whole vector.
         let tail = vecs * per_vec + cta.tid() as usize;

@@ -157,6 +157,24 @@ fn count_scan_overflow_is_an_error() {
             max: u32::MAX as u64
         }
     );
+    // A wrap that only the tile prefix shows: every tile's own running sums stay small,
+    // but the second tile starts 6 below the maximum.
+    let mut c = vec![1u32; 3 * 3840];
+    c[0] = u32::MAX - 3840 - 5;
+    let dc = DeviceVec::from_slice(&dev, &c).unwrap();
+    let mut out = DeviceVec::<u32, _>::zeros(&dev, c.len()).unwrap();
+    assert!(matches!(
+        mgpu_scan::scan_counts_exclusive(dc.as_slice(), out.as_mut_slice()),
+        Err(mgpu_runtime::Error::IndexOverflow { .. })
+    ));
+    // The same counts one short of the wrap fit.
+    let c = &c[..3840 + 6];
+    let dc = DeviceVec::from_slice(&dev, c).unwrap();
+    let mut out = DeviceVec::<u32, _>::zeros(&dev, c.len()).unwrap();
+    assert_eq!(
+        mgpu_scan::scan_counts_exclusive(dc.as_slice(), out.as_mut_slice()).unwrap(),
+        u32::MAX
+    );
     // A total of exactly u32::MAX fits.
     let c = vec![u32::MAX - 3, 1, 1, 1];
     let dc = DeviceVec::from_slice(&dev, &c).unwrap();
@@ -229,11 +247,22 @@ fn unaligned_slices_take_the_scalar_path() {
         let want: i32 = x[lo..hi].iter().fold(0i32, |a, &b| a.wrapping_add(b));
         let got = mgpu_scan::reduce(d.slice(lo..hi).unwrap(), Plus).unwrap();
         assert_eq!(got, want, "reduce of {lo}..{hi}");
+        let (scan, _) = reference::<i32, Plus>(&x[lo..hi], ScanKind::Inclusive);
         let mut y = DeviceVec::<i32, _>::zeros(&dev, hi - lo).unwrap();
         let total =
             mgpu_scan::scan_inclusive(d.slice(lo..hi).unwrap(), y.as_mut_slice(), Plus).unwrap();
         assert_eq!(total, want);
-        assert_eq!(y.to_vec().unwrap()[hi - lo - 1], want);
+        assert!(y.to_vec().unwrap() == scan, "scan of {lo}..{hi}");
+        // An aligned input into an unaligned output.
+        let mut z = DeviceVec::<i32, _>::zeros(&dev, hi - lo + lo).unwrap();
+        let aligned = d.slice(0..hi - lo).unwrap();
+        let (scan, total) = reference::<i32, Plus>(&x[..hi - lo], ScanKind::Exclusive);
+        let got = mgpu_scan::scan_exclusive(aligned, z.slice_mut(lo..hi).unwrap(), Plus).unwrap();
+        assert_eq!(got, total);
+        assert!(
+            z.to_vec().unwrap()[lo..] == scan[..],
+            "scan into {lo}..{hi}"
+        );
     }
     // Aligned slices of lengths that leave a tail past the last 16-byte vector.
     for hi in [4, 5, 7, 3841, 3843, 19_999] {
