@@ -612,51 +612,87 @@ pub unsafe fn partials<
         }
     }
     let total = cta_reduce::<C, T, Op, NT>(cta, acc, sh.scan);
-    if cta.tid() == 0 {
-        *a.values.add(cta.block() as usize) = total;
-    }
     if a.flags & FLAG_REDUCE_ONLY != 0 {
-        reduce_partials_if_last::<C, T, Op, NT, VT>(cta, a, &sh);
+        collect_partials::<C, T, Op, NT>(cta, a, total, sh.scan);
+    } else if cta.tid() == 0 {
+        *a.values.add(cta.block() as usize) = total;
     }
 }
 
-/// The end of a reduction: the last CTA of [`partials`] to finish (counted with `counter`)
-/// reduces the partials, in a fixed order, into `total` and sets `counter` back to zero.
-/// Each CTA's partial is ordered before its count by a GPU-scope fence, and the last CTA's
-/// reads after its count by another.
+/// Partials the last CTA of a reduction polls at once per thread (more are polled in
+/// rounds).
+const COLLECT_UNROLL: usize = 4;
+
+/// Nanoseconds between the last CTA's polls of unpublished partials.
+const COLLECT_POLL_NS: u32 = 250;
+
+/// Whether CTA `j`'s partial of this launch is published (a relaxed read), with the value
+/// for 4-byte types. 8-byte types publish the value beside the flag: read it after a fence.
 #[inline(always)]
-unsafe fn reduce_partials_if_last<
-    C: Cta,
-    T: Element,
-    Op: AssociativeOp<T>,
-    const NT: usize,
-    const VT: usize,
->(
+unsafe fn poll_partial<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, j: u64) -> (bool, T) {
+    if T::WORDS == 1 {
+        let w = cta.load_relaxed_u64(a.status.add(j as usize));
+        let ok = (w >> 34) as u32 == a.epoch && (w >> 32) as u32 & 3 == STATUS_P;
+        (ok, T::from_words([w as u32, 0]))
+    } else {
+        // The 32-bit flag `j`, read as half of an aligned 64-bit word.
+        let w = cta.load_relaxed_u64(a.status.add(j as usize / 2));
+        let flag = (w >> (32 * (j % 2))) as u32;
+        (flag == (a.epoch << 2) | STATUS_P, T::ZERO)
+    }
+}
+
+/// The end of a reduction: every CTA publishes its partial in the epoch-tagged `status`
+/// block (as the look-back publishes inclusive prefixes), and the last CTA polls until all
+/// `grid` are there, then reduces them into `total` in a fixed order (thread `t` folds partials
+/// `t, t + NT, ...`, then a CTA reduction), so float results are the same bits every run.
+/// No fences or atomics on the path from the last partial to the total (the last CTA to
+/// finish counting itself on an atomic counter, then reading the partials, measured slower).
+///
+/// As with the look-back, the last CTA relies on CTAs starting in block order, so that
+/// every CTA it waits for is resident or done.
+#[inline(always)]
+unsafe fn collect_partials<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize>(
     cta: &C,
     a: &ScanArgs<T>,
-    sh: &Smem<T>,
+    partial: T,
+    scratch: *mut T,
 ) {
-    let flag = sh.misc_t as *mut u32;
+    let grid = cta.grid() as u64;
     if cta.tid() == 0 {
-        cta.fence_gpu();
-        let done = cta.atomic_add_u32(a.counter, 1);
-        *flag = (done == cta.grid() - 1) as u32;
+        publish::<C, T>(cta, a, grid, cta.block() as u64, STATUS_P, partial);
     }
-    cta.sync();
-    if *flag == 0 {
+    if cta.block() as u64 != grid - 1 {
         return;
     }
-    cta.fence_gpu();
     let mut acc = Op::identity();
-    let mut j = cta.tid();
-    while j < cta.grid() {
-        acc = Op::apply(acc, a.values.add(j as usize).read_volatile());
-        j += NT as u32;
+    let mut first = cta.tid() as u64;
+    while first < grid {
+        let j = |k: usize| first + (k * NT) as u64;
+        // Clamped indices: every poll reads all its words at once.
+        let p: [(bool, T); COLLECT_UNROLL] =
+            core::array::from_fn(|k| poll_partial::<C, T>(cta, a, j(k).min(grid - 1)));
+        if !p.iter().all(|&(ok, _)| ok) {
+            cta.backoff(COLLECT_POLL_NS);
+            continue;
+        }
+        let v: [T; COLLECT_UNROLL] = if T::WORDS == 1 {
+            core::array::from_fn(|k| p[k].1)
+        } else {
+            cta.fence_gpu();
+            let values = a.values.add(grid as usize);
+            core::array::from_fn(|k| values.add(j(k).min(grid - 1) as usize).read_volatile())
+        };
+        for (k, &v) in v.iter().enumerate() {
+            if j(k) < grid {
+                acc = Op::apply(acc, v);
+            }
+        }
+        first += (COLLECT_UNROLL * NT) as u64;
     }
-    let total = cta_reduce::<C, T, Op, NT>(cta, acc, sh.scan);
+    let total = cta_reduce::<C, T, Op, NT>(cta, acc, scratch);
     if cta.tid() == 0 {
         *a.total = total;
-        cta.store_release_u32(a.counter, 0);
     }
 }
 

@@ -82,12 +82,17 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     let max_grid = (dev.info().sm_count as usize * (threads_per_sm / table.nt)).max(1);
     let per_cta = tiles.div_ceil(max_grid.min(tiles));
     let grid = tiles.div_ceil(per_cta);
-    let values = Temp::<T, D>::new(dev, grid)?;
+    // A reduction publishes its partials in the epoch block (8-byte values beside it, in
+    // the second half of `values`), as the look-back does.
+    let values = Temp::<T, D>::new(dev, if reduce_only { 2 * grid } else { grid })?;
     args.values = values.as_mut_ptr();
     args.tiles_per_cta = per_cta as u32;
     if reduce_only {
         args.flags |= FLAG_REDUCE_ONLY;
         args.counter = dev.pool().counters(dev)? as *mut u32;
+        let (status, epoch) = dev.pool().epoch_block(dev, grid)?;
+        args.status = status as *mut u64;
+        args.epoch = epoch;
     }
     // SAFETY (all three): `values` holds one partial per CTA, `counter` is the pool's
     // zeroed counter word; the rest as for look-back.
