@@ -1,10 +1,7 @@
 //! The caching allocator for temporaries.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
-/// Words in the block of [`Pool::counters`].
-pub const COUNTERS: usize = 64;
+use std::sync::Mutex;
 
 /// Caches freed temporary allocations by size class (powers of two from 256 bytes), so
 /// the partitions, carry-outs and flags every call needs cost no allocation after the
@@ -24,7 +21,6 @@ pub const COUNTERS: usize = 64;
 #[derive(Default)]
 pub struct Pool {
     free: Mutex<HashMap<usize, Vec<u64>>>,
-    counters: OnceLock<u64>,
     epochs: Mutex<EpochBlock>,
 }
 
@@ -74,40 +70,6 @@ impl Pool {
             .push(ptr);
     }
 
-    /// The device address of [`COUNTERS`] `u32` words that are zero whenever no kernel
-    /// runs: allocated and zeroed on first use, and every kernel that counts with them (for
-    /// example "the last CTA to finish reduces the partials") sets its word back to zero
-    /// before it ends. All work is on one stream, so kernels never use a word at the same
-    /// time. This saves a memset per call.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_runtime::{Device, Simulator};
-    /// let dev = Simulator::new();
-    /// let c = dev.pool().counters(&dev).unwrap();
-    /// assert_eq!(c, dev.pool().counters(&dev).unwrap());
-    /// assert_eq!(unsafe { *(c as *const u32) }, 0);
-    /// ```
-    pub fn counters<D: crate::Device>(&self, dev: &D) -> crate::Result<u64> {
-        if let Some(&p) = self.counters.get() {
-            return Ok(p);
-        }
-        let bytes = COUNTERS * 4;
-        let p = self.take(dev, bytes)?;
-        // SAFETY: the block was just taken, `bytes` long.
-        unsafe { dev.memset(p, 0, bytes)? };
-        match self.counters.set(p) {
-            Ok(()) => Ok(p),
-            Err(_) => {
-                // Another thread won the race: keep its block, cache ours.
-                // SAFETY: `p` is ours and unused.
-                unsafe { self.give(p, bytes) };
-                Ok(*self.counters.get().expect("set by the winner"))
-            }
-        }
-    }
-
     /// A block of at least `words` 8-byte words whose contents are tagged with an epoch,
     /// and a fresh epoch (1 to [`EPOCH_LIMIT`] - 1) for this use. Kernels that publish
     /// per-tile status (decoupled look-back) write the epoch into every word and treat a
@@ -148,17 +110,14 @@ impl Pool {
         Ok((b.ptr, b.epoch))
     }
 
-    /// Takes every cached block out, for freeing: `(ptr, bytes)` pairs (the counter and
-    /// epoch blocks too, once the device is being dropped).
+    /// Takes every cached block out, for freeing: `(ptr, bytes)` pairs (the epoch block
+    /// too, once the device is being dropped).
     pub fn drain(&self) -> Vec<(u64, usize)> {
         let mut m = self.free.lock().unwrap();
         let mut blocks: Vec<(u64, usize)> = m
             .drain()
             .flat_map(|(c, v)| v.into_iter().map(move |p| (p, c)))
             .collect();
-        if let Some(&p) = self.counters.get() {
-            blocks.push((p, Self::class(COUNTERS * 4)));
-        }
         let mut e = self.epochs.lock().unwrap();
         if e.words > 0 {
             blocks.push((e.ptr, e.words * 8));

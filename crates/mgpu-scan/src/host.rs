@@ -44,7 +44,6 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
         values: null_mut(),
         total: job.total,
         error: null_mut(),
-        counter: null_mut(),
         epoch: 0,
         flags: job.flags,
         tiles_per_cta: 0,
@@ -82,20 +81,20 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     let max_grid = (dev.info().sm_count as usize * (threads_per_sm / table.nt)).max(1);
     let per_cta = tiles.div_ceil(max_grid.min(tiles));
     let grid = tiles.div_ceil(per_cta);
-    // A reduction publishes its partials in the epoch block (8-byte values beside it, in
-    // the second half of `values`), as the look-back does.
-    let values = Temp::<T, D>::new(dev, if reduce_only { 2 * grid } else { grid })?;
-    args.values = values.as_mut_ptr();
     args.tiles_per_cta = per_cta as u32;
+    let values;
     if reduce_only {
+        // The partials go to the epoch block, one word per 32 bits of a partial.
         args.flags |= FLAG_REDUCE_ONLY;
-        args.counter = dev.pool().counters(dev)? as *mut u32;
-        let (status, epoch) = dev.pool().epoch_block(dev, grid)?;
+        let (status, epoch) = dev.pool().epoch_block(dev, grid * T::WORDS)?;
         args.status = status as *mut u64;
         args.epoch = epoch;
+    } else {
+        values = Temp::<T, D>::new(dev, grid)?;
+        args.values = values.as_mut_ptr();
     }
-    // SAFETY (all three): `values` holds one partial per CTA, `counter` is the pool's
-    // zeroed counter word; the rest as for look-back.
+    // SAFETY (all three): a reduction's `status` holds a word per 32 bits of each CTA's
+    // partial, a scan's `values` one partial per CTA; the rest as for look-back.
     unsafe { dev.launch::<S::Partials>(grid as u32, &args)? };
     if !reduce_only {
         let spine = ScanArgs {
