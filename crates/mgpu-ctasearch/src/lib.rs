@@ -51,6 +51,7 @@
 mod coop;
 mod idx;
 mod interp;
+mod kary;
 mod keys;
 mod lbs;
 mod merge;
@@ -63,6 +64,7 @@ pub use interp::{
     interpolation_partition_point, interpolation_search, interpolation_search_left,
     merge_path_interpolation,
 };
+pub use kary::{binary_search_kary, kary_partition_point, merge_path_kary, KARY_MAX_LOG2};
 pub use keys::{ArrayOrSequence, Counting, Keys};
 pub use lbs::{
     cta_load_balance, cta_load_balance_shared_len, serial_load_balance_search,

@@ -16,9 +16,9 @@
 
 use mgpu_core::{Comparator, Cta, Less};
 use mgpu_ctasearch::{
-    binary_search_coop, binary_search_coop_left, find_mergesort_frame, interpolation_search,
-    interpolation_search_left, merge_path_coop, merge_path_interpolation, ArrayOrSequence, Bounds,
-    Counting, Idx, Upper,
+    binary_search_coop, binary_search_coop_left, binary_search_kary, find_mergesort_frame,
+    interpolation_search, interpolation_search_left, merge_path_coop, merge_path_interpolation,
+    merge_path_kary, ArrayOrSequence, Bounds, Counting, Idx, Upper,
 };
 
 /// Bit of the integer-keyed kernels' `lanes_log2` argument (search, CSR, load-balancing
@@ -27,6 +27,23 @@ use mgpu_ctasearch::{
 /// instead of the (cooperative) bisection. The low bits still give the group size (every
 /// lane of a group runs the same search; use 0).
 pub const INTERPOLATE: u32 = 1 << 8;
+
+/// Shift of the k-ary field of the integer-keyed kernels' `lanes_log2` argument (search,
+/// load-balancing and counting partitions): bits 12 and 13 hold `log2(K)` (1 to
+/// [`mgpu_ctasearch::KARY_MAX_LOG2`]); nonzero with a group of one lane (low bits 0) and
+/// without [`INTERPOLATE`], each search is a k-ary search
+/// ([`mgpu_ctasearch::kary_partition_point`]: `K - 1` independent probes a round).
+pub const KARY_SHIFT: u32 = 12;
+
+/// `log2(K)` of the k-ary search `lanes_log2` asks for (0: none).
+#[inline(always)]
+fn kary_log2(lanes_log2: u32) -> u32 {
+    if lanes_log2 & (INTERPOLATE | 0xff) == 0 {
+        (lanes_log2 >> KARY_SHIFT) & 3
+    } else {
+        0
+    }
+}
 
 #[inline(always)]
 fn group(lanes_log2: u32) -> u32 {
@@ -297,7 +314,7 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
     let diag = min(gid, a_count + b_count);
     let mp = merge_path_coop(
         cta,
-        args.lanes_log2,
+        group(args.lanes_log2),
         args.a.add(a0 as usize),
         a_count,
         args.b.add(b0 as usize),
@@ -339,10 +356,19 @@ pub unsafe fn search_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &
     let key = I::from_u64(min(args.nv.wrapping_mul(p), args.count));
     let r = if args.lanes_log2 & INTERPOLATE != 0 {
         interpolation_search(args.data, args.num_items, key, bounds(args.upper))
+    } else if kary_log2(args.lanes_log2) != 0 {
+        binary_search_kary(
+            args.data,
+            args.num_items,
+            key,
+            kary_log2(args.lanes_log2),
+            bounds(args.upper),
+            Less,
+        )
     } else {
         binary_search_coop(
             cta,
-            args.lanes_log2,
+            group(args.lanes_log2),
             args.data,
             args.num_items,
             key,
@@ -395,7 +421,7 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
         } else {
             binary_search_coop_left(
                 cta,
-                args.lanes_log2,
+                group(args.lanes_log2),
                 args.csr,
                 args.num_rows,
                 k,
@@ -455,10 +481,21 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
             diag,
             Upper,
         )
+    } else if kary_log2(args.lanes_log2) != 0 {
+        merge_path_kary(
+            Counting(I::ZERO),
+            args.total,
+            args.scan,
+            args.num_objects,
+            diag,
+            kary_log2(args.lanes_log2),
+            Upper,
+            Less,
+        )
     } else {
         merge_path_coop(
             cta,
-            args.lanes_log2,
+            group(args.lanes_log2),
             Counting(I::ZERO),
             args.total,
             args.scan,
@@ -528,10 +565,21 @@ pub unsafe fn counting_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args:
             diag,
             bounds(args.upper),
         )
+    } else if kary_log2(args.lanes_log2) != 0 {
+        merge_path_kary(
+            keys,
+            args.num_indices,
+            Counting(I::ZERO),
+            args.count,
+            diag,
+            kary_log2(args.lanes_log2),
+            bounds(args.upper),
+            Less,
+        )
     } else {
         merge_path_coop(
             cta,
-            args.lanes_log2,
+            group(args.lanes_log2),
             keys,
             args.num_indices,
             Counting(I::ZERO),

@@ -116,20 +116,85 @@ fn binary_forced() -> bool {
         .get_or_init(|| std::env::var("MGPU_PARTITION_SEARCH").is_ok_and(|v| v.trim() == "binary"))
 }
 
-/// Allocates `num` partitions and launches `K` with a group of `2^lanes_log2` lanes each;
-/// `args` makes the arguments from the output pointer and `lanes_log2`. `interp` (the
-/// integer-keyed kernels): one lane per search, by interpolation
-/// ([`crate::device::INTERPOLATE`]), unless `MGPU_PARTITION_SEARCH=binary`.
+/// `MGPU_PARTITION_KARY` (0 to 3), read once: forces `log2(K)` of the k-ary searches (0:
+/// the bisection; 1: K = 2, the bisection's probes in the k-ary loop), for measuring.
+/// Anything else is ignored.
+fn kary_override() -> Option<u32> {
+    static KARY: OnceLock<Option<u32>> = OnceLock::new();
+    *KARY.get_or_init(|| {
+        let v: u32 = std::env::var("MGPU_PARTITION_KARY")
+            .ok()?
+            .trim()
+            .parse()
+            .ok()?;
+        (v <= mgpu_ctasearch::KARY_MAX_LOG2).then_some(v)
+    })
+}
+
+/// Partition counts up to which [`partition_kary_log2`] picks K = 8, and up to which K = 4.
+pub const KARY_PARTITIONS: [usize; 2] = [10_000, 40_000];
+
+/// `log2(K)` of the k-ary search that the search and load-balancing partitions run with
+/// one lane per point: K = 8 (7 independent probes a round) up to 10,000 partitions, K = 4
+/// up to 40,000, 0 (the bisection) above. A k-ary search takes `log_K` round
+/// trips instead of `log2`, for `K - 1` times the loads a round: with few searches the
+/// round trips dominate, with many the traffic. Measured on an H100 (docs/partition.md):
+/// at 2^24 outputs the load-balancing search (6,300 partitions) was fastest with K = 8,
+/// Bulk Remove (18,700) with K = 4; at 2^27 (50,000 and 150,000) none beat the bisection.
+/// `MGPU_PARTITION_KARY=0|1|2|3` (read once per process) forces it, for measuring.
+///
+/// # Examples
+///
+/// ```
+/// # if std::env::var_os("MGPU_PARTITION_KARY").is_none() {
+/// assert_eq!(mgpu_partition::partition_kary_log2(6_000), 3);
+/// assert_eq!(mgpu_partition::partition_kary_log2(20_000), 2);
+/// assert_eq!(mgpu_partition::partition_kary_log2(100_000), 0);
+/// # }
+/// ```
+pub fn partition_kary_log2(partitions: usize) -> u32 {
+    if let Some(l) = kary_override() {
+        return l;
+    }
+    if partitions <= KARY_PARTITIONS[0] {
+        3
+    } else if partitions <= KARY_PARTITIONS[1] {
+        2
+    } else {
+        0
+    }
+}
+
+/// How a launch searches.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Search {
+    /// Groups of [`partition_lanes_log2`] lanes, bisecting (the merge partitions).
+    Groups,
+    /// One lane by interpolation (the counting partitions), unless
+    /// `MGPU_PARTITION_SEARCH=binary`.
+    Interpolate,
+    /// Groups of 32 lanes where [`partition_lanes_log2`] picks them, else one lane by a
+    /// k-ary search of [`partition_kary_log2`] (the search and load-balancing partitions).
+    Kary,
+}
+
+/// Allocates `num` partitions and launches `K` with `search`'s groups of lanes; `args`
+/// makes the arguments from the output pointer and the kernel's `lanes_log2` argument.
 fn launch<D: Device, K: Kernel>(
     dev: &D,
     num: usize,
-    interp: bool,
+    search: Search,
     args: impl FnOnce(*mut u64, u32) -> K::Args,
 ) -> Result<Temp<u64, D>> {
-    let lanes_log2 = if interp && !binary_forced() {
+    let lanes_log2 = if search == Search::Interpolate && !binary_forced() {
         crate::device::INTERPOLATE
     } else {
-        partition_lanes_log2(num)
+        let l = partition_lanes_log2(num);
+        if l == 0 && search == Search::Kary {
+            partition_kary_log2(num) << crate::device::KARY_SHIFT
+        } else {
+            l
+        }
     };
     let grid = num.div_ceil(NT >> (lanes_log2 & 0xff));
     if grid > u32::MAX as usize {
@@ -177,17 +242,19 @@ pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     let num = partition_count(a.len() + b.len(), nv);
-    launch::<D, C::Kernel>(a.device(), num, false, |out, lanes_log2| MergeArgs {
-        a: a.as_ptr(),
-        b: b.as_ptr(),
-        a_count: a.len() as u64,
-        b_count: b.len() as u64,
-        nv: nv as u64,
-        coop: 0,
-        num_partitions: num as u64,
-        out,
-        upper: bounds.is_upper() as u32,
-        lanes_log2,
+    launch::<D, C::Kernel>(a.device(), num, Search::Groups, |out, lanes_log2| {
+        MergeArgs {
+            a: a.as_ptr(),
+            b: b.as_ptr(),
+            a_count: a.len() as u64,
+            b_count: b.len() as u64,
+            nv: nv as u64,
+            coop: 0,
+            num_partitions: num as u64,
+            out,
+            upper: bounds.is_upper() as u32,
+            lanes_log2,
+        }
     })
 }
 
@@ -227,17 +294,19 @@ pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
         )));
     }
     let num = partition_count(keys.len(), nv);
-    launch::<D, C::Kernel>(keys.device(), num, false, |out, lanes_log2| MergeArgs {
-        a: keys.as_ptr(),
-        b: keys.as_ptr(),
-        a_count: keys.len() as u64,
-        b_count: 0,
-        nv: nv as u64,
-        coop: coop as u64,
-        num_partitions: num as u64,
-        out,
-        upper: 0,
-        lanes_log2,
+    launch::<D, C::Kernel>(keys.device(), num, Search::Groups, |out, lanes_log2| {
+        MergeArgs {
+            a: keys.as_ptr(),
+            b: keys.as_ptr(),
+            a_count: keys.len() as u64,
+            b_count: 0,
+            nv: nv as u64,
+            coop: coop as u64,
+            num_partitions: num as u64,
+            out,
+            upper: 0,
+            lanes_log2,
+        }
     })
 }
 
@@ -268,15 +337,17 @@ pub fn binary_search_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("binary-search partition count", count)?;
     let num = partition_count(count, nv);
-    launch::<D, I::Search>(data.device(), num, false, |out, lanes_log2| SearchArgs {
-        data: data.as_ptr(),
-        num_items: data.len() as u64,
-        count: count as u64,
-        nv: nv as u64,
-        num_partitions: num as u64,
-        out,
-        upper: bounds.is_upper() as u32,
-        lanes_log2,
+    launch::<D, I::Search>(data.device(), num, Search::Kary, |out, lanes_log2| {
+        SearchArgs {
+            data: data.as_ptr(),
+            num_items: data.len() as u64,
+            count: count as u64,
+            nv: nv as u64,
+            num_partitions: num as u64,
+            out,
+            upper: bounds.is_upper() as u32,
+            lanes_log2,
+        }
     })
 }
 
@@ -311,14 +382,16 @@ pub fn csr_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("CSR element count", nz)?;
     let num = partition_count(nz, nv);
-    launch::<D, I::Csr>(csr.device(), num, false, |out, lanes_log2| CsrArgs {
-        csr: csr.as_ptr(),
-        num_rows: csr.len() as u64,
-        nz: nz as u64,
-        nv: nv as u64,
-        num_partitions: num as u64,
-        out,
-        lanes_log2,
+    launch::<D, I::Csr>(csr.device(), num, Search::Groups, |out, lanes_log2| {
+        CsrArgs {
+            csr: csr.as_ptr(),
+            num_rows: csr.len() as u64,
+            nz: nz as u64,
+            nv: nv as u64,
+            num_partitions: num as u64,
+            out,
+            lanes_log2,
+        }
     })
 }
 
@@ -354,14 +427,16 @@ pub fn load_balance_partitions<D: Device, I: PartitionIndex>(
     check_nv(nv)?;
     fits::<I>("load-balancing total", total)?;
     let num = partition_count(total + scan.len(), nv);
-    launch::<D, I::Lbs>(scan.device(), num, false, |out, lanes_log2| LbsArgs {
-        scan: scan.as_ptr(),
-        num_objects: scan.len() as u64,
-        total: total as u64,
-        nv: nv as u64,
-        num_partitions: num as u64,
-        out,
-        lanes_log2,
+    launch::<D, I::Lbs>(scan.device(), num, Search::Kary, |out, lanes_log2| {
+        LbsArgs {
+            scan: scan.as_ptr(),
+            num_objects: scan.len() as u64,
+            total: total as u64,
+            nv: nv as u64,
+            num_partitions: num as u64,
+            out,
+            lanes_log2,
+        }
     })
 }
 
@@ -495,17 +570,19 @@ pub fn merge_path_counting_partitions<D: Device, I: PartitionIndex>(
         IndexSource::Array(a) => (a.as_ptr(), I::ZERO, I::ZERO, 0),
         IndexSource::Sequence { first, step, .. } => (std::ptr::null(), first, step, 1),
     };
-    launch::<D, I::Counting>(dev, num, true, |out, lanes_log2| CountingArgs {
-        indices: ptr,
-        num_indices: m as u64,
-        first,
-        step,
-        count: count as u64,
-        nv: nv as u64,
-        num_partitions: num as u64,
-        out,
-        upper: bounds.is_upper() as u32,
-        sequence,
-        lanes_log2,
+    launch::<D, I::Counting>(dev, num, Search::Interpolate, |out, lanes_log2| {
+        CountingArgs {
+            indices: ptr,
+            num_indices: m as u64,
+            first,
+            step,
+            count: count as u64,
+            nv: nv as u64,
+            num_partitions: num as u64,
+            out,
+            upper: bounds.is_upper() as u32,
+            sequence,
+            lanes_log2,
+        }
     })
 }

@@ -56,7 +56,7 @@ mod host;
 #[cfg(not(target_arch = "nvptx64"))]
 pub use host::*;
 
-pub use device::{csr_limit_continues, csr_limit_row, CSR_CONTINUATION, INTERPOLATE};
+pub use device::{csr_limit_continues, csr_limit_row, CSR_CONTINUATION, INTERPOLATE, KARY_SHIFT};
 pub use kernels::{MergeComparator, PartitionIndex};
 
 #[doc(hidden)]

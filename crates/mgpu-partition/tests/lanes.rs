@@ -3,7 +3,8 @@
 //! `merge_path` / `binary_search` of `mgpu_ctasearch` on host slices, with the mergesort
 //! frames and the CSR flag), bit for bit, on sorted input and on garbage (unsorted, a CSR
 //! that does not start at 0), which the partition kernels do not validate but must still
-//! answer deterministically and within range. The counting partitions (Bulk Insert's) are
+//! answer deterministically and within range (the k-ary search that the search,
+//! load-balancing and counting kernels run with one lane answers within range only). The counting partitions (Bulk Insert's) are
 //! checked against the serial `merge_path` of the indices (an array, or a generated
 //! sequence, wrapping) against `Counting(0)`. Also the launchers at partition counts where
 //! the simulator's device (4 SMs) picks each group size, on garbage.
@@ -14,14 +15,28 @@ use mgpu_ctasearch::{
 };
 use mgpu_partition::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use mgpu_partition::kernels::NT;
-use mgpu_partition::{MergeComparator, PartitionIndex, CSR_CONTINUATION};
+use mgpu_partition::{MergeComparator, PartitionIndex, CSR_CONTINUATION, KARY_SHIFT};
 use mgpu_runtime::{DeviceVec, Simulator};
 use proptest::prelude::*;
 
 const LANES_LOG2: [u32; 6] = [0, 1, 2, 3, 4, 5];
 
+/// The group sizes, and one lane with each k-ary search (`log2 K` 1 to 3 in the
+/// `KARY_SHIFT` field): the integer-keyed kernels' `lanes_log2` values.
+const INDEX_LANES_LOG2: [u32; 9] = [
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    1 << KARY_SHIFT,
+    2 << KARY_SHIFT,
+    3 << KARY_SHIFT,
+];
+
 fn grid(num: usize, lanes_log2: u32) -> u32 {
-    num.div_ceil(NT >> lanes_log2) as u32
+    num.div_ceil(NT >> (lanes_log2 & 0xff)) as u32
 }
 
 fn bounds(upper: bool) -> Bounds {
@@ -90,6 +105,34 @@ fn check_merge<C: MergeComparator<u32>>(a: &[u32], b: &[u32], nv: u64, coop: u64
     }
 }
 
+fn sorted<I: PartialOrd>(v: &[I]) -> bool {
+    v.windows(2).all(|w| w[0] <= w[1])
+}
+
+/// A k-ary search (`lanes_log2` with a `KARY_SHIFT` field) on unsorted input answers
+/// somewhere in the search range (`range(p)`, inclusive), not necessarily where the
+/// bisection does; every other case is the serial result, bit for bit.
+fn check_kary(
+    out: &[u64],
+    want: &[u64],
+    lanes_log2: u32,
+    sorted: bool,
+    what: &str,
+    range: impl Fn(u64) -> (u64, u64),
+) {
+    if lanes_log2 >> KARY_SHIFT != 0 && !sorted {
+        for (p, &o) in out.iter().enumerate() {
+            let (lo, hi) = range(p as u64);
+            assert!(
+                lo <= o && o <= hi,
+                "{what}: partition {p} = {o} outside {lo}..={hi}"
+            );
+        }
+    } else {
+        assert_eq!(out, want, "{what}");
+    }
+}
+
 fn check_index<I: PartitionIndex>(data: &[I], count: u64, nv: u64) {
     let n = data.len() as u64;
     // Binary search, both bounds.
@@ -106,7 +149,7 @@ fn check_index<I: PartitionIndex>(data: &[I], count: u64, nv: u64) {
                 )
             })
             .collect();
-        for lanes_log2 in LANES_LOG2 {
+        for lanes_log2 in INDEX_LANES_LOG2 {
             let mut out = vec![u64::MAX; num];
             let args = SearchArgs {
                 data: data.as_ptr(),
@@ -119,7 +162,8 @@ fn check_index<I: PartitionIndex>(data: &[I], count: u64, nv: u64) {
                 lanes_log2,
             };
             sim::launch_kernel::<I::Search>(grid(num, lanes_log2), &args);
-            assert_eq!(out, want, "search upper={upper} lanes_log2={lanes_log2}");
+            let what = format!("search upper={upper} lanes_log2={lanes_log2}");
+            check_kary(&out, &want, lanes_log2, sorted(data), &what, |_| (0, n));
         }
     }
     // CSR: `data` as row offsets, `count` as nz.
@@ -139,7 +183,7 @@ fn check_index<I: PartitionIndex>(data: &[I], count: u64, nv: u64) {
             }
         })
         .collect();
-    for lanes_log2 in LANES_LOG2 {
+    for lanes_log2 in INDEX_LANES_LOG2 {
         let mut out = vec![u64::MAX; num];
         let args = CsrArgs {
             csr: data.as_ptr(),
@@ -161,7 +205,7 @@ fn check_index<I: PartitionIndex>(data: &[I], count: u64, nv: u64) {
             merge_path(Counting(I::ZERO), count, data, n, diag, Upper, Less)
         })
         .collect();
-    for lanes_log2 in LANES_LOG2 {
+    for lanes_log2 in INDEX_LANES_LOG2 {
         let mut out = vec![u64::MAX; num];
         let args = LbsArgs {
             scan: data.as_ptr(),
@@ -173,7 +217,11 @@ fn check_index<I: PartitionIndex>(data: &[I], count: u64, nv: u64) {
             lanes_log2,
         };
         sim::launch_kernel::<I::Lbs>(grid(num, lanes_log2), &args);
-        assert_eq!(out, want, "lbs lanes_log2={lanes_log2}");
+        let what = format!("lbs lanes_log2={lanes_log2}");
+        check_kary(&out, &want, lanes_log2, sorted(data), &what, |p| {
+            let diag = (nv * p).min(count + n);
+            (diag.saturating_sub(n), diag.min(count))
+        });
     }
 }
 
@@ -205,7 +253,7 @@ fn check_counting<I: PartitionIndex>(data: &[I], seq: Option<(I, I, usize)>, cou
                 )
             })
             .collect();
-        for lanes_log2 in LANES_LOG2 {
+        for lanes_log2 in INDEX_LANES_LOG2 {
             let mut out = vec![u64::MAX; num];
             let (first, step) = seq.map_or((I::ZERO, I::ZERO), |(f, s, _)| (f, s));
             let args = CountingArgs {
@@ -226,12 +274,14 @@ fn check_counting<I: PartitionIndex>(data: &[I], seq: Option<(I, I, usize)>, cou
                 lanes_log2,
             };
             sim::launch_kernel::<I::Counting>(grid(num, lanes_log2), &args);
-            assert_eq!(
-                out,
-                want,
+            let what = format!(
                 "counting m={m} count={count} nv={nv} seq={} upper={upper} lanes_log2={lanes_log2}",
                 seq.is_some()
             );
+            check_kary(&out, &want, lanes_log2, sorted(&keys), &what, |p| {
+                let diag = (nv * p).min(m + count);
+                (diag.saturating_sub(count), diag.min(m))
+            });
         }
     }
 }
