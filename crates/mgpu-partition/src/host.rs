@@ -13,10 +13,14 @@
 //! algorithm kernels that read all the data validate it (DESIGN §5).
 //!
 //! The counting partitions (Bulk Insert's) run one lane per search by interpolation
-//! (`MGPU_PARTITION_SEARCH=binary` restores the bisection, for measuring); the others
-//! bisect with [`partition_lanes_log2`]'s groups: on the H200 the interpolation was slower
-//! for the CSR partitions and, on heavy-tailed scans, for the load-balancing ones, and no
-//! faster for the binary-search ones (docs/partition.md).
+//! (`MGPU_PARTITION_SEARCH=binary` restores the bisection, for measuring). The search
+//! (Bulk Remove's) and load-balancing partitions run groups of 32 lanes up to
+//! [`COOP_MAX_PARTITIONS`] points and above that one lane with a k-ary search of
+//! [`partition_kary_log2`] (K = 8 or 4 while there are few searches, the bisection when
+//! there are many). The merge and CSR partitions bisect with [`partition_lanes_log2`]'s
+//! groups. On the H200 the interpolation was slower for the CSR partitions and, on
+//! heavy-tailed scans, for the load-balancing ones, and no faster for the binary-search
+//! ones (docs/partition.md).
 
 use crate::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use crate::kernels::{MergeComparator, PartitionIndex, NT};
