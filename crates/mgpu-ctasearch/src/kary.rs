@@ -3,7 +3,9 @@
 //! `ceil(log2(n + 1))`, for `K - 1` times the loads a round. For the partition kernels,
 //! whose searches are chains of dependent loads with the rest of the GPU idle.
 
-use crate::search::{merge_path_range, range_len, SearchBounds};
+use crate::search::{
+    merge_path_decides, merge_path_range, range_len, search_goes_right, SearchBounds,
+};
 use crate::{Idx, Keys};
 use mgpu_core::Comparator;
 
@@ -131,13 +133,7 @@ where
         count,
         log2k,
         |m| data.key(m.to_usize()),
-        |_, k| {
-            if bounds.is_upper() {
-                !C::compare(&key, &k)
-            } else {
-                C::compare(&k, &key)
-            }
-        },
+        |_, k| search_goes_right::<T, B, C>(&key, &k, bounds),
     )
 }
 
@@ -186,12 +182,6 @@ where
             let bi = diag.wrapping_sub(I::ONE).wrapping_sub(m);
             (a.key(m.to_usize()), b.key(bi.to_usize()))
         },
-        |_, (a_key, b_key)| {
-            if bounds.is_upper() {
-                C::compare(&a_key, &b_key)
-            } else {
-                !C::compare(&b_key, &a_key)
-            }
-        },
+        |_, (a_key, b_key)| merge_path_decides::<T, B, C>(&a_key, &b_key, bounds),
     )
 }

@@ -249,12 +249,22 @@ where
     C: Comparator<T>,
 {
     let k = data.key(mid.to_usize());
-    let right = if bounds.is_upper() {
-        !C::compare(key, &k)
+    (search_goes_right::<T, B, C>(key, &k, bounds), k)
+}
+
+/// A search's decision at a probe that read `k`: go right of it (lower bound
+/// `comp(k, key)`, upper bound `!comp(key, k)`).
+#[inline(always)]
+pub(crate) fn search_goes_right<T, B: SearchBounds, C: Comparator<T>>(
+    key: &T,
+    k: &T,
+    bounds: B,
+) -> bool {
+    if bounds.is_upper() {
+        !C::compare(key, k)
     } else {
-        C::compare(&k, key)
-    };
-    (right, k)
+        C::compare(k, key)
+    }
 }
 
 /// [`merge_path`]'s search range on cross-diagonal `diag`: `[diag - b_count, min(diag,
@@ -293,9 +303,20 @@ where
 {
     let a_key = a.key(mid.to_usize());
     let b_key = b.key(diag.wrapping_sub(I::ONE).wrapping_sub(mid).to_usize());
+    merge_path_decides::<T, B, C>(&a_key, &b_key, bounds)
+}
+
+/// Merge Path's decision at a probe that read `a[mid]` and `b[diag - 1 - mid]`: take the
+/// A key first, i.e. go right (lower bounds `!comp(b, a)`, upper bounds `comp(a, b)`).
+#[inline(always)]
+pub(crate) fn merge_path_decides<T, B: SearchBounds, C: Comparator<T>>(
+    a_key: &T,
+    b_key: &T,
+    bounds: B,
+) -> bool {
     if bounds.is_upper() {
-        C::compare(&a_key, &b_key)
+        C::compare(a_key, b_key)
     } else {
-        !C::compare(&b_key, &a_key)
+        !C::compare(b_key, a_key)
     }
 }

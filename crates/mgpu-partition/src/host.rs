@@ -62,16 +62,17 @@ fn fits<I: Index>(what: &'static str, v: usize) -> Result<()> {
     Ok(())
 }
 
+/// The environment variable `var` as a number, if it is one.
+fn env_u32(var: &str) -> Option<u32> {
+    std::env::var(var).ok()?.trim().parse().ok()
+}
+
 /// `MGPU_PARTITION_LANES` (1, 2, 4, 8, 16 or 32), read once: forces the group size, for
 /// measuring. Anything else is ignored.
 fn lanes_override() -> Option<u32> {
     static LANES: OnceLock<Option<u32>> = OnceLock::new();
     *LANES.get_or_init(|| {
-        let v: u32 = std::env::var("MGPU_PARTITION_LANES")
-            .ok()?
-            .trim()
-            .parse()
-            .ok()?;
+        let v = env_u32("MGPU_PARTITION_LANES")?;
         (v.is_power_of_two() && v <= 1 << COOP_MAX_LANES_LOG2).then(|| v.trailing_zeros())
     })
 }
@@ -126,12 +127,7 @@ fn binary_forced() -> bool {
 fn kary_override() -> Option<u32> {
     static KARY: OnceLock<Option<u32>> = OnceLock::new();
     *KARY.get_or_init(|| {
-        let v: u32 = std::env::var("MGPU_PARTITION_KARY")
-            .ok()?
-            .trim()
-            .parse()
-            .ok()?;
-        (v <= mgpu_ctasearch::KARY_MAX_LOG2).then_some(v)
+        env_u32("MGPU_PARTITION_KARY").filter(|&v| v <= mgpu_ctasearch::KARY_MAX_LOG2)
     })
 }
 
