@@ -527,13 +527,16 @@ fn fold_vec16<T: Element, Op: AssociativeOp<T>>(acc: T, v: Vec16) -> T {
     }
 }
 
-/// Reduce-then-scan upsweep (and the first pass of reduce): CTA `b` reduces tiles
-/// `[b * tiles_per_cta, ...)` into `values[b]`. When `input` is 16-byte aligned the range
-/// is read as 16-byte vectors, [`REDUCE_UNROLL`] in flight per thread (thread `t` folds
-/// vectors `t, t + NT, ...` in order); otherwise as strided scalars. Either way every thread
-/// folds a fixed sequence, so the result depends only on the grid: deterministic.
+/// Reduce-then-scan upsweep, and the whole of a reduction: CTA `b` reduces tiles
+/// `[b * tiles_per_cta, ...)` into `values[b]` (a scan) or publishes it in `status` for the
+/// last CTA to collect ([`FLAG_REDUCE_ONLY`], see `collect_partials`). When `input` is
+/// 16-byte aligned the range is read as 16-byte vectors, [`REDUCE_UNROLL`] in flight per
+/// thread (thread `t` folds vectors `t, t + NT, ...` in order); otherwise as strided
+/// scalars. Either way every thread folds a fixed sequence, so the result depends only on
+/// the grid: deterministic.
 ///
-/// Reads `input`, `n`, `tiles_per_cta`; writes `values`.
+/// Reads `input`, `n`, `tiles_per_cta`, `flags`; a scan writes `values`; a reduction reads
+/// and writes `status` (tagged with `epoch`) and writes `total`.
 ///
 /// # Safety
 /// As for [`lookback`].
