@@ -530,7 +530,7 @@ fn fold_vec16<T: Element, Op: AssociativeOp<T>>(acc: T, v: Vec16) -> T {
 /// Reduce-then-scan upsweep, and the whole of a reduction: CTA `b` reduces tiles
 /// `[b * tiles_per_cta, ...)` into `values[b]` (a scan) or publishes it in `status` for the
 /// last CTA to collect ([`FLAG_REDUCE_ONLY`], see `collect_partials`). When `input` is
-/// 16-byte aligned the range is read as 16-byte vectors, [`REDUCE_UNROLL`] in flight per
+/// 16-byte aligned the range is read as 16-byte vectors, `REDUCE_UNROLL` in flight per
 /// thread (thread `t` folds vectors `t, t + NT, ...` in order); otherwise as strided
 /// scalars. Either way every thread folds a fixed sequence, so the result depends only on
 /// the grid: deterministic.
