@@ -9,8 +9,11 @@
 //! `i` starts, so every tile then gets exactly its share of the work. Each search is run by
 //! a group of 1 to 32 lanes of a warp ([`partition_lanes_log2`] picks the size), which
 //! probe several levels of the bisection per round of loads
-//! ([`mgpu_ctasearch::merge_path_coop`]): a partition kernel has few searches of
-//! `log2(n)` dependent loads each, so it is bound by memory latency, not bandwidth.
+//! ([`mgpu_ctasearch::merge_path_coop`]), or, for the integer-keyed partitions, by one
+//! lane that interpolates (the counting partitions) or probes `K - 1` positions a round
+//! ([`partition_kary_log2`], [`mgpu_ctasearch::merge_path_kary`]): a partition kernel has
+//! few searches of `log2(n)` dependent loads each, so it is bound by memory latency until
+//! there are enough searches for their traffic to count.
 //!
 //! | launcher | seed name | entry `i` |
 //! | --- | --- | --- |
