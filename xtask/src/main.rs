@@ -20,6 +20,7 @@ commands:
   ptx                 regenerate kernels-ptx/ptx/<family>_<arch>.ptx (nightly + rust-src)
   ptx --check         fail if the committed PTX is stale, missing or fails the lint
                       (local memory, .extern .func, .version too high)
+  ptx --out DIR       write the PTX into DIR instead (variants for MGPU_PTX_DIR)
   test-gpu [ARGS..]   run every GPU test: cargo test --release --workspace -- --ignored ARGS..
   bundle [--out DIR]  stripped demo, benchmark and GPU test binaries + run.sh in DIR
                       (default bundle/), for a GPU machine without Rust
@@ -44,6 +45,7 @@ fn dispatch(args: &[String]) -> util::Result<()> {
         Some("ptx") => match rest {
             [] => ptx::ptx(false),
             [flag] if flag == "--check" => ptx::ptx(true),
+            [flag, dir] if flag == "--out" => ptx::ptx_out(&PathBuf::from(dir)),
             _ => Err(format!("unexpected arguments to ptx: {rest:?}\n{USAGE}")),
         },
         Some("test-gpu") => {
