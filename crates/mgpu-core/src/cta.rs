@@ -5,7 +5,7 @@ pub const WARP_SIZE: u32 = 32;
 
 /// One thread's view of its CTA (thread block), the only interface device code uses.
 ///
-/// Kernel bodies are generic over `Cta` and run unchanged on the GPU ([`crate::NvptxCta`]
+/// Kernel bodies are generic over `Cta` and run unchanged on the GPU (`NvptxCta`
 /// on `nvptx64`) and in the host simulator ([`crate::sim`]).
 ///
 /// Rules every kernel body follows, which the simulator checks where it can:

@@ -19,7 +19,7 @@ pub enum Error {
     /// No CUDA driver, or no device with that ordinal, or the device is older than sm_70.
     NoDevice(String),
     /// The CUDA context is unusable after a device fault (a trap, an illegal address).
-    /// Every later call on the same [``mgpu_runtime::Context``] returns this too; make a new one.
+    /// Every later call on the same `mgpu_runtime::Context` returns this too; make a new one.
     ContextLost(String),
     /// A CUDA driver call failed.
     Cuda(String),

@@ -5,7 +5,7 @@
 //!
 //! - [`Cta`]: the abstraction device code is written against (thread and block ids,
 //!   barrier, shared memory, warp vote and shuffles with member masks, grid-scope atomics
-//!   and fences). Two implementations: [`NvptxCta`] on `nvptx64` (intrinsics and `asm!`)
+//!   and fences). Two implementations: `NvptxCta` on `nvptx64` (intrinsics and `asm!`)
 //!   and, on the host, the coroutine simulator in [`sim`] that runs a CTA's threads on one
 //!   OS thread.
 //! - The seeds' operators as zero-sized types ([`Plus`], [`Maximum`], ...), the

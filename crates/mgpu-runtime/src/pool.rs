@@ -71,7 +71,7 @@ impl Pool {
     }
 
     /// A block of at least `words` 8-byte words whose contents are tagged with an epoch,
-    /// and a fresh epoch (1 to [`EPOCH_LIMIT`] - 1) for this use. Kernels that publish
+    /// and a fresh epoch (1 to `EPOCH_LIMIT - 1`, 2^30 - 1) for this use. Kernels that publish
     /// per-tile status (decoupled look-back) write the epoch into every word and treat a
     /// word of another epoch as unwritten, so the block never needs clearing between calls.
     /// It is zeroed (epoch 0, which no call gets) when it is first made, when it grows, and
