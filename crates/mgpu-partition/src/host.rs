@@ -139,8 +139,9 @@ pub const KARY_PARTITIONS: [usize; 2] = [10_000, 40_000];
 /// up to 40,000, 0 (the bisection) above. A k-ary search takes `log_K` round
 /// trips instead of `log2`, for `K - 1` times the loads a round: with few searches the
 /// round trips dominate, with many the traffic. Measured on an H100 (docs/partition.md):
-/// at 2^24 outputs the load-balancing search (6,300 partitions) was fastest with K = 8,
-/// Bulk Remove (18,700) with K = 4; at 2^27 (50,000 and 150,000) none beat the bisection.
+/// at 2^24 outputs the load-balancing search (6,300 partitions) was fastest with K = 8 and
+/// Bulk Remove (18,700) with K = 4 in a build with K fixed (with K chosen here that gain did
+/// not reproduce); at 2^27 (50,000 and 150,000) none beat the bisection.
 /// `MGPU_PARTITION_KARY=0|1|2|3` (read once per process) forces it, for measuring.
 ///
 /// # Examples
