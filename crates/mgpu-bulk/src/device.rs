@@ -233,6 +233,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     cta: &C,
     a: &BulkArgs<T, I>,
 ) {
+    cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let nv = (NT * VT) as u64;
     let tid = cta.tid() as usize;
     let block = cta.block() as u64;
@@ -373,6 +374,7 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     cta: &C,
     a: &BulkArgs<T, I>,
 ) {
+    cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let nv = (NT * VT) as u64;
     let tid = cta.tid() as usize;
     let block = cta.block() as u64;

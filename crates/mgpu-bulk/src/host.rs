@@ -319,16 +319,15 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     args.error = error.as_mut_ptr();
     // SAFETY: buffers sized as `device::bulk_remove` documents: the partitions have
     // `grid + 1` entries, the lengths were checked above.
+    // With an index array the kernel is a dependent launch of the partitions' kernel
+    // (queued just before it); generated indices have no partitions.
+    type Sm90Remove<T, I> = <<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::Remove;
+    type Sm70Remove<T, I> = <<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::Remove;
     unsafe {
-        match dev.arch() {
-            Arch::Sm90 => dev.launch::<<<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::Remove>(
-                grid as u32,
-                &args,
-            )?,
-            Arch::Sm70 => dev.launch::<<<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::Remove>(
-                grid as u32,
-                &args,
-            )?,
+        match (dev.arch(), mp.is_some()) {
+            (Arch::Sm90, true) => dev.launch_dependent::<Sm90Remove<T, I>>(grid as u32, &args)?,
+            (Arch::Sm90, false) => dev.launch::<Sm90Remove<T, I>>(grid as u32, &args)?,
+            (Arch::Sm70, _) => dev.launch::<Sm70Remove<T, I>>(grid as u32, &args)?,
         }
     }
     drop(mp);
@@ -466,10 +465,11 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     // SAFETY: buffers sized as `device::bulk_insert` documents (checked above).
     unsafe {
         match dev.arch() {
-            Arch::Sm90 => dev.launch::<<<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::Insert>(
-                grid as u32,
-                &args,
-            )?,
+            Arch::Sm90 => dev
+                .launch_dependent::<<<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::Insert>(
+                    grid as u32,
+                    &args,
+                )?,
             Arch::Sm70 => dev.launch::<<<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::Insert>(
                 grid as u32,
                 &args,

@@ -117,4 +117,29 @@ pub trait Cta {
     /// Back off for about `ns` nanoseconds while spinning (`nanosleep`); a no-op in the
     /// simulator.
     fn backoff(&self, ns: u32);
+    /// Programmatic dependent launch, the dependent side: wait until the grid this launch
+    /// depends on has finished and its writes are visible (`griddepcontrol.wait`, sm_90).
+    /// Call it before reading what that grid wrote. A no-op for a launch without the
+    /// dependency, on sm_70 builds and in the simulator (which runs launches in order).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{sim, Cta};
+    /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| cta.grid_dependency_wait());
+    /// ```
+    fn grid_dependency_wait(&self) {}
+    /// Programmatic dependent launch, the primary side: a dependent launch queued after
+    /// this one may start once every CTA of this grid has called this or exited
+    /// (`griddepcontrol.launch_dependents`, sm_90); it still waits for this grid's end in
+    /// [`Cta::grid_dependency_wait`] before reading its results. A no-op on sm_70 builds
+    /// and in the simulator.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{sim, Cta};
+    /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| cta.launch_dependents());
+    /// ```
+    fn launch_dependents(&self) {}
 }

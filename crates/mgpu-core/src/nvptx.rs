@@ -153,4 +153,19 @@ impl Cta for NvptxCta {
     fn backoff(&self, ns: u32) {
         unsafe { asm!("nanosleep.u32 {n};", n = in(reg32) ns, options(nostack)) }
     }
+    #[inline(always)]
+    fn grid_dependency_wait(&self) {
+        // PTX ISA 7.8, sm_90: absent from the sm_70 build.
+        #[cfg(not(mgpu_arch = "sm_70"))]
+        unsafe {
+            asm!("griddepcontrol.wait;", options(nostack))
+        }
+    }
+    #[inline(always)]
+    fn launch_dependents(&self) {
+        #[cfg(not(mgpu_arch = "sm_70"))]
+        unsafe {
+            asm!("griddepcontrol.launch_dependents;", options(nostack))
+        }
+    }
 }

@@ -272,6 +272,7 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
     cta: &C,
     a: &IntervalArgs<T, I>,
 ) {
+    cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let mut err = 0u32;
     let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err) else {
         return;
@@ -346,6 +347,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     cta: &C,
     a: &IntervalArgs<T, I>,
 ) {
+    cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let mut err = 0u32;
     let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err) else {
         return;

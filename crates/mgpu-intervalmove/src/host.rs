@@ -323,9 +323,9 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     // partitions have `grid + 1` entries, the rest was checked by `queue`.
     unsafe {
         if expand {
-            dev.launch::<S::Expand>(grid as u32, args)
+            dev.launch_dependent::<S::Expand>(grid as u32, args)
         } else {
-            dev.launch::<S::Move>(grid as u32, args)
+            dev.launch_dependent::<S::Move>(grid as u32, args)
         }
     }
 }

@@ -158,6 +158,7 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
     args: &LoadBalanceArgs<I>,
 ) {
+    cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let nv = (NT * VT) as u64;
     let block = cta.block();
     let tid = cta.tid();

@@ -121,8 +121,10 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
             "load-balancing search: {steps} merge steps are more than one launch can take"
         )));
     }
-    let mp = mgpu_partition::load_balance_partitions(scan, total as usize, nv)?;
+    // The error word first: the search kernel is a dependent launch of the partitions'
+    // kernel, which must be the last thing queued before it.
     let error = ErrorWord::zeroed(dev)?;
+    let mp = mgpu_partition::load_balance_partitions(scan, total as usize, nv)?;
     let args = LoadBalanceArgs {
         scan: scan.as_ptr(),
         num_objects: n as u64,
@@ -134,7 +136,7 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
     };
     // SAFETY: `mp` has grid + 1 partitions, the outputs `total` elements (checked by the
     // callers), `error` one word: what `device::load_balance` documents.
-    unsafe { dev.launch::<K>(grid as u32, &args)? };
+    unsafe { dev.launch_dependent::<K>(grid as u32, &args)? };
     Ok(LoadBalanceCheck { error, total })
 }
 

@@ -293,6 +293,7 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
     cta: &C,
     args: &MergeArgs<T>,
 ) {
+    cta.launch_dependents(); // the kernel after may start its CTAs now
     let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
@@ -349,6 +350,7 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
 /// ```
 #[inline(always)]
 pub unsafe fn search_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &SearchArgs<I>) {
+    cta.launch_dependents(); // the kernel after may start its CTAs now
     let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
@@ -405,6 +407,7 @@ pub unsafe fn search_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &
 /// ```
 #[inline(always)]
 pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &CsrArgs<I>) {
+    cta.launch_dependents(); // the kernel after may start its CTAs now
     let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
@@ -467,6 +470,7 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
 /// ```
 #[inline(always)]
 pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &LbsArgs<I>) {
+    cta.launch_dependents(); // the kernel after may start its CTAs now
     let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
@@ -545,6 +549,7 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
 /// ```
 #[inline(always)]
 pub unsafe fn counting_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &CountingArgs<I>) {
+    cta.launch_dependents(); // the kernel after may start its CTAs now
     let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;

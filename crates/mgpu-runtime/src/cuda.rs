@@ -105,6 +105,17 @@ fn probe_driver() -> std::result::Result<(), String> {
         .clone()
 }
 
+/// Whether the driver has `cuLaunchKernelEx` (CUDA 12.0), which programmatic dependent
+/// launches need; checked once per process, after [`probe_driver`] succeeded.
+fn has_launch_ex() -> bool {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| {
+        // SAFETY: only called with a context, so the library is present; a lookup only.
+        let lib = unsafe { sys::culib() };
+        unsafe { lib.get::<*const c_void>(b"cuLaunchKernelEx") }.is_ok()
+    })
+}
+
 /// Errors after which the CUDA context is unusable: the driver returns them ("sticky") from
 /// every later call in the context, which must be destroyed.
 fn is_fatal(code: sys::CUresult) -> bool {
@@ -662,6 +673,68 @@ impl fmt::Debug for Context {
     }
 }
 
+impl Context {
+    /// [`Device::launch`], as a programmatic dependent launch (`cuLaunchKernelEx` with
+    /// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`) when `dependent`.
+    unsafe fn launch_with<K: Kernel>(
+        &self,
+        grid: u32,
+        args: &K::Args,
+        dependent: bool,
+    ) -> Result<()> {
+        self.0.alive()?;
+        if grid == 0 {
+            return Ok(());
+        }
+        self.0.enter()?;
+        let function = self.0.function::<K>()?;
+        // The entry point's single parameter is the Args struct by value: the driver copies
+        // it from this pointer when the launch is queued.
+        let mut args: K::Args = *args;
+        let mut params = [(&mut args as *mut K::Args).cast::<c_void>()];
+        let r = if dependent {
+            let mut attr: sys::CUlaunchAttribute = std::mem::zeroed();
+            attr.id =
+                sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+            attr.value.programmaticStreamSerializationAllowed = 1;
+            let config = sys::CUlaunchConfig {
+                gridDimX: grid,
+                gridDimY: 1,
+                gridDimZ: 1,
+                blockDimX: K::NT,
+                blockDimY: 1,
+                blockDimZ: 1,
+                sharedMemBytes: K::SHARED_BYTES,
+                hStream: self.0.cu_stream(),
+                attrs: &mut attr,
+                numAttrs: 1,
+            };
+            // SAFETY: `config` and `attr` outlive the call; `params` holds one pointer to
+            // the by-value argument, as for cuLaunchKernel.
+            sys::cuLaunchKernelEx(&config, function, params.as_mut_ptr(), std::ptr::null_mut())
+                .result()
+        } else {
+            result::launch_kernel(
+                function,
+                (grid, 1, 1),
+                (K::NT, 1, 1),
+                K::SHARED_BYTES,
+                self.0.cu_stream(),
+                &mut params,
+            )
+        };
+        self.0.check(r, || {
+            format!(
+                "launching {} ({grid} CTAs of {} threads, {} bytes of dynamic shared memory{})",
+                K::ENTRY,
+                K::NT,
+                K::SHARED_BYTES,
+                if dependent { ", dependent" } else { "" }
+            )
+        })
+    }
+}
+
 impl Device for Context {
     fn info(&self) -> &DeviceInfo {
         &self.0.info
@@ -762,32 +835,12 @@ impl Device for Context {
     }
 
     unsafe fn launch<K: Kernel>(&self, grid: u32, args: &K::Args) -> Result<()> {
-        self.0.alive()?;
-        if grid == 0 {
-            return Ok(());
-        }
-        self.0.enter()?;
-        let function = self.0.function::<K>()?;
-        // The entry point's single parameter is the Args struct by value: the driver copies
-        // it from this pointer when the launch is queued.
-        let mut args: K::Args = *args;
-        let mut params = [(&mut args as *mut K::Args).cast::<c_void>()];
-        let r = result::launch_kernel(
-            function,
-            (grid, 1, 1),
-            (K::NT, 1, 1),
-            K::SHARED_BYTES,
-            self.0.cu_stream(),
-            &mut params,
-        );
-        self.0.check(r, || {
-            format!(
-                "launching {} ({grid} CTAs of {} threads, {} bytes of dynamic shared memory)",
-                K::ENTRY,
-                K::NT,
-                K::SHARED_BYTES
-            )
-        })
+        self.launch_with::<K>(grid, args, false)
+    }
+
+    unsafe fn launch_dependent<K: Kernel>(&self, grid: u32, args: &K::Args) -> Result<()> {
+        let pdl = self.0.info.arch == Arch::Sm90 && has_launch_ex();
+        self.launch_with::<K>(grid, args, pdl)
     }
 
     fn synchronize(&self) -> Result<()> {

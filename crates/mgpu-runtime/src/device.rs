@@ -78,6 +78,18 @@ pub trait Device: Clone + Send + Sync + 'static {
     /// # Safety
     /// `args` must describe device memory the kernel may access as it will.
     unsafe fn launch<K: Kernel>(&self, grid: u32, args: &K::Args) -> Result<()>;
+    /// Queues kernel `K` like [`Device::launch`], as a programmatic dependent launch of the
+    /// kernel queued just before it where the device supports it (sm_90): `K`'s CTAs may
+    /// start while that kernel finishes, and must call
+    /// [`mgpu_core::Cta::grid_dependency_wait`] before reading what it wrote (which that
+    /// kernel may speed up with [`mgpu_core::Cta::launch_dependents`]). Elsewhere, and by
+    /// default, an ordinary launch.
+    ///
+    /// # Safety
+    /// As for [`Device::launch`]; `K` waits before it reads the previous kernel's output.
+    unsafe fn launch_dependent<K: Kernel>(&self, grid: u32, args: &K::Args) -> Result<()> {
+        self.launch::<K>(grid, args)
+    }
     /// Waits for the queued work; reports a device fault as [`crate::Error::ContextLost`].
     fn synchronize(&self) -> Result<()>;
 }
