@@ -233,7 +233,6 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     cta: &C,
     a: &BulkArgs<T, I>,
 ) {
-    cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let nv = (NT * VT) as u64;
     let tid = cta.tid() as usize;
     let block = cta.block() as u64;
@@ -253,6 +252,10 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
             *v = *src.add(j);
         }
     }
+    // The partitions come from the kernel just before (a dependent launch): wait for them
+    // only now, so the source loads overlap its end. The source itself was written before
+    // that kernel started.
+    cta.grid_dependency_wait();
     let keys = index_keys(a);
     let (p0, p1) = if a.mode & MODE_INDEX_SEQUENCE != 0 {
         // The lower bounds of gid and gid + count in the sequence (host-validated).
