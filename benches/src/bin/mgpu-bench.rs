@@ -318,6 +318,29 @@ impl Bench<'_> {
     }
 }
 
+/// Prints the context's L2 fetch granularity (`CU_LIMIT_MAX_L2_FETCH_GRANULARITY`), after
+/// setting it from `MGPU_BENCH_L2_FETCH` (bytes: 0 to 128) when that is set, for measuring
+/// how the benchmark rows depend on it.
+fn l2_fetch_granularity(ctx: &Context) {
+    use cudarc::driver::sys::{cuCtxGetLimit, cuCtxSetLimit, CUlimit};
+    let limit = CUlimit::CU_LIMIT_MAX_L2_FETCH_GRANULARITY;
+    if ctx.cuda_context().bind_to_thread().is_err() {
+        return;
+    }
+    if let Some(v) = std::env::var("MGPU_BENCH_L2_FETCH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        // SAFETY: a limit of the current context, set before any work is queued.
+        let r = unsafe { cuCtxSetLimit(limit, v) };
+        println!("L2 fetch granularity set to {v}: {r:?}");
+    }
+    let mut v = 0usize;
+    // SAFETY: reads a limit of the current context into `v`.
+    let r = unsafe { cuCtxGetLimit(&mut v, limit) };
+    println!("L2 fetch granularity: {v} bytes ({r:?})");
+}
+
 fn main() {
     let mut out_dir = String::from(".");
     let mut sizes = vec![20u32, 24, 27];
@@ -348,6 +371,7 @@ fn main() {
             std::process::exit(1);
         }
     };
+    l2_fetch_granularity(&ctx);
     let info = ctx.info().clone();
     println!(
         "device: {} (sm_{}{}, {} SMs)",

@@ -113,12 +113,18 @@ pub fn partition_lanes_log2(partitions: usize) -> u32 {
     }
 }
 
-/// `MGPU_PARTITION_SEARCH=binary` (read once): the counting partitions bisect, with
-/// [`partition_lanes_log2`]'s groups, instead of interpolating; for measuring.
-fn binary_forced() -> bool {
-    static BINARY: OnceLock<bool> = OnceLock::new();
-    *BINARY
-        .get_or_init(|| std::env::var("MGPU_PARTITION_SEARCH").is_ok_and(|v| v.trim() == "binary"))
+/// `MGPU_PARTITION_SEARCH` (read once), for measuring: `binary` makes the counting
+/// partitions bisect, with [`partition_lanes_log2`]'s groups, instead of interpolating;
+/// `interpolate` makes the search and load-balancing partitions interpolate instead of
+/// running their k-ary search. Anything else is ignored.
+fn search_override() -> Option<&'static str> {
+    static SEARCH: OnceLock<Option<&'static str>> = OnceLock::new();
+    *SEARCH.get_or_init(|| {
+        let v = std::env::var("MGPU_PARTITION_SEARCH").ok()?;
+        ["binary", "interpolate"]
+            .into_iter()
+            .find(|k| v.trim() == *k)
+    })
 }
 
 /// `MGPU_PARTITION_KARY` (0 to 3), read once: forces `log2(K)` of the k-ary searches (0:
@@ -187,7 +193,13 @@ fn launch<D: Device, K: Kernel>(
     search: Search,
     args: impl FnOnce(*mut u64, u32) -> K::Args,
 ) -> Result<Temp<u64, D>> {
-    let lanes_log2 = if search == Search::Interpolate && !binary_forced() {
+    let forced = search_override();
+    let interpolate = match search {
+        Search::Interpolate => forced != Some("binary"),
+        Search::Kary => forced == Some("interpolate"),
+        Search::Groups => false,
+    };
+    let lanes_log2 = if interpolate {
         crate::device::INTERPOLATE
     } else {
         let l = partition_lanes_log2(num);
