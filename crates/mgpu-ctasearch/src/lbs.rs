@@ -199,6 +199,81 @@ pub const fn cta_load_balance_shared_len(nv: usize) -> usize {
     nv + 2
 }
 
+/// The ranges [`cta_load_balance`] gives tile `block` (`nv` merge steps per tile, the
+/// partitions `mp0 = mp[block]` and `mp1 = mp[block + 1]`), computed without the search, so
+/// that a kernel can issue its loads of per-object data (`b0 .. b1`) before the search
+/// runs. Same arguments as [`cta_load_balance`].
+///
+/// # Examples
+///
+/// Seed 001's example (79 work items, 40 objects, tiles of 30 steps): tile 3 holds items
+/// 58 to 79 and objects 32 to 40, and with the preceding object from 31.
+///
+/// ```
+/// use mgpu_ctasearch::load_balance_tile;
+/// let t = load_balance_tile::<u32>(3, 30, 79, 40, 58, 79, true);
+/// assert_eq!((t.a0, t.a1, t.b0, t.b1, t.extended), (58, 79, 31, 40, false));
+/// ```
+#[inline(always)]
+pub fn load_balance_tile<I: Idx>(
+    block: u32,
+    nv: u64,
+    dest_count: I,
+    source_count: I,
+    mp0: u64,
+    mp1: u64,
+    load_preceding_b: bool,
+) -> LoadBalanceTile<I> {
+    tile_ranges(
+        block,
+        nv,
+        dest_count,
+        source_count,
+        mp0,
+        mp1,
+        load_preceding_b,
+    )
+    .0
+}
+
+/// [`load_balance_tile`] and whether the preceding object was added.
+#[inline(always)]
+fn tile_ranges<I: Idx>(
+    block: u32,
+    nv: u64,
+    dest_count: I,
+    source_count: I,
+    mp0: u64,
+    mp1: u64,
+    load_preceding_b: bool,
+) -> (LoadBalanceTile<I>, bool) {
+    let range = compute_merge_range(
+        dest_count.to_u64(),
+        source_count.to_u64(),
+        block as u64,
+        0,
+        nv,
+        mp0,
+        mp1,
+    );
+    let b0 = I::from_u64(range.b0);
+    let preceding = load_preceding_b && b0 != I::ZERO;
+    let a1 = I::from_u64(range.a1);
+    let b1 = I::from_u64(range.b1);
+    let tile = LoadBalanceTile {
+        a0: I::from_u64(range.a0),
+        a1,
+        b0: if preceding {
+            b0.wrapping_sub(I::ONE)
+        } else {
+            b0
+        },
+        b1,
+        extended: a1 < dest_count && b1 < source_count,
+    };
+    (tile, preceding)
+}
+
 /// The CTA load-balancing search of seed 001 (`CTALoadBalance`) for tile `block`: maps the
 /// tile's `NT * VT` merge steps to its work items and objects. `b_global` is the exclusive
 /// scan of the `source_count` objects' work-item counts (`dest_count` work items in all);
@@ -257,25 +332,22 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
     shared: *mut I,
     load_preceding_b: bool,
 ) -> LoadBalanceTile<I> {
-    let nv = (NT * VT) as u64;
-    let range = compute_merge_range(
-        dest_count.to_u64(),
-        source_count.to_u64(),
-        block as u64,
-        0,
-        nv,
+    let (tile, preceding) = tile_ranges(
+        block,
+        (NT * VT) as u64,
+        dest_count,
+        source_count,
         *mp.add(block as usize),
         *mp.add(block as usize + 1),
+        load_preceding_b,
     );
-    let a0 = I::from_u64(range.a0);
-    let a1 = I::from_u64(range.a1);
-    let mut b0 = I::from_u64(range.b0);
-    let b1 = I::from_u64(range.b1);
-    let preceding = load_preceding_b && b0 != I::ZERO;
-    if preceding {
-        b0 = b0.wrapping_sub(I::ONE);
-    }
-    let extended = a1 < dest_count && b1 < source_count;
+    let LoadBalanceTile {
+        a0,
+        a1,
+        b0,
+        b1,
+        extended,
+    } = tile;
     let a_count = a1.wrapping_sub(a0).to_u32();
     let b_count = b1.wrapping_sub(b0).to_u32();
     let pre = preceding as u32;

@@ -7,7 +7,9 @@
 //! make the kernel touch memory outside its buffers.
 
 use mgpu_core::{Cta, Element};
-use mgpu_ctasearch::{cta_load_balance, cta_load_balance_shared_len, Idx};
+use mgpu_ctasearch::{
+    cta_load_balance, cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
+};
 
 /// Error bit: the scan is not non-decreasing (or the partitions contradict it). The error
 /// bits are distinct:
@@ -152,12 +154,16 @@ const fn index_offset_end(index_bytes: usize, nt: usize, vt: usize) -> usize {
 
 /// The tile's load-balancing search with validation. Returns `None` (after raising the
 /// error) when the partitions contradict the scan; every thread gets the same answer.
+/// `prefetch` runs once the partitions are validated and before the search, with the
+/// tile's ranges: it issues the loads of per-object data, whose latency the search then
+/// hides, and its result comes back with the tile.
 #[inline(always)]
-unsafe fn tile_search<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usize>(
+unsafe fn tile_search<C: Cta, T: Element, I: Idx, P, const NT: usize, const VT: usize>(
     cta: &C,
     a: &IntervalArgs<T, I>,
     err: &mut u32,
-) -> Option<mgpu_ctasearch::LoadBalanceTile<I>> {
+    prefetch: impl FnOnce(&LoadBalanceTile<I>) -> P,
+) -> Option<(LoadBalanceTile<I>, P)> {
     let nv = (NT * VT) as u64;
     let block = cta.block() as u64;
     let total = a.total.to_u64();
@@ -179,6 +185,8 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usi
         return None;
     }
     let sh = cta.shared::<I>(0);
+    let early = load_balance_tile(cta.block(), nv, a.total, a.num_intervals, m0, m1, true);
+    let p = prefetch(&early);
     let t = cta_load_balance::<C, I, NT, VT>(
         cta,
         cta.block(),
@@ -207,18 +215,64 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usi
         }
         j += NT as u32;
     }
-    Some(t)
+    Some((t, p))
+}
+
+/// Per-object values a tile loads before its search: the first [`PREFETCH`] strided slots
+/// of each thread (`j = tid + NT * k`), which cover every object of a tile with up to
+/// `PREFETCH * NT` objects (mean counts of `VT - 1` or more); [`Prefetched::store`] puts
+/// them into shared memory after the search and loads the rest there.
+struct Prefetched<V: Copy>([V; PREFETCH]);
+
+/// Strided slots per thread that [`Prefetched`] holds in registers.
+const PREFETCH: usize = 2;
+
+impl<V: Copy> Prefetched<V> {
+    /// Issues `load(j)` for this thread's first slots below `count`.
+    #[inline(always)]
+    unsafe fn load<const NT: usize>(
+        tid: u32,
+        count: u32,
+        zero: V,
+        load: impl Fn(usize) -> V,
+    ) -> Self {
+        let mut v = [zero; PREFETCH];
+        for (k, x) in v.iter_mut().enumerate() {
+            let j = tid + (NT * k) as u32;
+            if j < count {
+                *x = load(j as usize);
+            }
+        }
+        Prefetched(v)
+    }
+
+    /// Stores the prefetched slots to `sh[j]`, then loads and stores the slots past them.
+    #[inline(always)]
+    unsafe fn store<const NT: usize>(
+        self,
+        tid: u32,
+        count: u32,
+        sh: *mut V,
+        load: impl Fn(usize) -> V,
+    ) {
+        for (k, x) in self.0.iter().enumerate() {
+            let j = tid + (NT * k) as u32;
+            if j < count {
+                *sh.add(j as usize) = *x;
+            }
+        }
+        let mut j = tid + (NT * PREFETCH) as u32;
+        while j < count {
+            *sh.add(j as usize) = load(j as usize);
+            j += NT as u32;
+        }
+    }
 }
 
 /// The object slot (`object - b0`) of tile item `i`, clamped into the tile; raises
 /// [`ERROR_SCAN_ORDER`] when it was outside (only a contradictory scan does that).
 #[inline(always)]
-unsafe fn object_slot<I: Idx>(
-    sh: *const I,
-    t: &mgpu_ctasearch::LoadBalanceTile<I>,
-    i: u32,
-    err: &mut u32,
-) -> u32 {
+unsafe fn object_slot<I: Idx>(sh: *const I, t: &LoadBalanceTile<I>, i: u32, err: &mut u32) -> u32 {
     let o = Idx::wrapping_sub(*sh.add(i as usize), t.b0).to_u64();
     let bc = t.b_count();
     if o >= bc as u64 {
@@ -274,25 +328,29 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
 ) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let mut err = 0u32;
-    let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err) else {
+    let seq = a.mode & MODE_SEQUENCE != 0;
+    // The value of object b0 + j (generated, or loaded; zero past the input).
+    let value = |b0: u64| {
+        move |j: usize| {
+            let o = b0 + j as u64;
+            if seq {
+                T::sequence(a.first, a.step, o)
+            } else if o < a.input_len {
+                *a.input.add(o as usize)
+            } else {
+                T::ZERO
+            }
+        }
+    };
+    let tid = cta.tid();
+    let Some((t, values)) = tile_search::<C, T, I, _, NT, VT>(cta, a, &mut err, |t| {
+        Prefetched::load::<NT>(tid, t.b_count(), T::ZERO, value(t.b0.to_u64()))
+    }) else {
         return;
     };
     let sh = cta.shared::<I>(0);
     let vsh = cta.shared::<T>(index_offset_end(core::mem::size_of::<I>(), NT, VT));
-    let bc = t.b_count();
-    let seq = a.mode & MODE_SEQUENCE != 0;
-    let mut j = cta.tid();
-    while j < bc {
-        let o = t.b0.to_u64() + j as u64;
-        *vsh.add(j as usize) = if seq {
-            T::sequence(a.first, a.step, o)
-        } else if o < a.input_len {
-            *a.input.add(o as usize)
-        } else {
-            T::ZERO
-        };
-        j += NT as u32;
-    }
+    values.store::<NT>(tid, t.b_count(), vsh, value(t.b0.to_u64()));
     cta.sync();
     // The tile's items in strided order, offsets relative to its first item; stores
     // clamped to the output (32-bit compares against one precomputed limit).
@@ -349,28 +407,44 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
 ) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let mut err = 0u32;
-    let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err) else {
+    let gather = a.mode & MODE_GATHER != 0;
+    let scatter = a.mode & MODE_SCATTER != 0;
+    let seq = a.mode & MODE_SEQUENCE != 0;
+    let tid = cta.tid();
+    // The interval starts of the tile's objects, loaded before the search (objects
+    // `b0 ..` are inside the arrays: tile_search validated the partitions first).
+    let starts = |p: *const I, b0: usize| move |j: usize| *p.add(b0 + j);
+    let Some((t, (gpre, spre))) = tile_search::<C, T, I, _, NT, VT>(cta, a, &mut err, |t| {
+        let (bc, b0) = (t.b_count(), t.b0.to_usize());
+        (
+            Prefetched::load::<NT>(
+                tid,
+                if gather { bc } else { 0 },
+                I::ZERO,
+                starts(a.gather, b0),
+            ),
+            Prefetched::load::<NT>(
+                tid,
+                if scatter { bc } else { 0 },
+                I::ZERO,
+                starts(a.scatter, b0),
+            ),
+        )
+    }) else {
         return;
     };
     let sh = cta.shared::<I>(0);
     let off = index_offset_end(core::mem::size_of::<I>(), NT, VT);
     let gsh = cta.shared::<I>(off);
     let ssh = cta.shared::<I>(off + (NT * VT + 1) * core::mem::size_of::<I>());
-    let gather = a.mode & MODE_GATHER != 0;
-    let scatter = a.mode & MODE_SCATTER != 0;
-    let seq = a.mode & MODE_SEQUENCE != 0;
-    let bc = t.b_count();
-    let b0 = t.b0.to_usize();
-    let mut j = cta.tid();
-    while j < bc {
-        if gather {
-            *gsh.add(j as usize) = *a.gather.add(b0 + j as usize);
-        }
-        if scatter {
-            *ssh.add(j as usize) = *a.scatter.add(b0 + j as usize);
-        }
-        j += NT as u32;
-    }
+    let (bc, b0) = (t.b_count(), t.b0.to_usize());
+    gpre.store::<NT>(tid, if gather { bc } else { 0 }, gsh, starts(a.gather, b0));
+    spre.store::<NT>(
+        tid,
+        if scatter { bc } else { 0 },
+        ssh,
+        starts(a.scatter, b0),
+    );
     cta.sync();
     let ac = t.a_count();
     let a0 = t.a0.to_u64();
