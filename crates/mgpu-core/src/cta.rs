@@ -112,28 +112,6 @@ pub trait Cta {
     /// # Safety
     /// `p` must be valid for writes and 8-byte aligned.
     unsafe fn store_relaxed_u64(&self, p: *mut u64, v: u64);
-    /// Load of global data that no later access will reuse (`ld.global.cs`, "cache
-    /// streaming": its lines are evicted first from L1 and L2), so that it leaves the L2
-    /// to lines that will be reused. A plain read in the simulator and for types other
-    /// than 4 or 8 bytes.
-    ///
-    /// # Safety
-    /// `p` must be valid for reads, aligned, and point to global memory.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_core::{sim, Cta};
-    /// let v = [7u64];
-    /// let p = v.as_ptr() as usize;
-    /// sim::launch(1, 1, 0, &|cta: &sim::SimCta| {
-    ///     assert_eq!(unsafe { cta.load_once(p as *const u64) }, 7);
-    /// });
-    /// ```
-    #[inline(always)]
-    unsafe fn load_once<T: Copy>(&self, p: *const T) -> T {
-        *p
-    }
     /// Acquire-release fence at GPU scope (`fence.acq_rel.gpu`).
     fn fence_gpu(&self);
     /// Back off for about `ns` nanoseconds while spinning (`nanosleep`); a no-op in the

@@ -146,24 +146,6 @@ impl Cta for NvptxCta {
         asm!("st.relaxed.gpu.b64 [{p}], {v};", p = in(reg64) p, v = in(reg64) v, options(nostack));
     }
     #[inline(always)]
-    unsafe fn load_once<T: Copy>(&self, p: *const T) -> T {
-        match core::mem::size_of::<T>() {
-            4 => {
-                let r: u32;
-                asm!("ld.global.cs.b32 {r}, [{p}];", r = out(reg32) r, p = in(reg64) p,
-                    options(readonly, nostack, preserves_flags));
-                core::mem::transmute_copy(&r)
-            }
-            8 => {
-                let r: u64;
-                asm!("ld.global.cs.b64 {r}, [{p}];", r = out(reg64) r, p = in(reg64) p,
-                    options(readonly, nostack, preserves_flags));
-                core::mem::transmute_copy(&r)
-            }
-            _ => *p,
-        }
-    }
-    #[inline(always)]
     fn fence_gpu(&self) {
         unsafe { asm!("fence.acq_rel.gpu;", options(nostack)) }
     }

@@ -498,7 +498,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
                 *v = T::sequence(a.first, a.step, src);
                 live |= 1 << k;
             } else if src < a.input_len {
-                *v = cta.load_once(a.input.add(src as usize));
+                *v = *a.input.add(src as usize);
                 live |= 1 << k;
             } else {
                 err |= ERROR_GATHER;
