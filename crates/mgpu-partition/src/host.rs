@@ -114,9 +114,10 @@ pub fn partition_lanes_log2(partitions: usize) -> u32 {
 }
 
 /// `MGPU_PARTITION_SEARCH` (read once), for measuring: `binary` makes the counting
-/// partitions bisect, with [`partition_lanes_log2`]'s groups, instead of interpolating;
-/// `interpolate` makes the search and load-balancing partitions interpolate instead of
-/// running their k-ary search. Anything else is ignored.
+/// partitions bisect, with [`partition_lanes_log2`]'s groups, and `kary` run the k-ary
+/// search, instead of interpolating; `interpolate` makes the search and load-balancing
+/// partitions interpolate instead of running their k-ary search. Anything else is
+/// ignored.
 fn search_override() -> Option<&'static str> {
     static SEARCH: OnceLock<Option<&'static str>> = OnceLock::new();
     *SEARCH.get_or_init(|| {
@@ -193,12 +194,13 @@ fn launch<D: Device, K: Kernel>(
     search: Search,
     args: impl FnOnce(*mut u64, u32) -> K::Args,
 ) -> Result<Temp<u64, D>> {
-    let forced = search_override();
-    let interpolate = match search {
-        Search::Interpolate => forced != Some("binary"),
-        Search::Kary => forced == Some("interpolate"),
-        Search::Groups => false,
+    let search = match (search, search_override()) {
+        (Search::Interpolate, Some("binary")) => Search::Groups,
+        (Search::Interpolate, Some("kary")) => Search::Kary,
+        (Search::Kary, Some("interpolate")) => Search::Interpolate,
+        (s, _) => s,
     };
+    let interpolate = search == Search::Interpolate;
     let lanes_log2 = if interpolate {
         crate::device::INTERPOLATE
     } else {
