@@ -224,29 +224,6 @@ pub fn load_balance_tile<I: Idx>(
     mp1: u64,
     load_preceding_b: bool,
 ) -> LoadBalanceTile<I> {
-    tile_ranges(
-        block,
-        nv,
-        dest_count,
-        source_count,
-        mp0,
-        mp1,
-        load_preceding_b,
-    )
-    .0
-}
-
-/// [`load_balance_tile`] and whether the preceding object was added.
-#[inline(always)]
-fn tile_ranges<I: Idx>(
-    block: u32,
-    nv: u64,
-    dest_count: I,
-    source_count: I,
-    mp0: u64,
-    mp1: u64,
-    load_preceding_b: bool,
-) -> (LoadBalanceTile<I>, bool) {
     let range = compute_merge_range(
         dest_count.to_u64(),
         source_count.to_u64(),
@@ -257,21 +234,19 @@ fn tile_ranges<I: Idx>(
         mp1,
     );
     let b0 = I::from_u64(range.b0);
-    let preceding = load_preceding_b && b0 != I::ZERO;
     let a1 = I::from_u64(range.a1);
     let b1 = I::from_u64(range.b1);
-    let tile = LoadBalanceTile {
+    LoadBalanceTile {
         a0: I::from_u64(range.a0),
         a1,
-        b0: if preceding {
+        b0: if load_preceding_b && b0 != I::ZERO {
             b0.wrapping_sub(I::ONE)
         } else {
             b0
         },
         b1,
         extended: a1 < dest_count && b1 < source_count,
-    };
-    (tile, preceding)
+    }
 }
 
 /// The CTA load-balancing search of seed 001 (`CTALoadBalance`) for tile `block`: maps the
@@ -332,15 +307,19 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
     shared: *mut I,
     load_preceding_b: bool,
 ) -> LoadBalanceTile<I> {
-    let (tile, preceding) = tile_ranges(
+    let (nv, mp0) = ((NT * VT) as u64, *mp.add(block as usize));
+    let tile = load_balance_tile(
         block,
-        (NT * VT) as u64,
+        nv,
         dest_count,
         source_count,
-        *mp.add(block as usize),
+        mp0,
         *mp.add(block as usize + 1),
         load_preceding_b,
     );
+    // The tile's first own object is `nv * block - mp0` (compute_merge_range); a preceding
+    // one was added when that is not 0.
+    let preceding = load_preceding_b && nv * block as u64 != mp0;
     let LoadBalanceTile {
         a0,
         a1,
