@@ -186,6 +186,31 @@ unsafe fn scan_tile_from<
     out
 }
 
+/// The tag of a status published in `epoch`: `epoch << 2 | status`. A 4-byte value's status
+/// word carries it in its high half; an 8-byte value's flag is the tag itself.
+#[inline(always)]
+fn tag(epoch: u32, status: u32) -> u32 {
+    (epoch << 2) | status
+}
+
+/// The status a tag read back says for this launch's `epoch`: `STATUS_X` for a tag of
+/// another epoch (a word left by an earlier launch).
+#[inline(always)]
+fn tag_status(tag: u32, epoch: u32) -> u32 {
+    if tag >> 2 == epoch {
+        tag & 3
+    } else {
+        STATUS_X
+    }
+}
+
+/// A status word: the tag in the high half, the 32-bit value in the low half (relaxed
+/// 64-bit stores are single-copy atomic, so a reader sees all of it or none).
+#[inline(always)]
+fn status_word(epoch: u32, status: u32, value: u32) -> u64 {
+    ((tag(epoch, status) as u64) << 32) | value as u64
+}
+
 /// Publishes `status` and `v` for `tile`. 4-byte types: one 64-bit word, value in the low
 /// half, status in bits 32-33, epoch above; a relaxed 64-bit store is single-copy atomic,
 /// so readers see all of it or none. 8-byte types: the value goes to `values` (aggregates
@@ -200,7 +225,7 @@ unsafe fn publish<C: Cta, T: Element>(
     v: T,
 ) {
     if T::WORDS == 1 {
-        let word = ((a.epoch as u64) << 34) | ((status as u64) << 32) | v.to_words()[0] as u64;
+        let word = status_word(a.epoch, status, v.to_words()[0]);
         cta.store_relaxed_u64(a.status.add(tile as usize), word);
     } else {
         let slot = if status == STATUS_P {
@@ -211,7 +236,7 @@ unsafe fn publish<C: Cta, T: Element>(
         a.values.add(slot as usize).write_volatile(v);
         cta.store_release_u32(
             (a.status as *mut u32).add(tile as usize),
-            (a.epoch << 2) | status,
+            tag(a.epoch, status),
         );
     }
 }
@@ -227,19 +252,11 @@ unsafe fn read_status<C: Cta, T: Element>(
 ) -> (u32, T) {
     if T::WORDS == 1 {
         let word = cta.load_relaxed_u64(a.status.add(tile as usize));
-        let status = if (word >> 34) as u32 == a.epoch {
-            (word >> 32) as u32 & 3
-        } else {
-            STATUS_X
-        };
+        let status = tag_status((word >> 32) as u32, a.epoch);
         (status, T::from_words([word as u32, 0]))
     } else {
         let flag = cta.load_acquire_u32((a.status as *const u32).add(tile as usize));
-        let status = if flag >> 2 == a.epoch {
-            flag & 3
-        } else {
-            STATUS_X
-        };
+        let status = tag_status(flag, a.epoch);
         let slot = if status == STATUS_P {
             tiles + tile
         } else {
@@ -631,32 +648,37 @@ unsafe fn partial_word<T: Element>(a: &ScanArgs<T>, j: u64, k: usize) -> *mut u6
     a.status.add(j as usize * T::WORDS + k)
 }
 
-/// Publishes this CTA's partial: each 32-bit word of it in its own status word, tagged
-/// with the epoch and `STATUS_P` (relaxed 64-bit stores are single-copy atomic, so a reader
-/// sees a whole word or an old one, and needs no fence).
+/// Publishes this CTA's partial: each 32-bit word of it in its own [`status_word`] with
+/// `STATUS_P`, so a reader needs no fence.
 #[inline(always)]
 unsafe fn publish_partial<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, v: T) {
-    let tag = ((a.epoch as u64) << 34) | ((STATUS_P as u64) << 32);
     let [w0, w1] = v.to_words();
     let block = cta.block() as u64;
-    cta.store_relaxed_u64(partial_word(a, block, 0), tag | w0 as u64);
+    cta.store_relaxed_u64(
+        partial_word(a, block, 0),
+        status_word(a.epoch, STATUS_P, w0),
+    );
     if T::WORDS == 2 {
-        cta.store_relaxed_u64(partial_word(a, block, 1), tag | w1 as u64);
+        cta.store_relaxed_u64(
+            partial_word(a, block, 1),
+            status_word(a.epoch, STATUS_P, w1),
+        );
     }
 }
 
 /// Whether CTA `j`'s partial of this launch is published, and its value.
 #[inline(always)]
 unsafe fn poll_partial<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, j: u64) -> (bool, T) {
-    let tag = ((a.epoch as u64) << 2) | STATUS_P as u64;
+    let published = |w: u64| tag_status((w >> 32) as u32, a.epoch) == STATUS_P;
     let w0 = cta.load_relaxed_u64(partial_word(a, j, 0));
-    let w1 = if T::WORDS == 2 {
-        cta.load_relaxed_u64(partial_word(a, j, 1))
-    } else {
-        tag << 32
-    };
-    let ok = w0 >> 32 == tag && w1 >> 32 == tag;
-    (ok, T::from_words([w0 as u32, w1 as u32]))
+    if T::WORDS == 1 {
+        return (published(w0), T::from_words([w0 as u32, 0]));
+    }
+    let w1 = cta.load_relaxed_u64(partial_word(a, j, 1));
+    (
+        published(w0) && published(w1),
+        T::from_words([w0 as u32, w1 as u32]),
+    )
 }
 
 /// The end of a reduction: every CTA publishes its partial in the epoch-tagged `status`
