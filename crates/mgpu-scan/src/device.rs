@@ -639,8 +639,18 @@ pub unsafe fn partials<
 }
 
 /// Partials the last CTA of a reduction polls at once per thread (more are polled in
-/// rounds).
+/// rounds): 4 of 4-byte types, 2 of 8-byte ones (two tagged words each), which keeps the
+/// 8-byte `partials` kernels inside their 32 registers without spilling.
 const COLLECT_UNROLL: usize = 4;
+
+#[inline(always)]
+const fn collect_unroll<T>() -> usize {
+    if core::mem::size_of::<T>() == 8 {
+        2
+    } else {
+        COLLECT_UNROLL
+    }
+}
 
 /// The status word of CTA `j`'s partial, word `k` of its `T::WORDS` 32-bit words.
 #[inline(always)]
@@ -709,8 +719,13 @@ unsafe fn collect_partials<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: u
     while first < grid {
         let j = |k: usize| first + (k * NT) as u64;
         // Clamped indices: every poll reads all its words at once.
-        let p: [(bool, T); COLLECT_UNROLL] =
-            core::array::from_fn(|k| poll_partial::<C, T>(cta, a, j(k).min(grid - 1)));
+        let p: [(bool, T); COLLECT_UNROLL] = core::array::from_fn(|k| {
+            if k < collect_unroll::<T>() {
+                poll_partial::<C, T>(cta, a, j(k).min(grid - 1))
+            } else {
+                (true, Op::identity())
+            }
+        });
         if !p.iter().all(|&(ok, _)| ok) {
             // Poll again at once: a poll is a round trip, and no wait between polls
             // measured best (H100, i32 at 2^24: 250 ns between polls left the median call
@@ -718,11 +733,11 @@ unsafe fn collect_partials<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: u
             continue;
         }
         for (k, &(_, v)) in p.iter().enumerate() {
-            if j(k) < grid {
+            if k < collect_unroll::<T>() && j(k) < grid {
                 acc = Op::apply(acc, v);
             }
         }
-        first += (COLLECT_UNROLL * NT) as u64;
+        first += (collect_unroll::<T>() * NT) as u64;
     }
     let total = cta_reduce::<C, T, Op, NT>(cta, acc, scratch);
     if cta.tid() == 0 {
