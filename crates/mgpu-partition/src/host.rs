@@ -120,12 +120,14 @@ pub fn partition_lanes_log2(partitions: usize) -> u32 {
 /// ignored.
 fn search_override() -> Option<&'static str> {
     static SEARCH: OnceLock<Option<&'static str>> = OnceLock::new();
-    *SEARCH.get_or_init(|| {
-        let v = std::env::var("MGPU_PARTITION_SEARCH").ok()?;
-        ["binary", "interpolate"]
-            .into_iter()
-            .find(|k| v.trim() == *k)
-    })
+    *SEARCH.get_or_init(|| parse_search(&std::env::var("MGPU_PARTITION_SEARCH").ok()?))
+}
+
+/// The value of `MGPU_PARTITION_SEARCH` that [`search_override`] acts on, if `v` is one.
+fn parse_search(v: &str) -> Option<&'static str> {
+    ["binary", "interpolate", "kary"]
+        .into_iter()
+        .find(|k| v.trim() == *k)
 }
 
 /// `MGPU_PARTITION_KARY` (0 to 3), read once: forces `log2(K)` of the k-ary searches (0:
@@ -600,4 +602,19 @@ pub fn merge_path_counting_partitions<D: Device, I: PartitionIndex>(
             lanes_log2,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_search;
+
+    /// Every search the launcher's override acts on is recognised, and nothing else.
+    #[test]
+    fn search_override_values() {
+        for v in ["binary", "interpolate", "kary", " kary\n"] {
+            assert_eq!(parse_search(v), Some(v.trim()));
+        }
+        assert_eq!(parse_search("k-ary"), None);
+        assert_eq!(parse_search(""), None);
+    }
 }
