@@ -11,8 +11,13 @@
 //! - the first round probes the two ends of the range (`begin`, `end - 1`);
 //! - later rounds interpolate (regula falsi) between the last probes left and right of
 //!   the boundary, `m = floor(x_l + (x_h - x_l) d_l / (d_l - d_h))` clamped into the
-//!   range, in `f64`, and probe a bracket `m -+ len / 64` around it: when the boundary
-//!   falls inside, the range shrinks 32 times in one round;
+//!   range, in `f64`, and probe a bracket `m -+ w` around it, where `w` is twice the
+//!   spread of a uniformly random sorted sample, `2 sqrt(len p (1 - p))` plus one, for the
+//!   range's `len` and the estimate's fraction `p` of it. On random data (sorted random
+//!   indices, a scan of random counts) the boundary then falls inside and the range
+//!   shrinks to about `4 sqrt(len)` a round: 2^26 positions take at most 8 or 9 rounds,
+//!   where a fixed `len / 64` bracket (32 times smaller a hit, but missing near the end)
+//!   took up to 13 (a model of Bulk Insert's partitions; docs/partition.md);
 //! - after two interpolated rounds that did not shrink the range at least 8 times the
 //!   search bisects (the pair at the middle) for the rest, so skewed data costs at most
 //!   about three rounds more than bisection.
@@ -21,7 +26,7 @@
 //! monotone predicate (sorted input) the result is the boundary itself, exactly the
 //! bisection's ([`crate::binary_search`], [`crate::merge_path`]); on any other it is a
 //! deterministic position inside the same range (not necessarily the bisection's). A
-//! generated (linear) sequence is found in the first interpolated round.
+//! generated (linear) sequence is found in a few rounds.
 
 use crate::{Idx, Keys, SearchBounds};
 
@@ -41,7 +46,8 @@ use crate::{Idx, Keys, SearchBounds};
 /// ```
 /// use mgpu_ctasearch::interpolation_partition_point;
 /// // First multiple of 3 above 1000 among 0, 3, ..., 2997: the ends, then brackets
-/// // around the interpolated position (a bisection would take 10 dependent probes).
+/// // around the interpolated position, 6 rounds (a bisection takes 10 dependent probes;
+/// // the brackets are sized for random data, so exactly linear data gains little).
 /// let mut probes = 0;
 /// let (r, left) = interpolation_partition_point(0, 1000, None, |m| {
 ///     probes += 1;
@@ -49,7 +55,7 @@ use crate::{Idx, Keys, SearchBounds};
 ///     (v <= 1000, 1000.0 - v as f64, Some(v))
 /// });
 /// assert_eq!((r, left), (334, Some(999)));
-/// assert!(probes <= 8, "{probes}");
+/// assert!(probes <= 12, "{probes}");
 /// ```
 #[inline(always)]
 pub fn interpolation_partition_point<P: Copy>(
@@ -87,9 +93,9 @@ pub fn interpolation_partition_point<P: Copy>(
             } else {
                 m
             };
-            // A bracket of +-len/64 around the estimate: when the boundary falls inside
-            // it the range shrinks 32 times in one round.
-            let w = (len >> 6).max(1);
+            // A bracket of twice a random sample's spread around the estimate.
+            let spread = rough_sqrt((len as f64 * frac * (1.0 - frac)).max(1.0));
+            let w = (2.0 * spread) as u64 + 1;
             (m.saturating_sub(w).max(lo), (m + w).min(hi - 1))
         };
         let r1 = probe(p1);
@@ -119,6 +125,13 @@ pub fn interpolation_partition_point<P: Copy>(
         first = false;
     }
     (lo, left)
+}
+
+/// `sqrt(x)` within about 6% for `x >= 1` (halving the exponent; `core` has no `sqrt`):
+/// it only places probes, and is the same bit for bit on every backend.
+#[inline(always)]
+fn rough_sqrt(x: f64) -> f64 {
+    f64::from_bits((x.to_bits() >> 1) + (1023u64 << 51))
 }
 
 #[inline(always)]

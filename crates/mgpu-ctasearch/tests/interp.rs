@@ -176,7 +176,7 @@ proptest! {
         }
     }
 
-    /// Generated sequences (first + step k): found in two rounds past the ends.
+    /// Generated sequences (first + step k): found in a few rounds (two loads each).
     #[test]
     fn sequences(first in 0u64..1000, step in 0u64..50, m in 1u64..100_000, count in 0u64..1_000_000, diag_frac in 0.0f64..=1.0) {
         let seq: Vec<u64> = (0..m).map(|k| first + step * k).collect();
@@ -186,7 +186,7 @@ proptest! {
             let loads = Cell::new(0);
             let got = unsafe { merge_path_interpolation(Counted(&seq[..], &loads), m, Counting(0u64), count, diag, bounds(upper)) };
             prop_assert_eq!(got, want);
-            prop_assert!(loads.get() <= 12, "loads {}", loads.get());
+            prop_assert!(loads.get() <= 20, "loads {}", loads.get());
         }
     }
 }
@@ -261,7 +261,7 @@ fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
 }
 
 /// Pins the improvement: on a 2^24-long scan of uniform [0, 20] counts the bisection takes
-/// 24 dependent loads; the interpolation search a handful of rounds (two loads each).
+/// 24 dependent loads; the interpolation search about 7 rounds (two loads each), 8 at most.
 #[test]
 fn probe_counts() {
     let n = 1 << 24;
@@ -271,7 +271,7 @@ fn probe_counts() {
         "uniform [0,20]: {avg:.1} loads ({:.1} rounds) average, {max} max",
         avg / 2.0
     );
-    assert!(avg / 2.0 <= 8.0 && max <= 24, "{avg} {max}");
+    assert!(avg / 2.0 <= 8.0 && max <= 16, "{avg} {max}");
     let mut r = rng(2);
     let (avg, max) = lbs_loads(n, move |_| r(0) % 3);
     println!("uniform [0,2] (mean 1): {avg:.1} loads average, {max} max");
