@@ -218,10 +218,13 @@ fn grid_fits(grid: usize) -> Result<()> {
     Ok(())
 }
 
-fn nv<D: Device, T: BulkElement<I>, I>(dev: &D) -> usize {
-    match dev.arch() {
-        Arch::Sm90 => <<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::NV,
-        Arch::Sm70 => <<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::NV,
+/// Elements per tile of `dev`'s remove (`insert == false`) or insert kernels.
+fn nv<D: Device, T: BulkElement<I>, I>(dev: &D, insert: bool) -> usize {
+    match (dev.arch(), insert) {
+        (Arch::Sm90, false) => <<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::NV,
+        (Arch::Sm90, true) => <<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::NV_INSERT,
+        (Arch::Sm70, false) => <<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::NV,
+        (Arch::Sm70, true) => <<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::NV_INSERT,
     }
 }
 
@@ -293,22 +296,29 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     if n == 0 {
         return Ok(check);
     }
-    let nv = nv::<D, T, I>(dev);
+    let nv = nv::<D, T, I>(dev, false);
     let grid = n.div_ceil(nv);
     grid_fits(grid)?;
-    let error = ErrorWord::zeroed(dev)?;
     let mut args = BulkArgs::<T, I>::empty();
-    let mp = match &indices {
+    // With an index array the partitions' kernel zeroes the error word (no memset).
+    let (mp, error) = match &indices {
         Source::Array(a) => {
             args.indices = a.as_ptr();
-            let mp = mgpu_partition::binary_search_partitions(*a, n, nv, Bounds::Lower)?;
+            let error = ErrorWord::uncleared(dev)?;
+            let mp = mgpu_partition::binary_search_partitions_clearing(
+                *a,
+                n,
+                nv,
+                Bounds::Lower,
+                &error,
+            )?;
             args.mp = mp.as_mut_ptr();
-            Some(mp)
+            (Some(mp), error)
         }
         Source::Sequence { first, step } => {
             (args.index_first, args.index_step) = (*first, *step);
             args.mode |= MODE_INDEX_SEQUENCE;
-            None
+            (None, ErrorWord::zeroed(dev)?)
         }
     };
     args.source = source.as_ptr();
@@ -433,10 +443,11 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     if n + m == 0 {
         return Ok(check);
     }
-    let nv = nv::<D, T, I>(dev);
+    let nv = nv::<D, T, I>(dev, true);
     let grid = (n + m).div_ceil(nv);
     grid_fits(grid)?;
-    let error = ErrorWord::zeroed(dev)?;
+    // Zeroed by the partitions' kernel (no memset).
+    let error = ErrorWord::uncleared(dev)?;
     // The Merge Path partitions of the indices against the source positions.
     let part = match &indices {
         Source::Array(a) => {
@@ -453,7 +464,14 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
             }
         }
     };
-    let mp = mgpu_partition::merge_path_counting_partitions(dev, part, n, nv, Bounds::Lower)?;
+    let mp = mgpu_partition::merge_path_counting_partitions_clearing(
+        dev,
+        part,
+        n,
+        nv,
+        Bounds::Lower,
+        &error,
+    )?;
     debug_assert_eq!(mp.len(), grid + 1);
     args.mp = mp.as_mut_ptr();
     args.source = source.as_ptr();

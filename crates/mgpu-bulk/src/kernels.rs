@@ -29,10 +29,22 @@ pub mod tuning {
         /// Elements (remove: source elements; insert: outputs) per thread.
         pub vt: usize,
     }
-    /// Hopper (sm_90): 128 threads, 7 elements per thread (the seed's shape; untuned).
+    /// Hopper (sm_90) bulk remove: 128 threads, 7 elements per thread (the seed's shape).
     pub const SM90: Table = Table { nt: 128, vt: 7 };
-    /// Volta to Ada (sm_70): 128 threads, 7 elements per thread (the seed's shape).
+    /// Volta to Ada (sm_70) bulk remove: 128 threads, 7 elements per thread (the seed's
+    /// shape).
     pub const SM70: Table = Table { nt: 128, vt: 7 };
+    /// Hopper (sm_90) bulk insert: 128 threads, 7 outputs per thread. Larger CTAs halve the
+    /// partitions but measured much slower (H100, i32 at 2^27: 623 us for the insert
+    /// kernel with 128 threads, 813 with 256, 963 with 512; docs/bulk.md).
+    ///
+    /// ```
+    /// let t = mgpu_bulk::kernels::tuning::SM90_INSERT;
+    /// assert_eq!(t.nt, 128);
+    /// ```
+    pub const SM90_INSERT: Table = Table { nt: 128, vt: 7 };
+    /// Volta to Ada (sm_70) bulk insert: the seed's shape.
+    pub const SM70_INSERT: Table = Table { nt: 128, vt: 7 };
     /// Threads per SM bulk remove is built to fit (`.minnctapersm`) for elements of
     /// `elem_bytes` bytes: 1536 (40 registers) for 4-byte elements, 1024 (64 registers,
     /// which the 8-byte instances need to hold a tile without spilling) for larger ones.
@@ -60,12 +72,20 @@ pub mod tuning {
         1536
     }
 
-    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
+    /// The remove table of the architecture the PTX is being built for (`--cfg
+    /// mgpu_arch=...`).
     #[cfg(mgpu_arch = "sm_70")]
     pub const ARCH_TABLE: Table = SM70;
-    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
+    /// The remove table of the architecture the PTX is being built for (`--cfg
+    /// mgpu_arch=...`).
     #[cfg(not(mgpu_arch = "sm_70"))]
     pub const ARCH_TABLE: Table = SM90;
+    /// The insert table of the architecture the PTX is being built for.
+    #[cfg(mgpu_arch = "sm_70")]
+    pub const ARCH_INSERT_TABLE: Table = SM70_INSERT;
+    /// The insert table of the architecture the PTX is being built for.
+    #[cfg(not(mgpu_arch = "sm_70"))]
+    pub const ARCH_INSERT_TABLE: Table = SM90_INSERT;
 }
 
 /// Entry names of kernel instantiations (implemented by the instance list).
@@ -125,11 +145,13 @@ bulk_kernel!(Insert, bulk_insert, insert_threads_per_sm);
 ///
 /// ```
 /// use mgpu_bulk::{kernels::KernelSet, BulkElement};
-/// assert_eq!(<<i32 as BulkElement<u32>>::Sm90 as KernelSet<i32, u32>>::NV, 896);
+/// assert_eq!(<<i32 as BulkElement<u32>>::Sm90 as KernelSet<i32, u32>>::NV_INSERT, 896);
 /// ```
 pub trait KernelSet<T, I> {
-    /// Elements per tile (`NT * VT`).
+    /// Source elements per remove tile (`NT * VT`).
     const NV: usize;
+    /// Outputs per insert tile (`NT * VT`).
+    const NV_INSERT: usize;
     /// The remove kernel.
     type Remove: Kernel<Args = BulkArgs<T, I>>;
     /// The insert kernel.
@@ -140,17 +162,18 @@ pub trait KernelSet<T, I> {
 ///
 /// ```
 /// use mgpu_bulk::kernels::{Insert, KernelSet, Remove, Set};
-/// type S = Set<Remove<f32, u64, 64, 3>, Insert<f32, u64, 64, 3>, 192>;
-/// assert_eq!(<S as KernelSet<f32, u64>>::NV, 192);
+/// type S = Set<Remove<f32, u64, 64, 3>, Insert<f32, u64, 64, 4>, 192, 256>;
+/// assert_eq!(<S as KernelSet<f32, u64>>::NV_INSERT, 256);
 /// ```
-pub struct Set<R, N, const NV: usize>(PhantomData<(R, N)>);
+pub struct Set<R, N, const NV: usize, const NVI: usize>(PhantomData<(R, N)>);
 
-impl<T, I, R, N, const NV: usize> KernelSet<T, I> for Set<R, N, NV>
+impl<T, I, R, N, const NV: usize, const NVI: usize> KernelSet<T, I> for Set<R, N, NV, NVI>
 where
     R: Kernel<Args = BulkArgs<T, I>>,
     N: Kernel<Args = BulkArgs<T, I>>,
 {
     const NV: usize = NV;
+    const NV_INSERT: usize = NVI;
     type Remove = R;
     type Insert = N;
 }
@@ -203,7 +226,7 @@ macro_rules! bulk_entries {
     (data, $t:ident, $i:ident) => {
         $crate::__paste::paste! {
             $crate::__core::kernel_entry!([<bulk_remove_ $t _ $i>], $crate::kernels::Remove<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
-            $crate::__core::kernel_entry!([<bulk_insert_ $t _ $i>], $crate::kernels::Insert<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt }>);
+            $crate::__core::kernel_entry!([<bulk_insert_ $t _ $i>], $crate::kernels::Insert<$t, $i, { $crate::kernels::tuning::ARCH_INSERT_TABLE.nt }, { $crate::kernels::tuning::ARCH_INSERT_TABLE.vt }>);
         }
     };
 }
@@ -219,13 +242,15 @@ macro_rules! names_and_dispatch {
         impl BulkElement<$i> for $t {
             type Sm90 = Set<
                 Remove<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
-                Insert<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt }>,
+                Insert<$t, $i, { tuning::SM90_INSERT.nt }, { tuning::SM90_INSERT.vt }>,
                 { tuning::SM90.nt * tuning::SM90.vt },
+                { tuning::SM90_INSERT.nt * tuning::SM90_INSERT.vt },
             >;
             type Sm70 = Set<
                 Remove<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
-                Insert<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt }>,
+                Insert<$t, $i, { tuning::SM70_INSERT.nt }, { tuning::SM70_INSERT.vt }>,
                 { tuning::SM70.nt * tuning::SM70.vt },
+                { tuning::SM70_INSERT.nt * tuning::SM70_INSERT.vt },
             >;
         }
     };

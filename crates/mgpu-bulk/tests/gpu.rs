@@ -17,8 +17,11 @@ fn ctx() -> Context {
     Context::new(0).expect("needs a CUDA GPU")
 }
 
-/// Tile of the sm_90 and sm_70 tunings (NT * VT).
-const NV: usize = 128 * 7;
+/// Remove tile of the sm_90 tuning (NT * VT).
+const NV: usize = mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuning::SM90.vt;
+/// Insert tile of the sm_90 tuning.
+const NV_INSERT: usize =
+    mgpu_bulk::kernels::tuning::SM90_INSERT.nt * mgpu_bulk::kernels::tuning::SM90_INSERT.vt;
 
 struct Rng(u64);
 impl Rng {
@@ -123,18 +126,25 @@ where
     assert_eq!(bits(&o.to_vec().unwrap()), bits(&want), "{name} n = {n}");
 }
 
+/// Sizes around either kernel's tiles, then large ones (sorted, without repeats).
 fn sizes() -> Vec<usize> {
-    vec![
+    let mut v = vec![
         0,
         1,
         NV - 1,
         NV,
         NV + 1,
         3 * NV,
+        NV_INSERT - 1,
+        NV_INSERT + 1,
+        3 * NV_INSERT,
         1_000_003,
         10_000_000,
         100_000_000,
-    ]
+    ];
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 #[test]
@@ -360,4 +370,12 @@ fn gpu_bad_input_errors() {
         &source,
         &remove_indices::<u32>(n, 50, 38),
     );
+    // Error words come from the pool unzeroed (the partitions' kernel clears them): a
+    // failed call's bits must not reach the valid call after it, which reuses the word.
+    for _ in 0..3 {
+        assert!(remove(&half).is_err());
+        assert!(remove(&remove_indices::<u32>(n, 50, 39)).is_ok());
+        assert!(insert(&ins).is_err());
+        assert!(insert(&insert_indices::<u32>(n, n / 2, 40)).is_ok());
+    }
 }

@@ -277,6 +277,23 @@ fn errors() {
     ));
 }
 
+/// The error word comes from the device's pool without a memset (the partitions' kernel
+/// zeroes it): a call that raised errors must not leave its bits to the next call, which
+/// gets the same word back from the pool.
+#[test]
+fn errors_do_not_leak_into_the_next_call() {
+    let dev = Simulator::new();
+    let src: Vec<i32> = (0..3000).collect();
+    for _ in 0..3 {
+        assert!(remove_sim::<i32, u32>(&dev, &src, &[5, 4]).is_err());
+        let got = remove_sim::<i32, u32>(&dev, &src, &[4, 5]).unwrap();
+        assert_eq!(got, remove_cpu::<i32, u32>(&src, &[4, 5]));
+        assert!(insert_sim::<i32, u32>(&dev, None, (0, 1), &[7, 3], &src).is_err());
+        let got = insert_sim::<i32, u32>(&dev, None, (0, 1), &[3, 7], &src).unwrap();
+        assert_eq!(got, insert_cpu::<i32, u32>(&[0, 1], &[3, 7], &src));
+    }
+}
+
 /// Generated index sequences (the seeds' `step_iterator` indices) against the same
 /// indices as an array, and their host-side checks.
 #[test]
@@ -623,10 +640,11 @@ fn every_swapped_pair_is_reported() {
     let unique: Vec<u64> = (0..n as u64).step_by(3).collect();
     let runs: Vec<u64> = (0..2 * unique.len()).map(|k| unique[k / 2]).collect();
     let mut at: Vec<usize> = (0..unique.len() - 1).step_by(29).collect();
-    // Pairs around the tile boundaries of either tuning (NV 896 or the sm_90 shape).
+    // Pairs around the tile boundaries of every tuning (NV 896 or the sm_90 shapes).
     for nv in [
         896usize,
         mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuning::SM90.vt,
+        mgpu_bulk::kernels::tuning::SM90_INSERT.nt * mgpu_bulk::kernels::tuning::SM90_INSERT.vt,
     ] {
         for b in (nv..n).step_by(nv) {
             let k = b / 3;

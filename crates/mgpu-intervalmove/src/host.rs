@@ -273,7 +273,11 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
     if n == 0 {
         return Ok(check);
     }
-    let error = ErrorWord::zeroed(dev)?;
+    // The load-balanced kernels' partitions kernel zeroes the word (no memset).
+    let error = match which {
+        Which::Naive => ErrorWord::zeroed(dev)?,
+        Which::Expand | Which::Move => ErrorWord::uncleared(dev)?,
+    };
     args.error = error.as_mut_ptr();
     match which {
         Which::Naive => {
@@ -286,10 +290,10 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
             let expand = matches!(which, Which::Expand);
             match dev.arch() {
                 Arch::Sm90 => launch_lbs::<D, T, I, <T as IntervalElement<I>>::Sm90>(
-                    &scan, expand, &mut args,
+                    &scan, expand, &mut args, &error,
                 )?,
                 Arch::Sm70 => launch_lbs::<D, T, I, <T as IntervalElement<I>>::Sm70>(
-                    &scan, expand, &mut args,
+                    &scan, expand, &mut args, &error,
                 )?,
             }
         }
@@ -311,13 +315,15 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     scan: &DeviceSlice<'_, I, D>,
     expand: bool,
     args: &mut IntervalArgs<T, I>,
+    error: &ErrorWord<D>,
 ) -> Result<()> {
     let dev = scan.device();
     let total = Index::to_usize(args.total);
     let nv = if expand { S::NV_EXPAND } else { S::NV_MOVE };
     let grid = (total + scan.len()).div_ceil(nv);
     grid_fits(grid)?;
-    let mp = mgpu_partition::load_balance_partitions(*scan, total, nv)?;
+    // The partitions' kernel also zeroes the error word.
+    let mp = mgpu_partition::load_balance_partitions_clearing(*scan, total, nv, error)?;
     args.mp = mp.as_mut_ptr();
     // SAFETY: buffers sized as `device::expand`/`device::interval_move` document: the
     // partitions have `grid + 1` entries, the rest was checked by `queue`.

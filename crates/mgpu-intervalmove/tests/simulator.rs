@@ -430,6 +430,13 @@ fn bad_input_errors() {
     // A decreasing scan with large values past the total.
     let (a, b, _) = run(&[0, u32::MAX, 7, 1, 0], 2000);
     assert!(a.is_err() && b.is_err());
+    // The error word comes from the pool unzeroed (the partitions' kernel clears it): the
+    // bits of the failed calls above must not reach a valid call that reuses the word.
+    for _ in 0..2 {
+        assert!(run(&bad, 3000).0.is_err());
+        let (a, b, c) = run(&[0, 1, 3], 4);
+        assert!(a.is_ok() && b.is_ok() && c.is_ok(), "{a:?} {b:?} {c:?}");
+    }
     // Total past the index type.
     let s = DeviceVec::from_slice(&dev, &[0u32]).unwrap();
     let e = im::interval_expand_into(s.as_slice(), 1 << 32, Source::counting(0i32), unsafe {

@@ -121,10 +121,10 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
             "load-balancing search: {steps} merge steps are more than one launch can take"
         )));
     }
-    // The error word first: the search kernel is a dependent launch of the partitions'
-    // kernel, which must be the last thing queued before it.
-    let error = ErrorWord::zeroed(dev)?;
-    let mp = mgpu_partition::load_balance_partitions(scan, total as usize, nv)?;
+    // The search kernel is a dependent launch of the partitions' kernel, which is the last
+    // thing queued before it and zeroes its error word (no memset).
+    let error = ErrorWord::uncleared(dev)?;
+    let mp = mgpu_partition::load_balance_partitions_clearing(scan, total as usize, nv, &error)?;
     let args = LoadBalanceArgs {
         scan: scan.as_ptr(),
         num_objects: n as u64,

@@ -137,6 +137,10 @@ pub struct SearchArgs<I> {
     pub upper: u32,
     /// log2 of the lanes that search each partition together, 0 to 5.
     pub lanes_log2: u32,
+    /// A word the kernel's first thread zeroes (null: none): the error word of the kernel
+    /// that reads these partitions, which is launched after this one and so finds it
+    /// cleared without a memset of its own.
+    pub clear: *mut u32,
 }
 
 /// Arguments of the CSR partition kernel.
@@ -177,6 +181,10 @@ pub struct LbsArgs<I> {
     pub out: *mut u64,
     /// log2 of the lanes that search each partition together, 0 to 5.
     pub lanes_log2: u32,
+    /// A word the kernel's first thread zeroes (null: none): the error word of the kernel
+    /// that reads these partitions, which is launched after this one and so finds it
+    /// cleared without a memset of its own.
+    pub clear: *mut u32,
 }
 
 /// Arguments of the counting Merge Path partition kernel: an index array, or the
@@ -191,7 +199,7 @@ pub struct LbsArgs<I> {
 /// let mut out = [0u64; 6];
 /// let args = CountingArgs::<u64> { indices: core::ptr::null(), num_indices: 10, first: 0,
 ///     step: 4, count: 40, nv: 10, num_partitions: 6, out: out.as_mut_ptr(), upper: 0,
-///     sequence: 1, lanes_log2: 5 };
+///     sequence: 1, lanes_log2: 5, clear: core::ptr::null_mut() };
 /// // 6 partitions of 32 lanes: 2 CTAs of 128 threads.
 /// mgpu_core::sim::launch_kernel::<mgpu_partition::kernels::CountingPartition<u64>>(2, &args);
 /// // Every tile of 10 outputs: 2 indices and 8 positions.
@@ -222,6 +230,10 @@ pub struct CountingArgs<I> {
     pub sequence: u32,
     /// log2 of the lanes that search each partition together, 0 to 5.
     pub lanes_log2: u32,
+    /// A word the kernel's first thread zeroes (null: none): the error word of the kernel
+    /// that reads these partitions, which is launched after this one and so finds it
+    /// cleared without a memset of its own.
+    pub clear: *mut u32,
 }
 
 #[inline(always)]
@@ -240,6 +252,19 @@ fn min(a: u64, b: u64) -> u64 {
 fn partition_id<C: Cta, const NT: usize>(cta: &C, lanes_log2: u32) -> u64 {
     const { assert!(NT.is_multiple_of(32)) };
     (cta.block() as u64 * NT as u64 + cta.tid() as u64) >> group(lanes_log2)
+}
+
+/// Zeroes `clear` (unless null) from the grid's first thread: the error word of the kernel
+/// after, which reads it only once this grid has finished (a dependent launch waits in
+/// `Cta::grid_dependency_wait`, a plain one starts after it).
+///
+/// # Safety
+/// `clear` is null or writable.
+#[inline(always)]
+unsafe fn clear_word<C: Cta>(cta: &C, clear: *mut u32) {
+    if !clear.is_null() && cta.block() == 0 && cta.tid() == 0 {
+        *clear = 0;
+    }
 }
 
 /// Partition `p` is `v`: written once, by the group's first lane (every lane has it).
@@ -334,7 +359,7 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
 /// # Safety
 /// `data` is readable at `0..num_items`; `out` has `num_partitions` slots; `count` fits
 /// `I`.
-/// `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
+/// `clear` is null or writable. `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
 ///
 /// # Examples
 ///
@@ -344,13 +369,15 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
 /// let remove = [3u32, 4, 10, 11, 12, 25];
 /// let mut out = vec![0u64; 4];
 /// let args = SearchArgs { data: remove.as_ptr(), num_items: 6, count: 30, nv: 10,
-///     num_partitions: 4, out: out.as_mut_ptr(), upper: 0, lanes_log2: 2 };
+///     num_partitions: 4, out: out.as_mut_ptr(), upper: 0, lanes_log2: 2,
+///     clear: core::ptr::null_mut() };
 /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { search_partition::<_, u32, 32>(cta, &args) });
 /// assert_eq!(out, [0, 2, 5, 6]);
 /// ```
 #[inline(always)]
 pub unsafe fn search_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &SearchArgs<I>) {
     cta.launch_dependents(); // the kernel after may start its CTAs now
+    clear_word(cta, args.clear);
     let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
@@ -451,7 +478,7 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
 /// # Safety
 /// `scan` is readable at `0..num_objects`; `out` has `num_partitions` slots; `total` fits
 /// `I`.
-/// `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
+/// `clear` is null or writable. `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
 ///
 /// # Examples
 ///
@@ -462,7 +489,7 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
 /// let scan = [0u32, 2, 7, 10, 10];
 /// let mut out = vec![0u64; 5];
 /// let args = LbsArgs { scan: scan.as_ptr(), num_objects: 5, total: 11, nv: 4,
-///     num_partitions: 5, out: out.as_mut_ptr(), lanes_log2: 5 };
+///     num_partitions: 5, out: out.as_mut_ptr(), lanes_log2: 5, clear: core::ptr::null_mut() };
 /// // A warp per partition: 5 CTAs of 32 threads.
 /// sim::launch(5, 32, 0, &|cta: &sim::SimCta| unsafe { lbs_partition::<_, u32, 32>(cta, &args) });
 /// // Steps: B A A B | A A A A | A B A A | A B B A
@@ -471,6 +498,7 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
 #[inline(always)]
 pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &LbsArgs<I>) {
     cta.launch_dependents(); // the kernel after may start its CTAs now
+    clear_word(cta, args.clear);
     let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;
@@ -523,7 +551,7 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
 /// # Safety
 /// `indices` is readable at `0..num_indices` unless `sequence != 0`; `out` has
 /// `num_partitions` slots; `count` fits `I`.
-/// `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
+/// `clear` is null or writable. `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
 ///
 /// # Examples
 ///
@@ -535,12 +563,15 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
 /// use mgpu_partition::device::{counting_partition, CountingArgs};
 /// let idx = [1u32, 1, 2, 3, 3];
 /// let mut out = vec![0u64; 4];
+/// // The next kernel's error word, cleared by this one.
+/// let mut word = 7u32;
 /// let mut args = CountingArgs { indices: idx.as_ptr(), num_indices: 5, first: 0, step: 0,
 ///     count: 3, nv: 3, num_partitions: 4, out: out.as_mut_ptr(), upper: 0, sequence: 0,
-///     lanes_log2: 3 };
+///     lanes_log2: 3, clear: &mut word };
 /// // B0 A0 A1 | B1 A2 B2 | A3 A4
 /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe { counting_partition::<_, u32, 32>(cta, &args) });
-/// assert_eq!(out, [0, 2, 3, 5]);
+/// assert_eq!((out.as_slice(), word), (&[0, 2, 3, 5][..], 0));
+/// args.clear = core::ptr::null_mut();
 /// // Generated indices 1, 2, 3 (first 1, step 1): B0 A0 B1 | A1 B2 A2.
 /// (args.num_indices, args.first, args.step, args.sequence) = (3, 1, 1, 1);
 /// (args.num_partitions, args.indices) = (3, core::ptr::null());
@@ -550,6 +581,7 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
 #[inline(always)]
 pub unsafe fn counting_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &CountingArgs<I>) {
     cta.launch_dependents(); // the kernel after may start its CTAs now
+    clear_word(cta, args.clear);
     let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;

@@ -26,7 +26,7 @@ use crate::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use crate::kernels::{MergeComparator, PartitionIndex, NT};
 use mgpu_core::{Element, Index, Kernel};
 use mgpu_ctasearch::{Bounds, SearchBounds, COOP_MAX_LANES_LOG2};
-use mgpu_runtime::{Device, DeviceSlice, Error, Result, Temp};
+use mgpu_runtime::{Device, DeviceSlice, Error, ErrorWord, Result, Temp};
 use std::sync::OnceLock;
 
 /// The number of partitions of `n` merge steps (or elements) in tiles of `nv`:
@@ -351,6 +351,34 @@ pub fn binary_search_partitions<D: Device, I: PartitionIndex>(
     nv: usize,
     bounds: Bounds,
 ) -> Result<Temp<u64, D>> {
+    binary_search_partitions_clearing(data, count, nv, bounds, &ErrorWord::none())
+}
+
+/// [`binary_search_partitions`] whose kernel also zeroes `clear` (from its first thread):
+/// the error word of the kernel queued after it (Bulk Remove's), which then needs no
+/// memset, and no gap in the stream for one.
+///
+/// # Errors
+/// As [`binary_search_partitions`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::Bounds;
+/// use mgpu_runtime::{DeviceVec, ErrorWord, Simulator};
+/// let dev = Simulator::new();
+/// let remove = DeviceVec::from_slice(&dev, &[3u32, 4, 10, 11, 12, 25]).unwrap();
+/// let word = ErrorWord::uncleared(&dev).unwrap();
+/// let p = mgpu_partition::binary_search_partitions_clearing(remove.as_slice(), 30, 10, Bounds::Lower, &word).unwrap();
+/// assert_eq!((p.to_vec().unwrap(), word.read().unwrap()), (vec![0, 2, 5, 6], 0));
+/// ```
+pub fn binary_search_partitions_clearing<D: Device, I: PartitionIndex>(
+    data: DeviceSlice<'_, I, D>,
+    count: usize,
+    nv: usize,
+    bounds: Bounds,
+    clear: &ErrorWord<D>,
+) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     fits::<I>("binary-search partition count", count)?;
     let num = partition_count(count, nv);
@@ -364,6 +392,7 @@ pub fn binary_search_partitions<D: Device, I: PartitionIndex>(
             out,
             upper: bounds.is_upper() as u32,
             lanes_log2,
+            clear: clear.as_mut_ptr(),
         }
     })
 }
@@ -441,6 +470,32 @@ pub fn load_balance_partitions<D: Device, I: PartitionIndex>(
     total: usize,
     nv: usize,
 ) -> Result<Temp<u64, D>> {
+    load_balance_partitions_clearing(scan, total, nv, &ErrorWord::none())
+}
+
+/// [`load_balance_partitions`] whose kernel also zeroes `clear` (from its first thread):
+/// the error word of the kernel queued after it (the load-balancing search's, interval
+/// expand's and move's), which then needs no memset.
+///
+/// # Errors
+/// As [`load_balance_partitions`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, ErrorWord, Simulator};
+/// let dev = Simulator::new();
+/// let s = DeviceVec::from_slice(&dev, &[0u32, 2, 7, 10, 10]).unwrap();
+/// let word = ErrorWord::uncleared(&dev).unwrap();
+/// let mp = mgpu_partition::load_balance_partitions_clearing(s.as_slice(), 11, 4, &word).unwrap();
+/// assert_eq!((mp.len(), word.read().unwrap()), (5, 0));
+/// ```
+pub fn load_balance_partitions_clearing<D: Device, I: PartitionIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    nv: usize,
+    clear: &ErrorWord<D>,
+) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     fits::<I>("load-balancing total", total)?;
     let num = partition_count(total + scan.len(), nv);
@@ -453,6 +508,7 @@ pub fn load_balance_partitions<D: Device, I: PartitionIndex>(
             num_partitions: num as u64,
             out,
             lanes_log2,
+            clear: clear.as_mut_ptr(),
         }
     })
 }
@@ -579,6 +635,35 @@ pub fn merge_path_counting_partitions<D: Device, I: PartitionIndex>(
     nv: usize,
     bounds: Bounds,
 ) -> Result<Temp<u64, D>> {
+    merge_path_counting_partitions_clearing(dev, indices, count, nv, bounds, &ErrorWord::none())
+}
+
+/// [`merge_path_counting_partitions`] whose kernel also zeroes `clear` (from its first
+/// thread): the error word of the kernel queued after it (Bulk Insert's), which then needs
+/// no memset.
+///
+/// # Errors
+/// As [`merge_path_counting_partitions`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::Bounds;
+/// use mgpu_runtime::{DeviceVec, ErrorWord, Simulator};
+/// let dev = Simulator::new();
+/// let idx = DeviceVec::from_slice(&dev, &[1u32, 1, 2, 3, 3]).unwrap();
+/// let word = ErrorWord::uncleared(&dev).unwrap();
+/// let mp = mgpu_partition::merge_path_counting_partitions_clearing(&dev, idx.as_slice().into(), 3, 3, Bounds::Lower, &word).unwrap();
+/// assert_eq!((mp.to_vec().unwrap(), word.read().unwrap()), (vec![0, 2, 3, 5], 0));
+/// ```
+pub fn merge_path_counting_partitions_clearing<D: Device, I: PartitionIndex>(
+    dev: &D,
+    indices: IndexSource<'_, I, D>,
+    count: usize,
+    nv: usize,
+    bounds: Bounds,
+    clear: &ErrorWord<D>,
+) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     fits::<I>("counting partition count", count)?;
     let m = indices.len();
@@ -600,6 +685,7 @@ pub fn merge_path_counting_partitions<D: Device, I: PartitionIndex>(
             upper: bounds.is_upper() as u32,
             sequence,
             lanes_log2,
+            clear: clear.as_mut_ptr(),
         }
     })
 }

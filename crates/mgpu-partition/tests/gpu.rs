@@ -482,6 +482,7 @@ fn gpu_group_sizes() {
                     num_partitions: num as u64,
                     out,
                     lanes_log2,
+                    clear: core::ptr::null_mut(),
                 });
             assert!(got == want, "lbs n={n} lanes_log2={lanes_log2}");
             times.push(t);
@@ -513,6 +514,7 @@ fn gpu_group_sizes() {
                         upper: 0,
                         sequence: 0,
                         lanes_log2,
+                        clear: core::ptr::null_mut(),
                     }
                 });
             assert!(got == want, "counting n={n} lanes_log2={lanes_log2}");

@@ -160,6 +160,7 @@ fn check_index<I: PartitionIndex>(data: &[I], count: u64, nv: u64) {
                 out: out.as_mut_ptr(),
                 upper: upper as u32,
                 lanes_log2,
+                clear: core::ptr::null_mut(),
             };
             sim::launch_kernel::<I::Search>(grid(num, lanes_log2), &args);
             let what = format!("search upper={upper} lanes_log2={lanes_log2}");
@@ -215,6 +216,7 @@ fn check_index<I: PartitionIndex>(data: &[I], count: u64, nv: u64) {
             num_partitions: num as u64,
             out: out.as_mut_ptr(),
             lanes_log2,
+            clear: core::ptr::null_mut(),
         };
         sim::launch_kernel::<I::Lbs>(grid(num, lanes_log2), &args);
         let what = format!("lbs lanes_log2={lanes_log2}");
@@ -272,6 +274,7 @@ fn check_counting<I: PartitionIndex>(data: &[I], seq: Option<(I, I, usize)>, cou
                 upper: upper as u32,
                 sequence: seq.is_some() as u32,
                 lanes_log2,
+                clear: core::ptr::null_mut(),
             };
             sim::launch_kernel::<I::Counting>(grid(num, lanes_log2), &args);
             let what = format!(

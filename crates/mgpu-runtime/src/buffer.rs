@@ -431,6 +431,18 @@ impl<D: Device> ErrorWord<D> {
     pub fn zeroed(dev: &D) -> Result<Self> {
         Ok(ErrorWord(Some(Temp::zeroed(dev, 1)?)))
     }
+    /// A word from the device's pool, *not* zeroed: for a launcher whose first kernel
+    /// zeroes it before any kernel ORs bits into it (the partition kernels' `clear`
+    /// argument), saving the memset and its gap in the stream.
+    ///
+    /// ```
+    /// use mgpu_runtime::{ErrorWord, Simulator};
+    /// let w = ErrorWord::uncleared(&Simulator::new()).unwrap();
+    /// assert!(!w.as_mut_ptr().is_null());
+    /// ```
+    pub fn uncleared(dev: &D) -> Result<Self> {
+        Ok(ErrorWord(Some(Temp::new(dev, 1)?)))
+    }
     /// The word's address as a kernel argument (null for [`ErrorWord::none`]).
     pub fn as_mut_ptr(&self) -> *mut u32 {
         self.0
