@@ -98,8 +98,11 @@ pub fn interpolation_partition_point<P: Copy>(
             let w = (2.0 * spread) as u64 + 1;
             (m.saturating_sub(w).max(lo), (m + w).min(hi - 1))
         };
+        // Both probes unconditionally, so that their loads go out together (one round
+        // trip; with the second load behind `p0 != p1` it issued only after the first had
+        // returned, two round trips a round). For `p0 == p1` it loads the same key twice.
+        let r0 = probe(p0);
         let r1 = probe(p1);
-        let r0 = if p0 == p1 { r1 } else { probe(p0) };
         if r1.0 {
             lo = p1 + 1;
             yl = r1.1;

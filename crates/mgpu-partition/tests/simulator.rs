@@ -56,6 +56,10 @@ fn index_cases<I: mgpu_partition::PartitionIndex>(dev: &Simulator, rng: &mut Rng
         (6, 30, 10),
         (50, 200, 7),
         (40, 40, 8),
+        // More than 1024 partitions: one lane a search (the k-ary search).
+        (20_000, 50_000, 9),
+        (5000, 3000, 1),
+        (1500, 1_000_000, 600),
     ] {
         // Sorted indices below count (duplicates allowed), and all equal.
         let d = sorted::<u64>(rng, n, count.max(1) as u64, false);
