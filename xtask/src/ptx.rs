@@ -51,23 +51,32 @@ pub fn ptx_out(dir: &Path) -> Result<()> {
             }
         }
     }
-    if problems.is_empty() {
-        eprintln!(
+    report(
+        &problems,
+        &format!(
             "xtask: ptx --out: {} files written to {}",
             families.len() * ARCHS.len(),
             dir.display()
-        );
-        Ok(())
-    } else {
-        for p in &problems {
-            eprintln!("error: {p}");
-        }
-        Err(format!(
-            "{} PTX problem(s) in {}",
-            problems.len(),
-            dir.display()
-        ))
+        ),
+        &format!(" in {}", dir.display()),
+    )
+}
+
+/// Prints `ok` when there are no `problems`; otherwise prints each one and fails with
+/// their count (and `place`, " in DIR" or empty).
+fn report(problems: &[String], ok: &str, place: &str) -> Result<()> {
+    if problems.is_empty() {
+        eprintln!("{ok}");
+        return Ok(());
     }
+    for p in problems {
+        eprintln!("error: {p}");
+    }
+    Err(format!(
+        "{} PTX problem{}{place}",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    ))
 }
 
 /// Entry point of `cargo xtask ptx`: `check == false` regenerates the files,
@@ -131,23 +140,15 @@ pub fn ptx(check: bool) -> Result<()> {
     if !check {
         problems.extend(lint_committed(&root)?);
     }
-    if problems.is_empty() {
-        eprintln!(
+    report(
+        &problems,
+        &format!(
             "xtask: ptx{}: {} files OK",
             if check { " --check" } else { "" },
             families.len() * ARCHS.len()
-        );
-        Ok(())
-    } else {
-        for p in &problems {
-            eprintln!("error: {p}");
-        }
-        Err(format!(
-            "{} PTX problem{}",
-            problems.len(),
-            if problems.len() == 1 { "" } else { "s" }
-        ))
-    }
+        ),
+        "",
+    )
 }
 
 /// The kernel families: every feature of the kernel crate's `[features]` table but
