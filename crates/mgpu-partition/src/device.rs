@@ -181,9 +181,7 @@ pub struct LbsArgs<I> {
     pub out: *mut u64,
     /// log2 of the lanes that search each partition together, 0 to 5.
     pub lanes_log2: u32,
-    /// A word the kernel's first thread zeroes (null: none): the error word of the kernel
-    /// that reads these partitions, which is launched after this one and so finds it
-    /// cleared without a memset of its own.
+    /// A word the kernel's first thread zeroes, as [`SearchArgs::clear`].
     pub clear: *mut u32,
 }
 
@@ -230,9 +228,7 @@ pub struct CountingArgs<I> {
     pub sequence: u32,
     /// log2 of the lanes that search each partition together, 0 to 5.
     pub lanes_log2: u32,
-    /// A word the kernel's first thread zeroes (null: none): the error word of the kernel
-    /// that reads these partitions, which is launched after this one and so finds it
-    /// cleared without a memset of its own.
+    /// A word the kernel's first thread zeroes, as [`SearchArgs::clear`].
     pub clear: *mut u32,
 }
 
@@ -359,7 +355,8 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
 /// # Safety
 /// `data` is readable at `0..num_items`; `out` has `num_partitions` slots; `count` fits
 /// `I`.
-/// `clear` is null or writable. `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
+/// `clear` is null or writable. `lanes_log2 <= 5`, and every thread of the grid runs the
+/// body (groups are whole).
 ///
 /// # Examples
 ///
@@ -478,7 +475,8 @@ pub unsafe fn csr_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Csr
 /// # Safety
 /// `scan` is readable at `0..num_objects`; `out` has `num_partitions` slots; `total` fits
 /// `I`.
-/// `clear` is null or writable. `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
+/// `clear` is null or writable. `lanes_log2 <= 5`, and every thread of the grid runs the
+/// body (groups are whole).
 ///
 /// # Examples
 ///
@@ -551,7 +549,8 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
 /// # Safety
 /// `indices` is readable at `0..num_indices` unless `sequence != 0`; `out` has
 /// `num_partitions` slots; `count` fits `I`.
-/// `clear` is null or writable. `lanes_log2 <= 5`, and every thread of the grid runs the body (groups are whole).
+/// `clear` is null or writable. `lanes_log2 <= 5`, and every thread of the grid runs the
+/// body (groups are whole).
 ///
 /// # Examples
 ///
