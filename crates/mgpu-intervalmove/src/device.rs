@@ -7,7 +7,7 @@
 //! make the kernel touch memory outside its buffers.
 
 use core::mem::size_of;
-use mgpu_core::{Cta, Element};
+use mgpu_core::{shfl_idx, Cta, Element, WARP_SIZE};
 use mgpu_ctasearch::{
     cta_load_balance, cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
 };
@@ -153,18 +153,14 @@ const fn index_offset_end(index_bytes: usize, nt: usize, vt: usize) -> usize {
     round8((cta_load_balance_shared_len(nt * vt) + 2 * vt) * index_bytes)
 }
 
-/// The tile's load-balancing search with validation. Returns `None` (after raising the
-/// error) when the partitions contradict the scan; every thread gets the same answer.
-/// `prefetch` runs once the partitions are validated and before the search, with the
-/// tile's ranges: it issues the loads of per-object data, whose latency the search then
-/// hides, and its result comes back with the tile.
+/// The tile's ranges from its partitions (with the preceding object), or `None` (after
+/// raising the error) when the partitions contradict the scan; every thread gets the same
+/// answer.
 #[inline(always)]
-unsafe fn tile_search<C: Cta, T: Element, I: Idx, P, const NT: usize, const VT: usize>(
+unsafe fn tile_ranges<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
     a: &IntervalArgs<T, I>,
-    err: &mut u32,
-    prefetch: impl FnOnce(&LoadBalanceTile<I>) -> P,
-) -> Option<(LoadBalanceTile<I>, P)> {
+) -> Option<LoadBalanceTile<I>> {
     let nv = (NT * VT) as u64;
     let block = cta.block() as u64;
     let total = a.total.to_u64();
@@ -185,22 +181,28 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, P, const NT: usize, const VT: 
         }
         return None;
     }
-    let sh = cta.shared::<I>(0);
-    let early = load_balance_tile(cta.block(), nv, a.total, a.num_intervals, m0, m1, true);
-    let p = prefetch(&early);
-    let t = cta_load_balance::<C, I, NT, VT>(
-        cta,
+    Some(load_balance_tile(
         cta.block(),
+        nv,
         a.total,
-        a.scan,
         a.num_intervals,
-        a.mp,
-        sh,
+        m0,
+        m1,
         true,
-    );
-    // Check the scan values this tile loaded: non-decreasing, 0 first, none past the
-    // total. Every adjacent pair of the scan is in some tile (the preceding object).
-    let bsh = sh.add(t.b_shared() as usize);
+    ))
+}
+
+/// Checks the scan values a tile loaded to `bsh` (its objects' and the halo): non-decreasing,
+/// 0 first, none past the total. Every adjacent pair of the scan is in some tile (the
+/// preceding object).
+#[inline(always)]
+unsafe fn check_scan<C: Cta, T, I: Idx, const NT: usize>(
+    cta: &C,
+    a: &IntervalArgs<T, I>,
+    t: &LoadBalanceTile<I>,
+    bsh: *const I,
+    err: &mut u32,
+) {
     let load = t.b_count() + t.extended as u32;
     let mut j = cta.tid();
     while j < load {
@@ -216,6 +218,34 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, P, const NT: usize, const VT: 
         }
         j += NT as u32;
     }
+}
+
+/// The tile's load-balancing search with validation ([`tile_ranges`], then the CTA
+/// load-balancing search and [`check_scan`]). `prefetch` runs once the partitions are
+/// validated and before the search, with the tile's ranges: it issues the loads of
+/// per-object data, whose latency the search then hides, and its result comes back with
+/// the tile.
+#[inline(always)]
+unsafe fn tile_search<C: Cta, T: Element, I: Idx, P, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &IntervalArgs<T, I>,
+    err: &mut u32,
+    prefetch: impl FnOnce(&LoadBalanceTile<I>) -> P,
+) -> Option<(LoadBalanceTile<I>, P)> {
+    let early = tile_ranges::<C, T, I, NT, VT>(cta, a)?;
+    let p = prefetch(&early);
+    let sh = cta.shared::<I>(0);
+    let t = cta_load_balance::<C, I, NT, VT>(
+        cta,
+        cta.block(),
+        a.total,
+        a.scan,
+        a.num_intervals,
+        a.mp,
+        sh,
+        true,
+    );
+    check_scan::<C, T, I, NT>(cta, a, &t, sh.add(t.b_shared() as usize), err);
     Some((t, p))
 }
 
@@ -394,17 +424,25 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
 }
 
 /// Load-balanced interval move, gather and scatter (seed 000's `KernelIntervalMove`),
-/// modes by run-time bits: each tile runs the CTA load-balancing search, loads its
-/// intervals' gather and scatter starts into shared memory once, and each output item, in
-/// strided order, with `rank = item - scan[object]`, copies
-/// `input[gather[object] + rank]` (or `input[item]` without [`MODE_GATHER`]) to
+/// modes by run-time bits: item `item` of interval `object`, `rank = item - scan[object]`,
+/// copies `input[gather[object] + rank]` (or `input[item]` without [`MODE_GATHER`]) to
 /// `output[scatter[object] + rank]` (or `output[item]` without [`MODE_SCATTER`]).
 /// Positions outside the arrays raise [`ERROR_GATHER`]/[`ERROR_SCATTER`] and are skipped.
 ///
+/// Design: each tile runs the CTA load-balancing search and loads its intervals' gather
+/// and scatter starts into shared memory once. It then loads its items in strided order
+/// (`VT` loads in flight per thread) into shared memory, in item order, and stores them
+/// interval by interval: each warp takes a run of at most 32 of the tile's objects, clips
+/// each interval to the tile's items, and stores it 32 items per instruction (lane `r`
+/// takes rank `r`). On an H100 a warp store that covers one interval costs far less than
+/// a store of 32 consecutive items that scatters into three or four random places; the
+/// stores need no round trip, so they cost no latency.
+///
 /// # Safety
-/// As [`expand`] (shared memory: [`shared_bytes`]`(size_of::<I>(), NT, VT, 2,
-/// size_of::<I>())`), with `gather`/`scatter` readable for `num_intervals` when their mode bit
-/// is set and `input` readable for `input_len` elements (unless sequence mode).
+/// As [`expand`] (shared memory: [`move_shared_bytes`]`(size_of::<T>(), size_of::<I>(), NT,
+/// VT)`), with `gather`/`scatter` readable for `num_intervals` when their mode bit is set
+/// and `input` readable for `input_len` elements (unless sequence mode); `NT` a multiple
+/// of 32.
 ///
 /// # Examples
 ///
@@ -429,6 +467,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     cta: &C,
     a: &IntervalArgs<T, I>,
 ) {
+    const { assert!(NT.is_multiple_of(WARP_SIZE as usize)) };
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let mut err = 0u32;
     let gather = a.mode & MODE_GATHER != 0;
@@ -460,9 +499,10 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
         return;
     };
     let sh = cta.shared::<I>(0);
-    let off = index_offset_end(core::mem::size_of::<I>(), NT, VT);
+    let off = index_offset_end(size_of::<I>(), NT, VT);
     let gsh = cta.shared::<I>(off);
-    let ssh = cta.shared::<I>(off + (NT * VT + 1) * core::mem::size_of::<I>());
+    let ssh = cta.shared::<I>(off + (NT * VT + 1) * size_of::<I>());
+    let vsh = cta.shared::<T>(move_values_offset(size_of::<I>(), NT, VT));
     let (bc, b0) = (t.b_count(), t.b0.to_usize());
     gpre.store::<NT>(tid, if gather { bc } else { 0 }, gsh, starts(a.gather, b0));
     spre.store::<NT>(
@@ -473,55 +513,120 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     );
     cta.sync();
     let ac = t.a_count();
-    let a0 = t.a0.to_u64();
+    let (a0, a1) = (t.a0.to_u64(), t.a1.to_u64());
     let bsh = sh.add(t.b_shared() as usize);
-    // Item i's interval slot and its rank in the interval (from shared memory: cheap to
-    // compute twice, so no register array of positions is held between the passes).
-    let slot_rank = |i: u32, err: &mut u32| {
-        let item = a0 + i as u64;
-        let slot = object_slot(sh, &t, i, err) as usize;
-        (slot, item, item.wrapping_sub((*bsh.add(slot)).to_u64()))
-    };
-    // All the gathers first (VT loads in flight), then the scatters.
+    // Every item's load first, strided (VT in flight), into shared memory in item order.
     let mut vals = [T::ZERO; VT];
-    let mut live = 0u32;
     for (k, v) in vals.iter_mut().enumerate() {
-        let i = cta.tid() + (NT * k) as u32;
+        let i = tid + (NT * k) as u32;
         if i < ac {
-            let (slot, item, rank) = slot_rank(i, &mut err);
+            let slot = object_slot(sh, &t, i, &mut err) as usize;
+            let item = a0 + i as u64;
             let src = if gather {
+                let rank = item.wrapping_sub((*bsh.add(slot)).to_u64());
                 (*gsh.add(slot)).to_u64().wrapping_add(rank)
             } else {
                 item
             };
             if seq {
                 *v = T::sequence(a.first, a.step, src);
-                live |= 1 << k;
             } else if src < a.input_len {
                 *v = *a.input.add(src as usize);
-                live |= 1 << k;
             } else {
                 err |= ERROR_GATHER;
             }
         }
     }
+    // The LBS slots are read for the last time above; the values go to their own region.
     for (k, v) in vals.iter().enumerate() {
-        if live & (1 << k) != 0 {
-            let i = cta.tid() + (NT * k) as u32;
-            let (slot, item, rank) = slot_rank(i, &mut err);
-            let dst = if scatter {
-                (*ssh.add(slot)).to_u64().wrapping_add(rank)
-            } else {
-                item
-            };
-            if dst < a.output_len {
-                *a.output.add(dst as usize) = *v;
-            } else {
-                err |= ERROR_SCATTER;
-            }
+        let i = tid + (NT * k) as u32;
+        if i < ac {
+            *vsh.add(i as usize) = *v;
         }
     }
+    cta.sync();
+    // The stores, interval by interval: runs of `run` objects, one per warp lane, spread
+    // evenly over the warps; each interval clipped to the tile's items.
+    let load = bc + t.extended as u32;
+    let (lane, warp) = (cta.lane(), cta.warp());
+    let warps = (NT / WARP_SIZE as usize) as u32;
+    let run = bc.div_ceil(warps).clamp(1, WARP_SIZE);
+    let mut r = warp;
+    while r * run < bc {
+        let j = r * run + lane;
+        let (mut count, mut at, mut from, mut to) = (0u32, 0u32, 0u64, 0u64);
+        if lane < run && j < bc {
+            let start = (*bsh.add(j as usize)).to_u64();
+            let end = if j + 1 < load {
+                (*bsh.add(j as usize + 1)).to_u64()
+            } else {
+                a1
+            };
+            // Clipping keeps every slot inside the tile whatever the scan holds (a
+            // contradictory scan was reported by the search).
+            let (lo, hi) = (start.max(a0), end.min(a1));
+            count = hi.saturating_sub(lo) as u32;
+            at = lo.wrapping_sub(a0) as u32;
+            let rank = lo.wrapping_sub(start);
+            from = if gather {
+                (*gsh.add(j as usize)).to_u64().wrapping_add(rank)
+            } else {
+                lo
+            };
+            to = if scatter {
+                (*ssh.add(j as usize)).to_u64().wrapping_add(rank)
+            } else {
+                lo
+            };
+        }
+        let mut live = cta.ballot(!0, count != 0);
+        while live != 0 {
+            let s = live.trailing_zeros();
+            live &= live - 1;
+            let c = cta.shfl_idx_u32(!0, count, s, WARP_SIZE);
+            let at = cta.shfl_idx_u32(!0, at, s, WARP_SIZE);
+            let from = shfl_idx(cta, !0, from, s, WARP_SIZE);
+            let to = shfl_idx(cta, !0, to, s, WARP_SIZE);
+            let mut q = lane;
+            while q < c {
+                // Items whose load was out of range were reported and are skipped.
+                if seq || from.wrapping_add(q as u64) < a.input_len {
+                    let dst = to.wrapping_add(q as u64);
+                    if dst < a.output_len {
+                        *a.output.add(dst as usize) = *vsh.add((at + q) as usize);
+                    } else {
+                        err |= ERROR_SCATTER;
+                    }
+                }
+                q += WARP_SIZE;
+            }
+        }
+        r += warps;
+    }
     raise(cta, a.error, err);
+}
+
+/// Byte offset of [`interval_move`]'s staged values: after the load-balancing search's
+/// slots and the gather and scatter starts, 8-byte aligned.
+const fn move_values_offset(index_bytes: usize, nt: usize, vt: usize) -> usize {
+    round8(shared_bytes(index_bytes, nt, vt, 2, index_bytes))
+}
+
+/// Shared-memory bytes of [`interval_move`]: [`shared_bytes`]`(index_bytes, nt, vt, 2,
+/// index_bytes)` (the load-balancing search's slots, then the gather and scatter starts),
+/// 8-byte aligned, then the tile's `nt * vt` values.
+///
+/// ```
+/// use mgpu_intervalmove::device::{move_shared_bytes, shared_bytes};
+/// assert_eq!(move_shared_bytes(4, 4, 128, 11), shared_bytes(4, 128, 11, 2, 4).div_ceil(8) * 8 + 4 * 1408);
+/// ```
+pub const fn move_shared_bytes(
+    elem_bytes: usize,
+    index_bytes: usize,
+    nt: usize,
+    vt: usize,
+) -> usize {
+    move_values_offset(index_bytes, nt, vt) + nt * vt * elem_bytes
 }
 
 /// The naive interval expand, one thread per interval (the seed's "miserably
