@@ -190,13 +190,6 @@ const fn staged_offset(nt: usize, vt: usize) -> usize {
     (4 * (nt * vt + cta_compact_strided_shared_len(nt, vt))).div_ceil(8) * 8
 }
 
-#[inline(always)]
-unsafe fn raise<C: Cta>(cta: &C, p: *mut u32, err: u32) {
-    if err != 0 {
-        cta.atomic_or_u32(p, err);
-    }
-}
-
 /// Bulk remove (seed 003's `KernelBulkRemove`): tile `block` holds source elements
 /// `gid .. gid + count` (`gid = NV * block`) and remove indices `mp[block] .. mp[block +
 /// 1]`. Each tile issues all its global loads first (its source elements into registers,
@@ -336,7 +329,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
             *out.add(ranks[i] as usize) = vals[i];
         }
     }
-    raise(cta, a.error, err);
+    cta.raise_error(a.error, err);
 }
 
 /// Bulk insert (seed 003's `KernelBulkInsert`): tile `block` holds outputs `d0 .. d1`
@@ -477,5 +470,5 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
             }
         }
     }
-    raise(cta, a.error, err);
+    cta.raise_error(a.error, err);
 }

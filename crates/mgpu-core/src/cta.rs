@@ -92,6 +92,29 @@ pub trait Cta {
     /// # Safety
     /// `p` must be valid for reads and writes.
     unsafe fn atomic_or_u32(&self, p: *mut u32, v: u32) -> u32;
+    /// Raises the error `bits` (DESIGN §5) in the per-launch error word at `p`: one
+    /// [`Cta::atomic_or_u32`] when any bit is set, nothing otherwise.
+    ///
+    /// # Safety
+    /// As [`Cta::atomic_or_u32`] (only when `bits != 0`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{sim, Cta};
+    /// let mut word = [0u32];
+    /// let p = word.as_mut_ptr() as usize;
+    /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe {
+    ///     cta.raise_error(p as *mut u32, if cta.tid() == 3 { 4 } else { 0 });
+    /// });
+    /// assert_eq!(word[0], 4);
+    /// ```
+    #[inline(always)]
+    unsafe fn raise_error(&self, p: *mut u32, bits: u32) {
+        if bits != 0 {
+            self.atomic_or_u32(p, bits);
+        }
+    }
     /// Load with acquire semantics at GPU scope (`ld.acquire.gpu.b32`).
     ///
     /// # Safety

@@ -335,13 +335,6 @@ unsafe fn object_slot<I: Idx>(sh: *const I, t: &LoadBalanceTile<I>, i: u32, err:
     }
 }
 
-#[inline(always)]
-unsafe fn raise<C: Cta>(cta: &C, p: *mut u32, err: u32) {
-    if err != 0 {
-        cta.atomic_or_u32(p, err);
-    }
-}
-
 /// Load-balanced interval expand (seed 000's `KernelIntervalExpand`): each tile runs the
 /// CTA load-balancing search, loads its intervals' values (or generates them) into shared
 /// memory once, and each output item, in strided order, takes the value of the interval
@@ -420,7 +413,7 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
             *out.add(i as usize) = *vsh.add(object_slot(sh, &t, i, &mut err) as usize);
         }
     }
-    raise(cta, a.error, err);
+    cta.raise_error(a.error, err);
 }
 
 /// Load-balanced interval move, gather and scatter (seed 000's `KernelIntervalMove`),
@@ -603,7 +596,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
         }
         r += warps;
     }
-    raise(cta, a.error, err);
+    cta.raise_error(a.error, err);
 }
 
 /// Byte offset of [`interval_move`]'s staged values: after the load-balancing search's
@@ -696,5 +689,5 @@ pub unsafe fn expand_naive<C: Cta, T: Sequence, I: Idx, const NT: usize>(
         *a.output.add(j as usize) = v;
         j += 1;
     }
-    raise(cta, a.error, err);
+    cta.raise_error(a.error, err);
 }

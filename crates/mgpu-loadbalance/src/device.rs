@@ -194,9 +194,7 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
         stop |= *flags.add(w) != 0;
     }
     if stop {
-        if bad != 0 {
-            cta.atomic_or_u32(args.error, bad);
-        }
+        cta.raise_error(args.error, bad);
         return;
     }
 
