@@ -184,6 +184,19 @@ impl<I: Idx> LoadBalanceTile<I> {
     pub fn b_shared(&self) -> u32 {
         self.a_count()
     }
+    /// Scan values the tile loads to shared memory: its objects' (`b_count()`) and, when
+    /// `extended`, the halo's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 21u32, a1: 38, b0: 8, b1: 22, extended: true };
+    /// assert_eq!(t.b_loaded(), 15);
+    /// ```
+    #[inline(always)]
+    pub fn b_loaded(&self) -> u32 {
+        self.b_count() + self.extended as u32
+    }
 }
 
 /// Shared-memory slots (of the index type) [`cta_load_balance`] needs for `nv = NT * VT`
@@ -333,7 +346,7 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
     let b_shared = shared.add(a_count as usize);
 
     // The tile's scan values (and the halo) to shared memory, strided.
-    let load = b_count + extended as u32;
+    let load = tile.b_loaded();
     let src = b_global.add(b0.to_usize());
     let mut i = cta.tid();
     while i < load {

@@ -203,7 +203,7 @@ unsafe fn check_scan<C: Cta, T, I: Idx, const NT: usize>(
     bsh: *const I,
     err: &mut u32,
 ) {
-    let load = t.b_count() + t.extended as u32;
+    let load = t.b_loaded();
     let mut j = cta.tid();
     while j < load {
         let v = *bsh.add(j as usize);
@@ -540,7 +540,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     cta.sync();
     // The stores, interval by interval: runs of `run` objects, one per warp lane, spread
     // evenly over the warps; each interval clipped to the tile's items.
-    let load = bc + t.extended as u32;
+    let load = t.b_loaded();
     let (lane, warp) = (cta.lane(), cta.warp());
     let warps = (NT / WARP_SIZE as usize) as u32;
     let run = bc.div_ceil(warps).clamp(1, WARP_SIZE);
