@@ -5,8 +5,8 @@
 //! of range raise bits of the per-launch error word (`atomic_or`); every global load and
 //! store is bounds-checked, so no input can make a kernel touch memory outside its buffers.
 
-use mgpu_core::{Cta, Element};
-use mgpu_ctascan::{cta_compact_strided, cta_compact_strided_shared_len};
+use mgpu_core::{shfl_idx, Cta, Element};
+use mgpu_ctascan::{cta_compact_strided_each, cta_compact_strided_shared_len};
 use mgpu_ctasearch::{ArrayOrSequence, Idx, Keys};
 
 /// Error bit: the indices are not sorted (remove: not strictly increasing). The bits are
@@ -136,9 +136,9 @@ pub fn index_keys<T, I: Idx>(a: &BulkArgs<T, I>) -> ArrayOrSequence<I> {
     }
 }
 
-/// Shared-memory bytes of both kernels for elements of `elem_bytes` and indices of
+/// Shared-memory bytes of bulk insert for elements of `elem_bytes` and indices of
 /// `index_bytes` bytes: `NT * VT` u32 flags, the compaction's per-row counts, then
-/// (insert) `NT * VT` staged elements, then `NT * VT` staged indices.
+/// `NT * VT` staged elements, then `NT * VT` staged indices.
 ///
 /// ```
 /// assert_eq!(mgpu_bulk::device::shared_bytes(128, 7, 4, 8), 4 * (896 + 28) + 12 * 896);
@@ -149,53 +149,76 @@ pub const fn shared_bytes(nt: usize, vt: usize, elem_bytes: usize, index_bytes: 
 
 /// Loads the tile's indices `first .. first + count` (strided, coalesced; generated for a
 /// sequence) into shared slots `0 .. count`, where after the barrier each thread checks
-/// its index against the next one (no second global load per index).
+/// its index against the next one (no second global load per index). Offsets are u32
+/// (as usize, LLVM keeps them 64-bit).
 #[inline(always)]
 unsafe fn stage_indices<I: Idx, const NT: usize, const VT: usize>(
-    tid: usize,
+    tid: u32,
     keys: ArrayOrSequence<I>,
     first: u64,
     count: u32,
     staged: *mut I,
 ) {
+    let row = |i: usize| (NT * i) as u32 + tid;
     let mut idx = [I::ZERO; VT];
     if keys.sequence {
         let at = keys
             .first
             .wrapping_add(keys.step.wrapping_mul(I::from_u64(first)));
         for (i, x) in idx.iter_mut().enumerate() {
-            let k = NT * i + tid;
-            *x = at.wrapping_add(keys.step.wrapping_mul(I::from_usize(k)));
+            *x = at.wrapping_add(keys.step.wrapping_mul(I::from_u32(row(i))));
         }
     } else {
         let p = keys.ptr.wrapping_add(first as usize);
         for (i, x) in idx.iter_mut().enumerate() {
-            let k = NT * i + tid;
-            if (k as u32) < count {
-                *x = *p.add(k);
+            if row(i) < count {
+                *x = *p.add(row(i) as usize);
             }
         }
     }
     for (i, x) in idx.iter().enumerate() {
-        let k = NT * i + tid;
-        if (k as u32) < count {
-            *staged.add(k) = *x;
+        if row(i) < count {
+            *staged.add(row(i) as usize) = *x;
         }
     }
 }
 
-/// Byte offset of the staged area after the flags and counts (8-byte aligned): insert's
-/// staged elements (then its indices), remove's staged indices.
+/// Byte offset of insert's staged area after the flags and counts (8-byte aligned): its
+/// staged elements, then its indices.
 const fn staged_offset(nt: usize, vt: usize) -> usize {
     (4 * (nt * vt + cta_compact_strided_shared_len(nt, vt))).div_ceil(8) * 8
+}
+
+/// Shared-memory bytes of bulk remove for indices of `index_bytes` bytes: `NT * VT` u32
+/// keep flags, the compaction's per-row counts, then the tile's indices (at most one per
+/// element). The elements stay in registers.
+///
+/// ```
+/// use mgpu_bulk::device::remove_shared_bytes;
+/// assert_eq!(remove_shared_bytes(128, 7, 4, 8), 4 * (896 + 28) + 8 * 896);
+/// ```
+pub const fn remove_shared_bytes(
+    nt: usize,
+    vt: usize,
+    _elem_bytes: usize,
+    index_bytes: usize,
+) -> usize {
+    staged_offset(nt, vt) + nt * vt * index_bytes
 }
 
 /// Bulk remove (seed 003's `KernelBulkRemove`): tile `block` holds source elements
 /// `gid .. gid + count` (`gid = NV * block`) and remove indices `mp[block] .. mp[block +
 /// 1]`. Each tile issues all its global loads first (its source elements into registers,
 /// strided; its indices), flags the kept elements in shared memory, ranks them in tile
-/// order with [`cta_compact_strided`] (one ballot per row) and stores each kept element
-/// straight from its register to `output[gid - mp[block] + rank]`.
+/// order with [`cta_compact_strided_each`] (one ballot per row) and stores each kept
+/// element straight from its register to `output[gid - mp[block] + rank]`.
+///
+/// On Hopper the kernel is bound by instruction issue about as much as by memory (ncu on
+/// an H200 at 2^27: the schedulers issue in 67 to 76% of cycles, the L2 fabric is 84%
+/// busy, DRAM 66%), so its hot path is lean: tile-relative arithmetic is 32-bit, one
+/// 16-byte load per warp fetches both partitions, and the index loop only accumulates one
+/// "something is wrong" flag; a tile that raised it classifies its errors in a second,
+/// cold pass.
 ///
 /// Checks: the partitions (in order, no more indices than elements), each index in the
 /// tile's range, each adjacent pair in the tile strictly increasing (checked from the
@@ -206,7 +229,7 @@ const fn staged_offset(nt: usize, vt: usize) -> usize {
 /// `source` readable for `source_len`, `indices` for `num_indices` and `mp` for
 /// `grid + 1` (unless index-sequence mode),
 /// `output` writable for `output_len`, `error` one word; shared memory of
-/// [`shared_bytes`]`(NT, VT, size_of::<T>(), size_of::<I>())` bytes.
+/// [`remove_shared_bytes`]`(NT, VT, size_of::<T>(), size_of::<I>())` bytes.
 ///
 /// # Examples
 ///
@@ -227,7 +250,10 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     a: &BulkArgs<T, I>,
 ) {
     let nv = (NT * VT) as u64;
-    let tid = cta.tid() as usize;
+    // Thread-relative offsets are u32 (`row` below), and `tid` is opaque: otherwise LLVM,
+    // knowing its range, widens them to 64 bits, and every compare takes two instructions.
+    let tid = cta.opaque_u32(cta.tid());
+    let row = |i: usize| (NT * i) as u32 + tid;
     let block = cta.block() as u64;
     let grid = cta.grid() as u64;
     let n = a.source_len;
@@ -235,14 +261,13 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     let gid = nv * block;
     let count = if n > gid { (n - gid).min(nv) } else { 0 };
     // Tile-relative 32-bit arithmetic from here on (a tile has NT * VT < 2^32 elements).
-    let cnt = count as u32;
+    let cnt = cta.opaque_u32(count as u32);
     // The tile's source elements first (strided, coalesced): they depend on nothing else.
     let src = a.source.wrapping_add(gid as usize);
     let mut vals = [T::ZERO; VT];
     for (i, v) in vals.iter_mut().enumerate() {
-        let j = NT * i + tid;
-        if (j as u32) < cnt {
-            *v = *src.add(j);
+        if row(i) < cnt {
+            *v = *src.add(row(i) as usize);
         }
     }
     // The partitions come from the kernel just before (a dependent launch): wait for them
@@ -263,15 +288,67 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
         };
         (lb(gid), lb(gid + count))
     } else {
-        (*a.mp.add(block as usize), *a.mp.add(block as usize + 1))
+        // One 16-byte request per warp: lanes 0 and 1 load, every lane gets both.
+        let lane = cta.lane();
+        let v = if lane < 2 {
+            *a.mp.add(block as usize + lane as usize)
+        } else {
+            0
+        };
+        (
+            shfl_idx(cta, u32::MAX, v, 0, 32),
+            shfl_idx(cta, u32::MAX, v, 1, 32),
+        )
     };
-    let mut err = 0u32;
     if p0 > p1 || p1 > m || p1 - p0 > count {
         if tid == 0 {
             cta.atomic_or_u32(a.error, ERROR_ORDER);
         }
         return;
     }
+    let flags = cta.shared::<u32>(0);
+    let counts = cta.shared::<u32>(4 * NT * VT);
+    // The tile's remove indices (with each one's successor, for the order check).
+    let ic = cta.opaque_u32((p1 - p0) as u32);
+    let staged = cta.shared::<I>(staged_offset(NT, VT));
+    stage_indices::<I, NT, VT>(tid, keys, p0, ic, staged);
+    for i in 0..VT {
+        *flags.add(row(i) as usize) = (row(i) < cnt) as u32;
+    }
+    cta.sync();
+    // Indices are tile-relative in I's own width: gid < n fits I, as every index must.
+    let (gid_i, cnt_i) = (I::from_u64(gid), I::from_u32(cnt));
+    let mut bad = false;
+    for i in 0..VT {
+        let k = row(i);
+        if k < ic {
+            let x = *staged.add(k as usize);
+            // The index relative to the tile: in range when below the tile's count.
+            let rel = x.wrapping_sub(gid_i);
+            if rel < cnt_i {
+                *flags.add(rel.to_usize()) = 0;
+            } else {
+                bad = true;
+            }
+            bad |= k + 1 < ic && x >= *staged.add(k as usize + 1);
+        }
+    }
+    cta.sync();
+    let mut keep = [false; VT];
+    for (i, f) in keep.iter_mut().enumerate() {
+        *f = *flags.add(row(i) as usize) != 0;
+    }
+    let base = gid.wrapping_sub(p0);
+    let room = cta.opaque_u32(a.output_len.saturating_sub(base).min(nv) as u32);
+    let out = a.output.wrapping_add(base as usize);
+    cta_compact_strided_each::<C, NT, VT>(cta, keep, counts, |i, rank| {
+        if keep[i] && rank < room {
+            *out.add(rank as usize) = vals[i];
+        }
+    });
+    // Errors: the tile's own ends (thread 0), then, only where the hot loop saw something
+    // wrong, which bits each bad index raises.
+    let mut err = 0u32;
     if tid == 0 {
         if block == 0 && p0 != 0 {
             err |= ERROR_ORDER;
@@ -285,48 +362,22 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
             };
         }
     }
-    let flags = cta.shared::<u32>(0);
-    let counts = cta.shared::<u32>(4 * NT * VT);
-    // The tile's remove indices (with each one's successor, for the order check).
-    let ic = (p1 - p0) as u32;
-    let staged = cta.shared::<I>(staged_offset(NT, VT));
-    stage_indices::<I, NT, VT>(tid, keys, p0, ic, staged);
-    for i in 0..VT {
-        let j = NT * i + tid;
-        *flags.add(j) = ((j as u32) < cnt) as u32;
-    }
-    cta.sync();
-    for i in 0..VT {
-        let k = NT * i + tid;
-        if (k as u32) < ic {
-            let x = *staged.add(k);
-            // The index relative to the tile: in range when below the tile's count.
-            let rel = x.to_u64().wrapping_sub(gid);
-            if rel < count {
-                *flags.add(rel as usize) = 0;
-            } else if x.to_u64() >= n {
-                err |= ERROR_RANGE;
-            } else {
-                err |= ERROR_ORDER;
+    if bad {
+        for i in 0..VT {
+            let k = row(i);
+            if k < ic {
+                let x = *staged.add(k as usize);
+                if x.wrapping_sub(gid_i) >= cnt_i {
+                    err |= if x.to_u64() >= n {
+                        ERROR_RANGE
+                    } else {
+                        ERROR_ORDER
+                    };
+                }
+                if k + 1 < ic && x >= *staged.add(k as usize + 1) {
+                    err |= ERROR_ORDER;
+                }
             }
-            if (k as u32) + 1 < ic && x >= *staged.add(k + 1) {
-                err |= ERROR_ORDER;
-            }
-        }
-    }
-    cta.sync();
-    let mut keep = [false; VT];
-    for (i, f) in keep.iter_mut().enumerate() {
-        *f = *flags.add(NT * i + tid) != 0;
-    }
-    // Kept elements go to their rank in tile order, after the tile's first output.
-    let (ranks, _) = cta_compact_strided::<C, NT, VT>(cta, keep, counts);
-    let base = gid.wrapping_sub(p0);
-    let room = a.output_len.saturating_sub(base);
-    let out = a.output.wrapping_add(base as usize);
-    for i in 0..VT {
-        if keep[i] && (ranks[i] as u64) < room {
-            *out.add(ranks[i] as usize) = vals[i];
         }
     }
     cta.raise_error(a.error, err);
@@ -341,6 +392,10 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
 /// [`cta_compact_strided`] (one ballot per row), and stores output slot `r` from staged
 /// slot `before(r)` (an insertion) or `a_count + r - before(r)` (a source element), in
 /// strided order.
+///
+/// The hot path is lean as in [`bulk_remove`]: 32-bit tile-relative arithmetic, one
+/// predicated load per slot from the values or the source, and errors classified in a
+/// cold pass only by tiles that saw one.
 ///
 /// Checks: the partitions consistent, each index in `b0 ..= b1` (which for sorted indices
 /// holds), no index past `n`, each adjacent pair in the tile non-decreasing (from the
@@ -372,7 +427,10 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
 ) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let nv = (NT * VT) as u64;
-    let tid = cta.tid() as usize;
+    // Thread-relative offsets are u32 (`row` below), and `tid` is opaque: otherwise LLVM,
+    // knowing its range, widens them to 64 bits, and every compare takes two instructions.
+    let tid = cta.opaque_u32(cta.tid());
+    let row = |i: usize| (NT * i) as u32 + tid;
     let block = cta.block() as u64;
     let n = a.source_len;
     let m = a.num_indices;
@@ -392,81 +450,96 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     }
     let (b0, b1) = (d0 - a0, d1 - a1);
     // Tile-relative 32-bit arithmetic from here on (a tile has NT * VT < 2^32 outputs).
-    let ac = (a1 - a0) as u32;
-    let bc = (b1 - b0) as u32;
+    let ac = cta.opaque_u32((a1 - a0) as u32);
+    let bc = cta.opaque_u32((b1 - b0) as u32);
     let count = ac + bc;
-    let mut err = 0u32;
     let flags = cta.shared::<u32>(0);
     let counts = cta.shared::<u32>(4 * NT * VT);
     let staged = cta.shared::<T>(staged_offset(NT, VT));
-    let seq = a.mode & MODE_SEQUENCE != 0;
     // Every global load up front, strided and coalesced: the tile's inserted values (slots
     // 0..ac) and source elements (slots ac..count), and its insert indices.
     let values = a.values.wrapping_add(a0 as usize);
     // Source element b0 + (j - ac) for slot j.
     let sources = a.source.wrapping_add(b0 as usize).wrapping_sub(ac as usize);
+    let seq = a.mode & MODE_SEQUENCE != 0;
     let mut vals = [T::ZERO; VT];
     for (i, v) in vals.iter_mut().enumerate() {
-        let j = NT * i + tid;
-        if (j as u32) < ac {
-            *v = if seq {
-                T::sequence(a.first, a.step, a0 + j as u64)
-            } else {
-                // a1 <= m: in range.
-                *values.add(j)
-            };
-        } else if (j as u32) < count {
-            // b1 <= n: in range.
-            *v = *sources.add(j);
+        let j = row(i);
+        // a1 <= m and b1 <= n: in range.
+        let p = if j < ac { values } else { sources };
+        if j < count && !(seq && j < ac) {
+            *v = *p.add(j as usize);
+        }
+    }
+    if seq {
+        for (i, v) in vals.iter_mut().enumerate() {
+            if row(i) < ac {
+                *v = T::sequence(a.first, a.step, a0 + row(i) as u64);
+            }
         }
     }
     let staged_idx = cta.shared::<I>(staged_offset(NT, VT) + NT * VT * core::mem::size_of::<T>());
     stage_indices::<I, NT, VT>(tid, keys, a0, ac, staged_idx);
 
     for (i, v) in vals.iter().enumerate() {
-        let j = NT * i + tid;
-        *flags.add(j) = 0;
-        if (j as u32) < count {
-            *staged.add(j) = *v;
+        let j = row(i);
+        *flags.add(j as usize) = 0;
+        if j < count {
+            *staged.add(j as usize) = *v;
         }
     }
     cta.sync();
-    // Insert k (tile-relative) lands at output slot k + (its index - b0).
+    // Insert k (tile-relative) lands at output slot k + (its index - b0). Indices are
+    // tile-relative in I's own width: b0 <= n fits I, as every index must.
+    let (b0_i, bc_i) = (I::from_u64(b0), I::from_u32(bc));
+    let mut bad = false;
     for i in 0..VT {
-        let k = NT * i + tid;
-        if (k as u32) < ac {
-            let x = *staged_idx.add(k);
-            let rel = x.to_u64().wrapping_sub(b0);
-            if rel <= bc as u64 {
-                *flags.add(k + rel as usize) = 1;
-            } else if x.to_u64() > n {
-                err |= ERROR_RANGE;
+        let k = row(i);
+        if k < ac {
+            let x = *staged_idx.add(k as usize);
+            let rel = x.wrapping_sub(b0_i);
+            if rel <= bc_i {
+                *flags.add(k as usize + rel.to_usize()) = 1;
             } else {
-                err |= ERROR_ORDER;
+                bad = true;
             }
-            if (k as u32) + 1 < ac && x > *staged_idx.add(k + 1) {
-                err |= ERROR_ORDER;
-            }
+            bad |= k + 1 < ac && x > *staged_idx.add(k as usize + 1);
         }
     }
     cta.sync();
     let mut inserted = [false; VT];
     for (i, f) in inserted.iter_mut().enumerate() {
-        *f = *flags.add(NT * i + tid) != 0;
+        *f = *flags.add(row(i) as usize) != 0;
     }
     // Output slot r is insert number `before(r)` when flagged, else source element
     // r - before(r), where before(r) counts the flagged slots ahead of it.
-    let (before, _) = cta_compact_strided::<C, NT, VT>(cta, inserted, counts);
-    let room = a.output_len.saturating_sub(d0);
+    let room = cta.opaque_u32(a.output_len.saturating_sub(d0).min(nv) as u32);
     let out = a.output.wrapping_add(d0 as usize);
-    for i in 0..VT {
-        let r = (NT * i + tid) as u32;
-        if r < count {
-            let g = before[i];
-            let slot = if inserted[i] { g } else { ac + r - g };
-            // Only inconsistent (unsorted) indices, already reported, put slot outside.
-            if slot < count && (r as u64) < room {
-                *out.add(r as usize) = *staged.add(slot as usize);
+    cta_compact_strided_each::<C, NT, VT>(cta, inserted, counts, |i, g| {
+        let r = row(i);
+        let slot = if inserted[i] { g } else { ac + r - g };
+        // Only inconsistent (unsorted) indices, already reported, put slot outside.
+        if r < count && slot < count && r < room {
+            *out.add(r as usize) = *staged.add(slot as usize);
+        }
+    });
+    // Errors, classified only where the hot loop saw something wrong.
+    let mut err = 0u32;
+    if bad {
+        for i in 0..VT {
+            let k = row(i);
+            if k < ac {
+                let x = *staged_idx.add(k as usize);
+                if x.wrapping_sub(b0_i) > bc_i {
+                    err |= if x.to_u64() > n {
+                        ERROR_RANGE
+                    } else {
+                        ERROR_ORDER
+                    };
+                }
+                if k + 1 < ac && x > *staged_idx.add(k as usize + 1) {
+                    err |= ERROR_ORDER;
+                }
             }
         }
     }

@@ -117,7 +117,7 @@ pub struct Remove<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
 pub struct Insert<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
 
 macro_rules! bulk_kernel {
-    ($name:ident, $body:ident, $threads:ident) => {
+    ($name:ident, $body:ident, $shared:ident, $threads:ident) => {
         impl<T: Sequence, I: Idx, const NT: usize, const VT: usize> Kernel for $name<T, I, NT, VT>
         where
             Self: EntryName,
@@ -127,7 +127,7 @@ macro_rules! bulk_kernel {
             const ENTRY: &'static str = <Self as EntryName>::NAME;
             const NT: u32 = NT as u32;
             const SHARED_BYTES: u32 =
-                device::shared_bytes(NT, VT, core::mem::size_of::<T>(), core::mem::size_of::<I>())
+                device::$shared(NT, VT, core::mem::size_of::<T>(), core::mem::size_of::<I>())
                     as u32;
             const MIN_CTAS_PER_SM: u32 = (tuning::$threads(core::mem::size_of::<T>()) / NT) as u32;
             #[inline(always)]
@@ -138,8 +138,13 @@ macro_rules! bulk_kernel {
         }
     };
 }
-bulk_kernel!(Remove, bulk_remove, remove_threads_per_sm);
-bulk_kernel!(Insert, bulk_insert, insert_threads_per_sm);
+bulk_kernel!(
+    Remove,
+    bulk_remove,
+    remove_shared_bytes,
+    remove_threads_per_sm
+);
+bulk_kernel!(Insert, bulk_insert, shared_bytes, insert_threads_per_sm);
 
 /// The kernels of one element/index pair for one architecture.
 ///

@@ -115,6 +115,21 @@ pub trait Cta {
             self.atomic_or_u32(p, bits);
         }
     }
+    /// `x`, hidden from the compiler's value tracking (an opaque `mov` on the GPU), so
+    /// that arithmetic on it stays 32-bit: LLVM otherwise widens a `u32` narrowed from a
+    /// `u64` it can bound back to the 64-bit value, and every compare on it then takes two
+    /// instructions.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{sim, Cta};
+    /// sim::launch(1, 1, 0, &|cta: &sim::SimCta| assert_eq!(cta.opaque_u32(7), 7));
+    /// ```
+    #[inline(always)]
+    fn opaque_u32(&self, x: u32) -> u32 {
+        x
+    }
     /// Load with acquire semantics at GPU scope (`ld.acquire.gpu.b32`).
     ///
     /// # Safety

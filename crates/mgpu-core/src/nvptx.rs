@@ -154,6 +154,14 @@ impl Cta for NvptxCta {
         unsafe { asm!("nanosleep.u32 {n};", n = in(reg32) ns, options(nostack)) }
     }
     #[inline(always)]
+    fn opaque_u32(&self, x: u32) -> u32 {
+        let r: u32;
+        unsafe {
+            asm!("mov.u32 {r}, {x};", r = out(reg32) r, x = in(reg32) x, options(pure, nomem, nostack))
+        };
+        r
+    }
+    #[inline(always)]
     fn grid_dependency_wait(&self) {
         // PTX ISA 7.8, sm_90: absent from the sm_70 build.
         #[cfg(not(mgpu_arch = "sm_70"))]

@@ -69,6 +69,46 @@ pub unsafe fn cta_compact_strided<C: Cta, const NT: usize, const VT: usize>(
     flags: [bool; VT],
     shared: *mut u32,
 ) -> ([u32; VT], u32) {
+    let mut ranks = [0u32; VT];
+    let total = cta_compact_strided_each::<C, NT, VT>(cta, flags, shared, |i, r| ranks[i] = r);
+    (ranks, total)
+}
+
+/// [`cta_compact_strided`] that hands each rank to `each(i, rank)` (row `i` of this
+/// thread's elements, in row order, flagged or not) as soon as it is known, instead of
+/// returning them all: a consumer such as a store loop then holds one rank at a time, not
+/// `VT` of them, which matters for large `VT`. Returns the number of flagged elements.
+///
+/// # Safety
+/// As for [`cta_compact_strided`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_ctascan::{cta_compact_strided_each, cta_compact_strided_shared_len};
+/// const NT: usize = 32;
+/// let mut slot = vec![u32::MAX; 3 * NT];
+/// let p = slot.as_mut_ptr() as usize;
+/// sim::launch(1, NT as u32, cta_compact_strided_shared_len(NT, 3) * 4, &|cta: &sim::SimCta| unsafe {
+///     let tid = cta.tid() as usize;
+///     let flags = [tid < 5, false, tid >= 30];
+///     let n = cta_compact_strided_each::<_, NT, 3>(cta, flags, cta.shared(0), |i, r| {
+///         if flags[i] {
+///             *(p as *mut u32).add(r as usize) = (NT * i + tid) as u32;
+///         }
+///     });
+///     assert_eq!(n, 7);
+/// });
+/// assert_eq!(&slot[..7], &[0, 1, 2, 3, 4, 94, 95]);
+/// ```
+#[inline(always)]
+pub unsafe fn cta_compact_strided_each<C: Cta, const NT: usize, const VT: usize>(
+    cta: &C,
+    flags: [bool; VT],
+    shared: *mut u32,
+    mut each: impl FnMut(usize, u32),
+) -> u32 {
     const W: u32 = WARP_SIZE;
     let warps = NT / W as usize;
     let lane = cta.lane();
@@ -108,17 +148,16 @@ pub unsafe fn cta_compact_strided<C: Cta, const NT: usize, const VT: usize>(
     let total = cta.shfl_idx_u32(u32::MAX, x, W - 1, W);
     let before_lane = x - own;
 
-    let mut ranks = [0u32; VT];
-    for (i, r) in ranks.iter_mut().enumerate() {
+    for (i, m) in masks.iter().enumerate() {
         let e = warps * i + warp;
         let owner = e / per;
         let mut start = cta.shfl_idx_u32(u32::MAX, before_lane, owner as u32, W);
         for q in owner * per..e {
             start += *shared.add(q);
         }
-        *r = start + (masks[i] & below).count_ones();
+        each(i, start + (m & below).count_ones());
     }
-    (ranks, total)
+    total
 }
 
 #[cfg(all(test, not(target_arch = "nvptx64")))]

@@ -39,7 +39,7 @@ mod compact;
 mod segreduce;
 mod segscan;
 
-pub use compact::{cta_compact_strided, cta_compact_strided_shared_len};
+pub use compact::{cta_compact_strided, cta_compact_strided_each, cta_compact_strided_shared_len};
 
 pub use segreduce::{seg_reduce_shared_bytes, seg_reduce_to_global, segment_end_flags};
 pub use segscan::{
