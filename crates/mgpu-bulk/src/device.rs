@@ -6,7 +6,7 @@
 //! store is bounds-checked, so no input can make a kernel touch memory outside its buffers.
 
 use mgpu_core::{shfl_idx, Cta, Element};
-use mgpu_ctascan::{cta_compact_strided_each, cta_compact_strided_shared_len};
+use mgpu_ctascan::{cta_compact_strided, cta_compact_strided_each, cta_compact_strided_shared_len};
 use mgpu_ctasearch::{ArrayOrSequence, Idx, Keys};
 
 /// Error bit: the indices are not sorted (remove: not strictly increasing). The bits are
@@ -149,36 +149,37 @@ pub const fn shared_bytes(nt: usize, vt: usize, elem_bytes: usize, index_bytes: 
 
 /// Loads the tile's indices `first .. first + count` (strided, coalesced; generated for a
 /// sequence) into shared slots `0 .. count`, where after the barrier each thread checks
-/// its index against the next one (no second global load per index). Offsets are u32
-/// (as usize, LLVM keeps them 64-bit).
+/// its index against the next one (no second global load per index).
 #[inline(always)]
 unsafe fn stage_indices<I: Idx, const NT: usize, const VT: usize>(
-    tid: u32,
+    tid: usize,
     keys: ArrayOrSequence<I>,
     first: u64,
     count: u32,
     staged: *mut I,
 ) {
-    let row = |i: usize| (NT * i) as u32 + tid;
     let mut idx = [I::ZERO; VT];
     if keys.sequence {
         let at = keys
             .first
             .wrapping_add(keys.step.wrapping_mul(I::from_u64(first)));
         for (i, x) in idx.iter_mut().enumerate() {
-            *x = at.wrapping_add(keys.step.wrapping_mul(I::from_u32(row(i))));
+            let k = NT * i + tid;
+            *x = at.wrapping_add(keys.step.wrapping_mul(I::from_usize(k)));
         }
     } else {
         let p = keys.ptr.wrapping_add(first as usize);
         for (i, x) in idx.iter_mut().enumerate() {
-            if row(i) < count {
-                *x = *p.add(row(i) as usize);
+            let k = NT * i + tid;
+            if (k as u32) < count {
+                *x = *p.add(k);
             }
         }
     }
     for (i, x) in idx.iter().enumerate() {
-        if row(i) < count {
-            *staged.add(row(i) as usize) = *x;
+        let k = NT * i + tid;
+        if (k as u32) < count {
+            *staged.add(k) = *x;
         }
     }
 }
@@ -311,7 +312,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     // The tile's remove indices (with each one's successor, for the order check).
     let ic = cta.opaque_u32((p1 - p0) as u32);
     let staged = cta.shared::<I>(staged_offset(NT, VT));
-    stage_indices::<I, NT, VT>(tid, keys, p0, ic, staged);
+    stage_indices::<I, NT, VT>(tid as usize, keys, p0, ic, staged);
     for i in 0..VT {
         *flags.add(row(i) as usize) = (row(i) < cnt) as u32;
     }
@@ -393,10 +394,6 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
 /// slot `before(r)` (an insertion) or `a_count + r - before(r)` (a source element), in
 /// strided order.
 ///
-/// The hot path is lean as in [`bulk_remove`]: 32-bit tile-relative arithmetic, one
-/// predicated load per slot from the values or the source, and errors classified in a
-/// cold pass only by tiles that saw one.
-///
 /// Checks: the partitions consistent, each index in `b0 ..= b1` (which for sorted indices
 /// holds), no index past `n`, each adjacent pair in the tile non-decreasing (from the
 /// staged indices; across tiles the source ranges order them).
@@ -427,10 +424,7 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
 ) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let nv = (NT * VT) as u64;
-    // Thread-relative offsets are u32 (`row` below), and `tid` is opaque: otherwise LLVM,
-    // knowing its range, widens them to 64 bits, and every compare takes two instructions.
-    let tid = cta.opaque_u32(cta.tid());
-    let row = |i: usize| (NT * i) as u32 + tid;
+    let tid = cta.tid() as usize;
     let block = cta.block() as u64;
     let n = a.source_len;
     let m = a.num_indices;
@@ -450,96 +444,81 @@ pub unsafe fn bulk_insert<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT
     }
     let (b0, b1) = (d0 - a0, d1 - a1);
     // Tile-relative 32-bit arithmetic from here on (a tile has NT * VT < 2^32 outputs).
-    let ac = cta.opaque_u32((a1 - a0) as u32);
-    let bc = cta.opaque_u32((b1 - b0) as u32);
+    let ac = (a1 - a0) as u32;
+    let bc = (b1 - b0) as u32;
     let count = ac + bc;
+    let mut err = 0u32;
     let flags = cta.shared::<u32>(0);
     let counts = cta.shared::<u32>(4 * NT * VT);
     let staged = cta.shared::<T>(staged_offset(NT, VT));
+    let seq = a.mode & MODE_SEQUENCE != 0;
     // Every global load up front, strided and coalesced: the tile's inserted values (slots
     // 0..ac) and source elements (slots ac..count), and its insert indices.
     let values = a.values.wrapping_add(a0 as usize);
     // Source element b0 + (j - ac) for slot j.
     let sources = a.source.wrapping_add(b0 as usize).wrapping_sub(ac as usize);
-    let seq = a.mode & MODE_SEQUENCE != 0;
     let mut vals = [T::ZERO; VT];
     for (i, v) in vals.iter_mut().enumerate() {
-        let j = row(i);
-        // a1 <= m and b1 <= n: in range.
-        let p = if j < ac { values } else { sources };
-        if j < count && !(seq && j < ac) {
-            *v = *p.add(j as usize);
-        }
-    }
-    if seq {
-        for (i, v) in vals.iter_mut().enumerate() {
-            if row(i) < ac {
-                *v = T::sequence(a.first, a.step, a0 + row(i) as u64);
-            }
+        let j = NT * i + tid;
+        if (j as u32) < ac {
+            *v = if seq {
+                T::sequence(a.first, a.step, a0 + j as u64)
+            } else {
+                // a1 <= m: in range.
+                *values.add(j)
+            };
+        } else if (j as u32) < count {
+            // b1 <= n: in range.
+            *v = *sources.add(j);
         }
     }
     let staged_idx = cta.shared::<I>(staged_offset(NT, VT) + NT * VT * core::mem::size_of::<T>());
     stage_indices::<I, NT, VT>(tid, keys, a0, ac, staged_idx);
 
     for (i, v) in vals.iter().enumerate() {
-        let j = row(i);
-        *flags.add(j as usize) = 0;
-        if j < count {
-            *staged.add(j as usize) = *v;
+        let j = NT * i + tid;
+        *flags.add(j) = 0;
+        if (j as u32) < count {
+            *staged.add(j) = *v;
         }
     }
     cta.sync();
-    // Insert k (tile-relative) lands at output slot k + (its index - b0). Indices are
-    // tile-relative in I's own width: b0 <= n fits I, as every index must.
-    let (b0_i, bc_i) = (I::from_u64(b0), I::from_u32(bc));
-    let mut bad = false;
+    // Insert k (tile-relative) lands at output slot k + (its index - b0).
     for i in 0..VT {
-        let k = row(i);
-        if k < ac {
-            let x = *staged_idx.add(k as usize);
-            let rel = x.wrapping_sub(b0_i);
-            if rel <= bc_i {
-                *flags.add(k as usize + rel.to_usize()) = 1;
+        let k = NT * i + tid;
+        if (k as u32) < ac {
+            let x = *staged_idx.add(k);
+            let rel = x.to_u64().wrapping_sub(b0);
+            if rel <= bc as u64 {
+                *flags.add(k + rel as usize) = 1;
+            } else if x.to_u64() > n {
+                err |= ERROR_RANGE;
             } else {
-                bad = true;
+                err |= ERROR_ORDER;
             }
-            bad |= k + 1 < ac && x > *staged_idx.add(k as usize + 1);
+            if (k as u32) + 1 < ac && x > *staged_idx.add(k + 1) {
+                err |= ERROR_ORDER;
+            }
         }
     }
     cta.sync();
     let mut inserted = [false; VT];
     for (i, f) in inserted.iter_mut().enumerate() {
-        *f = *flags.add(row(i) as usize) != 0;
+        *f = *flags.add(NT * i + tid) != 0;
     }
     // Output slot r is insert number `before(r)` when flagged, else source element
     // r - before(r), where before(r) counts the flagged slots ahead of it.
-    let room = cta.opaque_u32(a.output_len.saturating_sub(d0).min(nv) as u32);
+    let (before, _) = cta_compact_strided::<C, NT, VT>(cta, inserted, counts);
+    let room = a.output_len.saturating_sub(d0);
     let out = a.output.wrapping_add(d0 as usize);
-    cta_compact_strided_each::<C, NT, VT>(cta, inserted, counts, |i, g| {
-        let r = row(i);
-        let slot = if inserted[i] { g } else { ac + r - g };
-        // Only inconsistent (unsorted) indices, already reported, put slot outside.
-        if r < count && slot < count && r < room {
-            *out.add(r as usize) = *staged.add(slot as usize);
-        }
-    });
-    // Errors, classified only where the hot loop saw something wrong.
-    let mut err = 0u32;
-    if bad {
-        for i in 0..VT {
-            let k = row(i);
-            if k < ac {
-                let x = *staged_idx.add(k as usize);
-                if x.wrapping_sub(b0_i) > bc_i {
-                    err |= if x.to_u64() > n {
-                        ERROR_RANGE
-                    } else {
-                        ERROR_ORDER
-                    };
-                }
-                if k + 1 < ac && x > *staged_idx.add(k as usize + 1) {
-                    err |= ERROR_ORDER;
-                }
+    for i in 0..VT {
+        let r = (NT * i + tid) as u32;
+        if r < count {
+            let g = before[i];
+            let slot = if inserted[i] { g } else { ac + r - g };
+            // Only inconsistent (unsorted) indices, already reported, put slot outside.
+            if slot < count && (r as u64) < room {
+                *out.add(r as usize) = *staged.add(slot as usize);
             }
         }
     }
