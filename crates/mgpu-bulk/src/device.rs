@@ -319,19 +319,21 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     cta.sync();
     // Indices are tile-relative in I's own width: gid < n fits I, as every index must.
     let (gid_i, cnt_i) = (I::from_u64(gid), I::from_u32(cnt));
+    // The two checks of staged index k (value x), shared by the hot loop and the cold
+    // pass: not below its successor, and not in the tile (x - gid >= count).
+    let unordered = |k: u32, x: I| k + 1 < ic && x >= *staged.add(k as usize + 1);
+    let outside = |x: I| x.wrapping_sub(gid_i) >= cnt_i;
     let mut bad = false;
     for i in 0..VT {
         let k = row(i);
         if k < ic {
             let x = *staged.add(k as usize);
-            // The index relative to the tile: in range when below the tile's count.
-            let rel = x.wrapping_sub(gid_i);
-            if rel < cnt_i {
-                *flags.add(rel.to_usize()) = 0;
-            } else {
+            if outside(x) {
                 bad = true;
+            } else {
+                *flags.add(x.wrapping_sub(gid_i).to_usize()) = 0;
             }
-            bad |= k + 1 < ic && x >= *staged.add(k as usize + 1);
+            bad |= unordered(k, x);
         }
     }
     cta.sync();
@@ -368,14 +370,14 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
             let k = row(i);
             if k < ic {
                 let x = *staged.add(k as usize);
-                if x.wrapping_sub(gid_i) >= cnt_i {
+                if outside(x) {
                     err |= if x.to_u64() >= n {
                         ERROR_RANGE
                     } else {
                         ERROR_ORDER
                     };
                 }
-                if k + 1 < ic && x >= *staged.add(k as usize + 1) {
+                if unordered(k, x) {
                     err |= ERROR_ORDER;
                 }
             }
