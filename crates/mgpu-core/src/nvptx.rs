@@ -37,9 +37,20 @@ impl Cta for NvptxCta {
     fn nt(&self) -> u32 {
         unsafe { core::arch::nvptx::_block_dim_x() as u32 }
     }
+    /// `bar.sync 0` through LLVM's `llvm.nvvm.barrier0` intrinsic, never through `asm!`.
+    ///
+    /// `bar.sync` is the *aligned* barrier: every thread of the CTA must execute the same
+    /// barrier instruction. The intrinsic is `convergent`, so LLVM never makes it depend on
+    /// more control flow than the source gives it. A call to inline `asm!` is not
+    /// `convergent` (rustc does not mark it so, where clang marks every inline asm of CUDA
+    /// code): LLVM's tail duplication copied `asm!("bar.sync 0;")` after
+    /// `if warp == 0 { .. }` into both arms, so warp 0 and the other warps waited at two
+    /// different `bar.sync` instructions (compute-sanitizer's synccheck: "Divergent
+    /// thread(s) in block" in the scans). `cargo xtask ptx --check` rejects an aligned
+    /// barrier under a branch that can diverge.
     #[inline(always)]
     fn sync(&self) {
-        unsafe { asm!("bar.sync 0;", options(nostack)) }
+        unsafe { core::arch::nvptx::_syncthreads() }
     }
     #[inline(always)]
     fn shared_base(&self) -> *mut u8 {
