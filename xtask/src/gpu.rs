@@ -1,22 +1,78 @@
 //! `cargo xtask test-gpu`: runs every GPU test (the `#[ignore = "needs a CUDA GPU"]`
-//! ones) on a machine with a GPU and Rust.
+//! ones) on a machine with a GPU and Rust; `--large` runs the large-size group alone and
+//! `--sanitize` runs the GPU tests under compute-sanitizer, through the bundle's `run.sh`.
 
 use std::path::Path;
 use std::process::Command;
 
+use crate::bundle::LARGE_PREFIX;
 use crate::util::{cargo, run, workspace_root, Result};
 
+/// What `test-gpu` was asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    /// Every GPU test but the large group, with extra test-harness arguments.
+    Normal(Vec<String>),
+    /// The large-size group (tests named `large_*`), with extra harness arguments.
+    Large(Vec<String>),
+    /// Every GPU test but the large group under compute-sanitizer: `run.sh --sanitize`,
+    /// with `--tools LIST` when given.
+    Sanitize(Option<String>),
+}
+
+/// Parses the arguments after `test-gpu`: `[--large | --sanitize [--tools LIST]] [--] [ARGS..]`.
+pub fn parse_args(args: &[String]) -> Result<Mode> {
+    let rest = |r: &[String]| match r.first().map(String::as_str) {
+        Some("--") => r[1..].to_vec(),
+        _ => r.to_vec(),
+    };
+    match args.first().map(String::as_str) {
+        Some("--large") => Ok(Mode::Large(rest(&args[1..]))),
+        Some("--sanitize") => match &args[1..] {
+            [] => Ok(Mode::Sanitize(None)),
+            [flag, list] if flag == "--tools" => Ok(Mode::Sanitize(Some(list.clone()))),
+            other => Err(format!(
+                "test-gpu --sanitize takes only `--tools LIST`, not {other:?}"
+            )),
+        },
+        _ => Ok(Mode::Normal(rest(args))),
+    }
+}
+
 /// Entry point: checks for a GPU, then runs
-/// `cargo test --release --workspace -- --ignored [extra...]`, `extra` being what
-/// followed `test-gpu` on the command line (test-harness arguments such as a filter
-/// or `--test-threads=1`).
-pub fn test_gpu(extra: &[String]) -> Result<()> {
+/// `cargo test --release --workspace -- --ignored --skip large_ [extra...]` (normal),
+/// `cargo test --release --workspace -- --ignored large_ [extra...]` (`--large`), or
+/// builds the bundle into `target/bundle-sanitize` and runs its `run.sh --sanitize`.
+pub fn test_gpu(mode: Mode) -> Result<()> {
     let found = detect_gpu()?;
     eprintln!("xtask: {found}");
+    let root = workspace_root();
+    let harness: Vec<String> = match mode {
+        Mode::Normal(extra) => ["--ignored", "--skip", LARGE_PREFIX]
+            .into_iter()
+            .map(String::from)
+            .chain(extra)
+            .collect(),
+        Mode::Large(extra) => ["--ignored", LARGE_PREFIX]
+            .into_iter()
+            .map(String::from)
+            .chain(extra)
+            .collect(),
+        Mode::Sanitize(tools) => {
+            let dir = root.join("target").join("bundle-sanitize");
+            crate::bundle::bundle(Some(dir.clone()))?;
+            let mut cmd = Command::new(dir.join("run.sh"));
+            cmd.arg("--sanitize");
+            if let Some(list) = tools {
+                cmd.args(["--tools", &list]);
+            }
+            return run(&mut cmd);
+        }
+    };
     let mut cmd = cargo();
-    cmd.current_dir(workspace_root())
-        .args(["test", "--release", "--workspace", "--", "--ignored"])
-        .args(extra);
+    cmd.current_dir(root)
+        .args(["test", "--release", "--workspace", "--"])
+        .args(harness);
     run(&mut cmd)
 }
 
@@ -93,4 +149,35 @@ fn find_libcuda() -> Option<String> {
         .iter()
         .find(|p| Path::new(p).exists())
         .map(|p| p.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn modes() {
+        assert_eq!(parse_args(&[]).unwrap(), Mode::Normal(vec![]));
+        assert_eq!(
+            parse_args(&s(&["--", "scan"])).unwrap(),
+            Mode::Normal(s(&["scan"]))
+        );
+        assert_eq!(
+            parse_args(&s(&["--large", "bulk"])).unwrap(),
+            Mode::Large(s(&["bulk"]))
+        );
+        assert_eq!(
+            parse_args(&s(&["--sanitize"])).unwrap(),
+            Mode::Sanitize(None)
+        );
+        assert_eq!(
+            parse_args(&s(&["--sanitize", "--tools", "memcheck"])).unwrap(),
+            Mode::Sanitize(Some("memcheck".into()))
+        );
+        assert!(parse_args(&s(&["--sanitize", "scan"])).is_err());
+    }
 }

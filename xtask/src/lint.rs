@@ -1,5 +1,6 @@
-//! The PTX lint of `cargo xtask ptx --check`: local memory, non-inlined calls and
-//! PTX ISA versions above what the architecture needs (DESIGN.md §3).
+//! The PTX lint of `cargo xtask ptx --check`: local memory, non-inlined calls, PTX ISA
+//! versions above what the architecture needs (DESIGN.md §3) and aligned barriers in
+//! divergent control flow ([`crate::diverge`]).
 
 /// The PTX ISA version (major, minor) that rustc's NVPTX backend emits for `arch`
 /// without `+ptxNN`, which is also the highest one a committed file may declare, so
@@ -29,9 +30,11 @@ const LOCAL_MEMORY_PATTERNS: [&str; 3] = ["__local_depot", "ld.local", "st.local
 ///
 /// Fails on local memory (`__local_depot`, `ld.local`, `st.local`), naming the
 /// `.entry` (or `.func`) it belongs to; on any `.extern .func` (a call that was not
-/// inlined, which the driver cannot link); on a `.version` above `max_version`; and
-/// on a module with no `.version` at all. Messages start with `line N:` (1-based,
-/// counted in `ptx`; add the header line when `ptx` is the body of a file).
+/// inlined, which the driver cannot link); on a `.version` above `max_version`; on an
+/// aligned CTA barrier (`bar.sync`, ...) reached under a branch that can diverge within
+/// the CTA ([`crate::diverge::divergent_barriers`]); and on a module with no `.version`
+/// at all. Messages start with `line N:` (1-based, counted in `ptx`; add the header line
+/// when `ptx` is the body of a file).
 pub fn lint_ptx(ptx: &str, max_version: Option<(u32, u32)>) -> Vec<String> {
     let mut issues = Vec::new();
     let mut version_seen = false;
@@ -116,6 +119,7 @@ pub fn lint_ptx(ptx: &str, max_version: Option<(u32, u32)>) -> Vec<String> {
             if count == 1 { "" } else { "s" }
         ));
     }
+    issues.extend(crate::diverge::divergent_barriers(ptx));
     if !version_seen {
         issues.push("no `.version` directive".to_string());
     }
@@ -130,7 +134,7 @@ fn parse_version(text: &str) -> Option<(u32, u32)> {
 
 /// The name declared after `keyword` (`.entry` or `.func`) on a PTX line, skipping
 /// a `.func`'s return-parameter list: `.visible .func (.param .b32 r) foo(` gives `foo`.
-fn function_name(line: &str, keyword: &str) -> Option<String> {
+pub(crate) fn function_name(line: &str, keyword: &str) -> Option<String> {
     let at = line.find(keyword)?;
     let mut rest = line[at + keyword.len()..].trim_start();
     if rest.starts_with('(') {
@@ -259,6 +263,22 @@ mod tests {
     fn non_extern_func_is_fine() {
         let ptx = ".version 7.8\n.visible .func bar(\n)\n{\n\tret;\n}\n";
         assert!(lint_ptx(ptx, Some((7, 8))).is_empty());
+    }
+
+    #[test]
+    fn divergent_barrier_fails() {
+        // `bar.sync 0` in both arms of a branch on the warp index (`%tid.x >> 5`).
+        let ptx = ".version 7.8\n.visible .entry k()\n{\n\t.reg .pred %p<2>;\n\
+                   \t.reg .b32 %r<3>;\n\tmov.u32 \t%r1, %tid.x;\n\tshr.u32 \t%r2, %r1, 5;\n\
+                   \tsetp.ne.b32 \t%p1, %r2, 0;\n\t@%p1 bra \t$L1;\n\tbar.sync 0;\n\tret;\n\
+                   $L1:\n\tbar.sync 0;\n\tret;\n}\n";
+        let issues = lint_ptx(ptx, Some((7, 8)));
+        assert_eq!(issues.len(), 2, "{issues:?}");
+        assert!(issues[0].starts_with("line 10: kernel `k`: aligned barrier `bar.sync 0`"));
+        assert!(issues[1].starts_with("line 13:"), "{issues:?}");
+        assert!(issues[1].contains("(line 9: `@%p1 bra $L1`)"), "{issues:?}");
+        let uniform = ptx.replace("%tid.x", "%ctaid.x");
+        assert!(lint_ptx(&uniform, Some((7, 8))).is_empty());
     }
 
     #[test]

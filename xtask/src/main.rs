@@ -3,6 +3,7 @@
 
 mod bounds;
 mod bundle;
+mod diverge;
 mod gpu;
 mod json;
 mod lint;
@@ -19,9 +20,17 @@ usage: cargo xtask <command>
 commands:
   ptx                 regenerate kernels-ptx/ptx/<family>_<arch>.ptx (nightly + rust-src)
   ptx --check         fail if the committed PTX is stale, missing or fails the lint
-                      (local memory, .extern .func, .version too high)
+                      (local memory, .extern .func, .version too high, divergent
+                      barriers)
   ptx --out DIR       write the PTX into DIR instead (variants for MGPU_PTX_DIR)
-  test-gpu [ARGS..]   run every GPU test: cargo test --release --workspace -- --ignored ARGS..
+  test-gpu [ARGS..]   run every GPU test but the large group:
+                      cargo test --release --workspace -- --ignored --skip large_ ARGS..
+  test-gpu --large [ARGS..]
+                      the large-size group alone (sizes past 2^31; tests named large_*)
+  test-gpu --sanitize [--tools LIST]
+                      every GPU test under compute-sanitizer (memcheck, racecheck,
+                      synccheck, initcheck, or LIST), sizes capped: the bundle's
+                      run.sh --sanitize, built into target/bundle-sanitize
   bundle [--out DIR]  stripped demo, benchmark and GPU test binaries + run.sh in DIR
                       (default bundle/), for a GPU machine without Rust
   help                this text";
@@ -48,13 +57,7 @@ fn dispatch(args: &[String]) -> util::Result<()> {
             [flag, dir] if flag == "--out" => ptx::ptx_out(&PathBuf::from(dir)),
             _ => Err(format!("unexpected arguments to ptx: {rest:?}\n{USAGE}")),
         },
-        Some("test-gpu") => {
-            let extra = match rest.first().map(String::as_str) {
-                Some("--") => &rest[1..],
-                _ => rest,
-            };
-            gpu::test_gpu(extra)
-        }
+        Some("test-gpu") => gpu::test_gpu(gpu::parse_args(rest)?),
         Some("bundle") => bundle::bundle(parse_bundle_args(rest)?),
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
