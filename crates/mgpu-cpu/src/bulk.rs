@@ -97,11 +97,8 @@ pub fn bulk_remove<T: Element, I: Index>(
     output: &mut [T],
 ) -> Result<()> {
     let n = source.len();
-    same_len(
-        "bulk_remove output",
-        n.saturating_sub(indices.len()),
-        output.len(),
-    )?;
+    // The same order of checks as the GPU launcher, so two faults at once give the same
+    // error on both backends: the indices' count first, then the output.
     if indices.len() > n {
         return Err(Error::LengthMismatch {
             what: "bulk_remove indices (at most the source length)",
@@ -109,6 +106,7 @@ pub fn bulk_remove<T: Element, I: Index>(
             got: indices.len(),
         });
     }
+    same_len("bulk_remove output", n - indices.len(), output.len())?;
     check_remove(indices, n)?;
     // One piece per source chunk: the indices in the chunk are found by binary search
     // (the seed's binary-search partitions), its output is the chunk minus those.
