@@ -6,6 +6,7 @@
 //! (the context stays usable after each). Prints each size and the synchronised GPU time
 //! (after a warm-up that JIT-loads the module). Ignored without a GPU: run with
 //! `cargo xtask test-gpu`, or the bundle's `run.sh`.
+//! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 
 use mgpu_bulk::device::Sequence;
 use mgpu_bulk::{self as bulk, BulkData, BulkElement, BulkIndex, Source};
@@ -46,6 +47,12 @@ fn timed(dev: &Context, what: &str, n: usize, mut f: impl FnMut()) {
         "{what:<40} n = {n:>11}  {:>10.1} us",
         t.elapsed().as_secs_f64() * 1e6
     );
+}
+
+/// `n`, or at most a `parts`-th of the sanitizer cap: for one of `parts` pieces of an input
+/// that must fit under the cap together. `n` itself without a cap.
+fn cap_share(n: usize, parts: usize) -> usize {
+    n.min(mgpu_testkit::max_len() / parts)
 }
 
 fn bits<T: Element>(v: &[T]) -> Vec<[u32; 2]> {
@@ -126,7 +133,8 @@ where
     assert_eq!(bits(&o.to_vec().unwrap()), bits(&want), "{name} n = {n}");
 }
 
-/// Sizes around either kernel's tiles, then large ones (sorted, without repeats).
+/// Sizes around either kernel's tiles, then large ones (sorted, without repeats; those
+/// above the sanitizer cap dropped).
 fn sizes() -> Vec<usize> {
     let mut v = vec![
         0,
@@ -144,7 +152,7 @@ fn sizes() -> Vec<usize> {
     ];
     v.sort_unstable();
     v.dedup();
-    v
+    mgpu_testkit::sizes(&v)
 }
 
 #[test]
@@ -215,9 +223,11 @@ fn gpu_insert_matches_cpu_i32_u32() {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_insert_a_million_at_one_position() {
     let dev = ctx();
-    let n = 10_000_000;
+    // 10^6 values into 10^7 (under the sanitizer cap, half of it each: still many tiles of
+    // values at one position).
+    let n = cap_share(10_000_000, 2);
     let source = data::<i64>(n, 1);
-    let m = 1_000_000;
+    let m = cap_share(1_000_000, 2);
     let values = data::<i64>(m, 2);
     for at in [0u64, 1, n as u64 / 2, n as u64 - 1, n as u64] {
         let indices = vec![at; m];
@@ -250,7 +260,7 @@ where
     T: BulkData + BulkElement<I>,
     I: BulkIndex,
 {
-    for n in [NV + 3, 1_000_003] {
+    for n in mgpu_testkit::sizes(&[NV + 3, 1_000_003]) {
         let source = data::<T>(n, 11);
         let name = format!("{} {}", T::NAME, std::any::type_name::<I>());
         check_remove(
@@ -292,7 +302,8 @@ fn gpu_matches_cpu_every_type() {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_generated_sequences() {
     let dev = ctx();
-    let n = 10_000_000;
+    // 10^7 (the cap in sanitizer runs).
+    let n = mgpu_testkit::cap(10_000_000);
     let source = data::<f32>(n, 21);
     let s = DeviceVec::from_slice(&dev, &source).unwrap();
     // Remove every 3rd element from 1.
@@ -324,7 +335,8 @@ fn gpu_generated_sequences() {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_bad_input_errors() {
     let dev = ctx();
-    let n = 1_000_000;
+    // 10^6 (the cap in sanitizer runs).
+    let n = mgpu_testkit::cap(1_000_000);
     let source = data::<i32>(n, 31);
     let s = DeviceVec::from_slice(&dev, &source).unwrap();
     let remove = |idx: &[u32]| {
@@ -358,7 +370,7 @@ fn gpu_bad_input_errors() {
     assert!(matches!(remove(&garbage), Err(Error::InvalidInput(_))));
     assert!(matches!(insert(&garbage), Err(Error::InvalidInput(_))));
     let mut ins: Vec<u32> = insert_indices::<u32>(n, n / 2, 36);
-    ins.swap(100, 200_000);
+    ins.swap(100, n / 5);
     assert!(msg(insert(&ins)).contains("not sorted"));
     let mut ins: Vec<u32> = insert_indices::<u32>(n, n / 2, 37);
     *ins.last_mut().unwrap() = n as u32 + 1;

@@ -5,6 +5,7 @@
 //! Prints each size and the synchronised GPU time (after a warm-up that JIT-loads the
 //! module). Ignored without a GPU: run with `cargo xtask test-gpu`, or the bundle's
 //! `run.sh`.
+//! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 
 use mgpu_cpu::intervalmove as cpu;
 use mgpu_intervalmove::{self as im, IntervalData, IntervalElement, IntervalIndex, Source};
@@ -44,13 +45,22 @@ fn uniform_counts(n: usize, max: u64, seed: u64) -> Vec<u64> {
     v
 }
 
-/// Runs of 10^6 zero counts around small counts, and one count of 2^26.
+/// `n`, or at most a `parts`-th of the sanitizer cap: for one of `parts` pieces of an input
+/// that must fit under the cap together. `n` itself without a cap.
+fn cap_share(n: usize, parts: usize) -> usize {
+    n.min(mgpu_testkit::max_len() / parts)
+}
+
+/// Runs of 10^6 zero counts around small counts, and one count of 2^26 (under the sanitizer
+/// cap, runs of a quarter of it and one count of half of it, so that the counts and the
+/// outputs each fit under it).
 fn adversarial_counts() -> Vec<u64> {
-    let mut v = vec![0u64; 1_000_000];
-    v.extend(uniform_counts(1_000_000, 3, 7));
-    v.extend(std::iter::repeat_n(0, 1_000_000));
-    v.push(1 << 26);
-    v.extend(std::iter::repeat_n(0, 1_000_000));
+    let run = cap_share(1_000_000, 4);
+    let mut v = vec![0u64; run];
+    v.extend(uniform_counts(run, 3, 7));
+    v.extend(std::iter::repeat_n(0, run));
+    v.push(cap_share(1 << 26, 2) as u64);
+    v.extend(std::iter::repeat_n(0, run));
     v.extend(uniform_counts(5_000, 20, 8));
     v
 }
@@ -252,7 +262,7 @@ where
 }
 
 fn sizes() -> Vec<usize> {
-    vec![
+    mgpu_testkit::sizes(&[
         0,
         1,
         NV - 1,
@@ -262,7 +272,7 @@ fn sizes() -> Vec<usize> {
         1_000_003,
         10_000_000,
         100_000_000,
-    ]
+    ])
 }
 
 #[test]
@@ -302,16 +312,19 @@ fn gpu_matches_cpu_zero_runs_and_one_count_of_2_pow_26() {
     let counts = adversarial_counts();
     check::<u32, u32>(&dev, "zero runs + 2^26", &counts, 3, false);
     check::<f32, u64>(&dev, "zero runs + 2^26", &counts, 4, false);
-    // All the work in one count, and all-zero counts.
-    check::<i64, u32>(&dev, "one count", &[1 << 26], 5, true);
-    check::<u64, u64>(&dev, "all zero", &vec![0; 3_000_000], 6, true);
+    // All the work in one count, and all-zero counts (the cap in sanitizer runs).
+    let one = mgpu_testkit::cap(1 << 26) as u64;
+    check::<i64, u32>(&dev, "one count", &[one], 5, true);
+    let zeros = mgpu_testkit::cap(3_000_000);
+    check::<u64, u64>(&dev, "all zero", &vec![0; zeros], 6, true);
 }
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_matches_cpu_every_type() {
     let dev = ctx();
-    let counts = uniform_counts(1_000_000, 20, 9);
+    // 10^6 outputs (the cap in sanitizer runs).
+    let counts = uniform_counts(mgpu_testkit::cap(1_000_000), 20, 9);
     check::<i32, u64>(&dev, "uniform[0,20]", &counts, 10, true);
     check::<u32, u64>(&dev, "uniform[0,20]", &counts, 11, true);
     check::<i64, u64>(&dev, "uniform[0,20]", &counts, 12, true);
@@ -333,9 +346,12 @@ fn gpu_bad_input_errors() {
             im::interval_expand_naive(s.as_slice(), total, v.as_slice().into(), out.as_mut_slice());
         (a.unwrap_err().to_string(), b.unwrap_err().to_string())
     };
-    let mut bad: Vec<u32> = (0..3_000_000).collect();
-    bad[1_700_000] = 5;
-    for (a, b) in [expand(&[0, 3, 2], 4), expand(&bad, 3_000_000)] {
+    // 3 * 10^6 objects, the fault 17/30 of the way in (the cap in sanitizer runs, the fault
+    // at the same fraction).
+    let n = mgpu_testkit::cap(3_000_000);
+    let mut bad: Vec<u32> = (0..n as u32).collect();
+    bad[n * 17 / 30] = 5;
+    for (a, b) in [expand(&[0, 3, 2], 4), expand(&bad, n)] {
         assert!(
             a.contains("not non-decreasing") && b.contains("not non-decreasing"),
             "{a} / {b}"
@@ -345,11 +361,11 @@ fn gpu_bad_input_errors() {
     assert!(a.contains("does not start at 0") && b.contains("does not start at 0"));
     let (a, b) = expand(&[0, 2, 9], 4);
     assert!(a.contains("past the total") && b.contains("past the total"));
-    let mut wild: Vec<u32> = (0..100_000u32)
+    let mut wild: Vec<u32> = (0..mgpu_testkit::cap(100_000) as u32)
         .map(|i| i.wrapping_mul(2654435761u32) ^ 0x5A5A)
         .collect();
     wild[0] = 0;
-    let (a, b) = expand(&wild, 1_000_000);
+    let (a, b) = expand(&wild, mgpu_testkit::cap(1_000_000));
     println!("wild scan: {a} / {b}");
 
     let scan = DeviceVec::from_slice(&dev, &[0u64, 2, 4]).unwrap();
@@ -388,13 +404,17 @@ fn gpu_bad_input_errors() {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_overlapping_scatter_is_memory_safe() {
     let dev = ctx();
-    let scan = DeviceVec::from_slice(&dev, &[0u32, 500_000, 1_000_000]).unwrap();
+    // Three intervals of `len` = 5 * 10^5 (under the sanitizer cap, a third of it each)
+    // into an output of 1.2 `len`.
+    let len = cap_share(500_000, 3);
+    let l = len as u32;
+    let scan = DeviceVec::from_slice(&dev, &[0u32, l, 2 * l]).unwrap();
     let g = DeviceVec::from_slice(&dev, &[0u32, 0, 0]).unwrap();
     let s = DeviceVec::from_slice(&dev, &[10u32, 10, 100]).unwrap();
-    let mut out = DeviceVec::<u32, _>::zeros(&dev, 600_000).unwrap();
+    let mut out = DeviceVec::<u32, _>::zeros(&dev, len + len / 5).unwrap();
     im::interval_move(
         scan.as_slice(),
-        1_500_000,
+        3 * len,
         g.as_slice(),
         s.as_slice(),
         Source::counting(0),
@@ -402,15 +422,16 @@ fn gpu_overlapping_scatter_is_memory_safe() {
     )
     .unwrap();
     let out = out.to_vec().unwrap();
-    // Intervals 0 and 1 both cover [10, 500_010), interval 2 covers [100, 500_100); every
-    // overlapped element holds one writer's value, and [500_100, 600_000) is written by no
-    // interval and keeps its zero (the first run of this test expected writes there).
+    // Intervals 0 and 1 both cover [10, len + 10), interval 2 covers [100, len + 100);
+    // every overlapped element holds one writer's value, and [len + 100, 1.2 len) is
+    // written by no interval and keeps its zero (the first run of this test expected
+    // writes there).
     assert!(out[..10].iter().all(|&v| v == 0));
     for (i, &v) in out.iter().enumerate().skip(10) {
         let v = v as usize;
-        let ok = if i < 500_010 {
+        let ok = if i < len + 10 {
             v == i - 10 || (i >= 100 && v == i - 100)
-        } else if i < 500_100 {
+        } else if i < len + 100 {
             v == i - 100
         } else {
             v == 0

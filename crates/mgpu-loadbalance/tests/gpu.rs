@@ -4,6 +4,7 @@
 //! (an error, with the guard cells around the output untouched). Prints each size and the
 //! time of the synchronised call (after a warm-up that JIT-loads the module). Ignored
 //! without a GPU: run with `cargo xtask test-gpu`, or the bundle's `run.sh`.
+//! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 
 use mgpu_core::{Error, Index, Plus};
 use mgpu_loadbalance::{
@@ -87,6 +88,12 @@ where
     );
 }
 
+/// `n`, or at most a `parts`-th of the sanitizer cap: for one of `parts` pieces of an input
+/// that must fit under the cap together. `n` itself without a cap.
+fn cap_share(n: usize, parts: usize) -> usize {
+    n.min(mgpu_testkit::max_len() / parts)
+}
+
 fn both(dev: &Context, what: &str, counts: &[u64]) {
     check::<u32>(dev, what, counts);
     check::<u64>(dev, what, counts);
@@ -96,7 +103,7 @@ fn both(dev: &Context, what: &str, counts: &[u64]) {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_matches_cpu_uniform_counts() {
     let dev = ctx();
-    for items in [0usize, 1, 1000, 1 << 20, 10_000_000, 100_000_000] {
+    for items in mgpu_testkit::sizes(&[0, 1, 1000, 1 << 20, 10_000_000, 100_000_000]) {
         both(&dev, "uniform [0, 20]", &uniform(items, 20, items as u64));
         both(&dev, "uniform [0, 2]", &uniform(items, 2, items as u64 + 7));
     }
@@ -106,21 +113,25 @@ fn gpu_matches_cpu_uniform_counts() {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_matches_cpu_zero_runs_and_one_big_count() {
     let dev = ctx();
-    // Runs of 10^6 zero counts between small counts.
+    // Runs of 10^6 zero counts between small counts (under the sanitizer cap, runs of a
+    // 21st of it, still longer than a tile, so that the 20 runs fit under it).
+    let run = cap_share(1_000_000, 21);
     let mut v = Vec::new();
     for k in 0..20u64 {
-        v.extend(std::iter::repeat_n(0, 1_000_000));
-        v.extend(uniform(100_000, 20, k));
+        v.extend(std::iter::repeat_n(0, run));
+        v.extend(uniform(run / 10, 20, k));
     }
     both(&dev, "runs of 10^6 zeros", &v);
-    // One count of 2^26 among zeros, at the start, middle and end.
-    for at in [0usize, 500_000, 999_999] {
-        let mut v = vec![0u64; 1_000_000];
-        v[at] = 1 << 26;
+    // One count of 2^26 among 10^6 zeros, at the start, middle and end (under the sanitizer
+    // cap, one count of half of it among as many zeros).
+    let n = cap_share(1_000_000, 2);
+    for at in [0usize, n / 2, n - 1] {
+        let mut v = vec![0u64; n];
+        v[at] = cap_share(1 << 26, 2) as u64;
         both(&dev, "one count of 2^26", &v);
     }
     // All zero counts.
-    both(&dev, "all zero", &vec![0u64; 3_000_000]);
+    both(&dev, "all zero", &vec![0u64; mgpu_testkit::cap(3_000_000)]);
 }
 
 #[test]
@@ -132,7 +143,9 @@ fn gpu_matches_cpu_around_the_tile() {
         <u64 as LoadBalanceIndex>::NV_SM90,
         896,
     ] {
-        for steps in [nv - 1, nv, nv + 1, 2 * nv - 1, 2 * nv, 2 * nv + 1, 7 * nv] {
+        for steps in
+            mgpu_testkit::sizes(&[nv - 1, nv, nv + 1, 2 * nv - 1, 2 * nv, 2 * nv + 1, 7 * nv])
+        {
             // Objects of count 1 and 0 alternating: objects + items = steps.
             let objects = steps * 2 / 3;
             let v: Vec<u64> = (0..objects)
@@ -147,13 +160,15 @@ fn gpu_matches_cpu_around_the_tile() {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_rejects_bad_scans() {
     let dev = ctx();
-    let n = 3_000_000u32;
+    // 3 * 10^6 objects, the first bad scan's fault 5/6 of the way in (the cap in sanitizer
+    // runs, the fault at the same fraction).
+    let n = mgpu_testkit::cap(3_000_000) as u32;
     let good: Vec<u32> = (0..n).collect();
     let cases: Vec<(Vec<u32>, u32)> = vec![
         (
             {
                 let mut s = good.clone();
-                s[2_500_000] = 3;
+                s[n as usize / 6 * 5] = 3;
                 s
             },
             n,
@@ -185,5 +200,9 @@ fn gpu_rejects_bad_scans() {
         assert_eq!((v[0], v[len + 1]), (0xDEAD_BEEF, 0xDEAD_BEEF));
     }
     // The context is still usable.
-    check::<u32>(&dev, "after bad input", &uniform(100_000, 20, 3));
+    check::<u32>(
+        &dev,
+        "after bad input",
+        &uniform(mgpu_testkit::cap(100_000), 20, 3),
+    );
 }

@@ -3,6 +3,7 @@
 //! of nv) up to 10^8 elements, printing each size and the GPU time of the synchronised
 //! call (after a warm-up call that JIT-loads the module). Ignored without a GPU: run with
 //! `cargo xtask test-gpu`, or the bundle's `run.sh`.
+//! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 //!
 //! `gpu_counting_partitions` covers Bulk Insert's partitions (indices, sorted or garbage,
 //! or generated, against the source positions) against the serial search on the CPU.
@@ -53,7 +54,7 @@ fn timed<D: Device>(
 }
 
 fn sizes() -> Vec<usize> {
-    vec![
+    mgpu_testkit::sizes(&[
         0,
         1,
         NV - 1,
@@ -63,7 +64,13 @@ fn sizes() -> Vec<usize> {
         1_000_003,
         10_000_000,
         100_000_000,
-    ]
+    ])
+}
+
+/// `n`, or at most a `parts`-th of the sanitizer cap: for one of `parts` pieces of an input
+/// that must fit under the cap together. `n` itself without a cap.
+fn cap_share(n: usize, parts: usize) -> usize {
+    n.min(mgpu_testkit::max_len() / parts)
 }
 
 fn merge_big<T: Key, C: MergeComparator<T>>(dev: &Context, n: usize, range: u64) {
@@ -111,7 +118,7 @@ fn gpu_merge_partitions() {
         merge_big::<i32, Less>(&dev, n, 1); // all keys equal
         merge_big::<f64, Greater>(&dev, n, 1000);
     }
-    for n in [0usize, 1, 3 * NV, 1_000_000] {
+    for n in mgpu_testkit::sizes(&[0, 1, 3 * NV, 1_000_000]) {
         let mut rng = Rng(3);
         // Every other key type and comparator, and one side empty.
         for_key_types!(check_one_sided, &dev, &mut rng, n);
@@ -131,15 +138,7 @@ fn check_one_sided<T: Key, C: MergeComparator<T>>(dev: &Context, rng: &mut Rng, 
 #[ignore = "needs a CUDA GPU"]
 fn gpu_mergesort_partitions() {
     let dev = ctx();
-    for n in [
-        0usize,
-        1,
-        NV + 1,
-        4 * NV,
-        1_000_003,
-        10_000_000,
-        100_000_000,
-    ] {
+    for n in mgpu_testkit::sizes(&[0, 1, NV + 1, 4 * NV, 1_000_003, 10_000_000, 100_000_000]) {
         for coop in [2usize, 8, 64] {
             let mut rng = Rng(n as u64 + coop as u64);
             let keys = sorted_lists::<u32, Less>(&mut rng, n, NV * coop / 2, 1 << 20);
@@ -153,14 +152,16 @@ fn gpu_mergesort_partitions() {
             );
         }
     }
+    // 10^5 keys (the cap in sanitizer runs).
+    let n = mgpu_testkit::cap(100_000);
     let mut rng = Rng(9);
     check_mergesort::<_, f32, Greater>(
         &dev,
-        &sorted_lists::<f32, Greater>(&mut rng, 100_000, NV, 10),
+        &sorted_lists::<f32, Greater>(&mut rng, n, NV, 10),
         NV,
         2,
     );
-    check_mergesort::<_, i64, Less>(&dev, &vec![7i64; 100_000], NV, 4);
+    check_mergesort::<_, i64, Less>(&dev, &vec![7i64; n], NV, 4);
 }
 
 fn index_big<I: PartitionIndex>(dev: &Context, n: usize) {
@@ -216,23 +217,16 @@ fn index_big<I: PartitionIndex>(dev: &Context, n: usize) {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_index_partitions() {
     let dev = ctx();
-    for n in [
-        0usize,
-        1,
-        NV - 1,
-        NV,
-        NV + 1,
-        1_000_003,
-        10_000_000,
-        50_000_000,
-    ] {
+    for n in mgpu_testkit::sizes(&[0, 1, NV - 1, NV, NV + 1, 1_000_003, 10_000_000, 50_000_000]) {
         index_big::<u32>(&dev, n);
         index_big::<u64>(&dev, n);
     }
-    // One object with everything, and all objects empty but the last.
-    for c in [vec![3_000_000u64], {
-        let mut v = vec![0u64; 1_000_000];
-        v[999_999] = 77;
+    // One object with everything, and all objects empty but the last (3 * 10^6 items and
+    // 10^6 objects; the cap in sanitizer runs).
+    for c in [vec![mgpu_testkit::cap(3_000_000) as u64], {
+        let n = mgpu_testkit::cap(1_000_000);
+        let mut v = vec![0u64; n];
+        v[n - 1] = 77;
         v
     }] {
         let (scan, total) = scan_of::<u32>(&c);
@@ -323,28 +317,22 @@ fn counting_big<I: PartitionIndex>(dev: &Context, n: usize) {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_counting_partitions() {
     let dev = ctx();
-    for n in [
-        0usize,
-        1,
-        NV - 1,
-        NV,
-        NV + 1,
-        1_000_003,
-        10_000_000,
-        100_000_000,
-    ] {
+    for n in mgpu_testkit::sizes(&[0, 1, NV - 1, NV, NV + 1, 1_000_003, 10_000_000, 100_000_000]) {
         counting_big::<u32>(&dev, n);
         counting_big::<u64>(&dev, n);
     }
-    // A million indices at one position (0, the middle, the end), as arrays.
-    let n = 3_000_000usize;
+    // A million indices at one position (0, the middle, the end) of 3 * 10^6, as arrays
+    // (under the sanitizer cap, half of it each: still many tiles of indices at one place).
+    let n = cap_share(3_000_000, 2);
+    let m = cap_share(1_000_000, 2);
     for at in [0u64, n as u64 / 2, n as u64] {
-        check_counting::<_, u32>(&dev, &vec![at as u32; 1_000_000], None, n, NV);
+        check_counting::<_, u32>(&dev, &vec![at as u32; m], None, n, NV);
     }
 }
 
 /// Median microseconds of 15 launches of `K` (after 2 warm-ups), each between CUDA events,
-/// with one group of `2^lanes_log2` lanes per partition; and the partitions it wrote.
+/// with one group of `2^lanes_log2` lanes per partition; and the partitions it wrote. Under
+/// the sanitizer cap, whose times mean nothing, 1 launch after the 2 warm-ups.
 fn time_kernel<K: mgpu_core::Kernel>(
     dev: &Context,
     num: usize,
@@ -360,8 +348,9 @@ fn time_kernel<K: mgpu_core::Kernel>(
         cuda.new_event(Some(CU_EVENT_DEFAULT)).unwrap(),
         cuda.new_event(Some(CU_EVENT_DEFAULT)).unwrap(),
     );
+    let launches = if mgpu_testkit::capped() { 3 } else { 17 };
     let mut ts = Vec::new();
-    for i in 0..17 {
+    for i in 0..launches {
         start.record(dev.stream()).unwrap();
         // SAFETY: `out` has `num` slots; `args` names device buffers with their lengths.
         unsafe { dev.launch::<K>(grid, &a).unwrap() };
@@ -413,8 +402,14 @@ fn print_sweep(what: &str, log_n: u32, num: usize, times: &[f64]) {
 fn gpu_group_sizes() {
     let dev = ctx();
     let nv = 128 * 11;
-    for log_n in [20u32, 22, 24, 25, 26, 27] {
-        let n = 1usize << log_n;
+    // 2^20 to 2^27; under the sanitizer cap, which drops them all, the largest power of two
+    // under it (so the sweep still checks every group size).
+    let mut ns = mgpu_testkit::sizes(&[1 << 20, 1 << 22, 1 << 24, 1 << 25, 1 << 26, 1 << 27]);
+    if ns.is_empty() {
+        ns.push(1 << mgpu_testkit::max_len().max(1).ilog2());
+    }
+    for n in ns {
+        let log_n = n.ilog2();
         let mut rng = Rng(log_n as u64);
         let a = sorted::<u32>(&mut rng, n / 2, 1 << 30, false);
         let b = sorted::<u32>(&mut rng, n - n / 2, 1 << 30, false);

@@ -1,6 +1,7 @@
 //! The CUDA `Context` on a real GPU. CI has none: these are `#[ignore = "needs a CUDA GPU"]`
 //! and run with `cargo test -p mgpu-runtime -- --ignored` (or `cargo xtask test-gpu`) on a
 //! machine with one. Launching kernels is tested by the algorithm crates, which have PTX.
+//! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 
 use mgpu_runtime::{Context, Device, DeviceVec, Error};
 
@@ -39,7 +40,7 @@ fn info_is_sane() {
 #[ignore = "needs a CUDA GPU"]
 fn alloc_copy_round_trip() {
     let ctx = gpu();
-    for n in [0usize, 1, 255, 256, 1000, 1 << 20, (1 << 20) + 3] {
+    for n in mgpu_testkit::sizes(&[0, 1, 255, 256, 1000, 1 << 20, (1 << 20) + 3]) {
         let host: Vec<u64> = (0..n as u64)
             .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
             .collect();

@@ -2,6 +2,7 @@
 //! fold, bit for bit for integers; exactly representable float inputs (so any association
 //! order gives the same bits) plus arbitrary floats within a stated tolerance; sizes from 0
 //! to 10^8. Ignored without a GPU: run with `cargo xtask test-gpu` or the bundle's `run.sh`.
+//! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 
 mod common;
 use common::{reference, Rng};
@@ -27,6 +28,17 @@ const SIZES: &[usize] = &[
     1 << 20,
     3_000_017,
 ];
+
+/// The sizes of `all` under the sanitizer cap (`mgpu_testkit::sizes`: all of them without
+/// one); where the cap drops every one, the cap itself, so that the test still checks a
+/// size of many tiles rather than nothing.
+fn sizes_or_cap(all: &[usize]) -> Vec<usize> {
+    let kept = mgpu_testkit::sizes(all);
+    match all.iter().max() {
+        Some(&max) if kept.is_empty() => vec![mgpu_testkit::cap(max)],
+        _ => kept,
+    }
+}
 
 fn check<T: Element, Op: ScanOp<T>>(ctx: &Context, sizes: &[usize], gen: impl Fn(&mut Rng) -> T) {
     for &n in sizes {
@@ -72,13 +84,14 @@ macro_rules! int_gpu_tests {
         #[ignore = "needs a CUDA GPU"]
         fn $name() {
             let c = ctx();
-            check::<$t, Plus>(&c, SIZES, |r| r.next() as $t);
-            check::<$t, Multiplies>(&c, SIZES, |r| (r.next() | 1) as $t);
-            check::<$t, Maximum>(&c, SIZES, |r| r.next() as $t);
-            check::<$t, Minimum>(&c, SIZES, |r| r.next() as $t);
-            check::<$t, BitAnd>(&c, SIZES, |r| !((r.next() % 2 == 0) as $t).wrapping_shl((r.next() % 64) as u32));
-            check::<$t, BitOr>(&c, SIZES, |r| ((r.next() % 4096 == 0) as $t).wrapping_shl((r.next() % 64) as u32));
-            check::<$t, BitXor>(&c, SIZES, |r| r.next() as $t);
+            let sizes = &mgpu_testkit::sizes(SIZES);
+            check::<$t, Plus>(&c, sizes, |r| r.next() as $t);
+            check::<$t, Multiplies>(&c, sizes, |r| (r.next() | 1) as $t);
+            check::<$t, Maximum>(&c, sizes, |r| r.next() as $t);
+            check::<$t, Minimum>(&c, sizes, |r| r.next() as $t);
+            check::<$t, BitAnd>(&c, sizes, |r| !((r.next() % 2 == 0) as $t).wrapping_shl((r.next() % 64) as u32));
+            check::<$t, BitOr>(&c, sizes, |r| ((r.next() % 4096 == 0) as $t).wrapping_shl((r.next() % 64) as u32));
+            check::<$t, BitXor>(&c, sizes, |r| r.next() as $t);
         }
     )*};
 }
@@ -91,10 +104,11 @@ macro_rules! float_gpu_tests {
         #[ignore = "needs a CUDA GPU"]
         fn $name() {
             let c = ctx();
-            check::<$t, Plus>(&c, SIZES, |r| (r.next() % 33) as $t - 16.0);
-            check::<$t, Multiplies>(&c, SIZES, |r| match r.next() % 4096 { 0 => 2.0, 1 => 0.5, k if k < 2048 => -1.0, _ => 1.0 });
-            check::<$t, Maximum>(&c, SIZES, |r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
-            check::<$t, Minimum>(&c, SIZES, |r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
+            let sizes = &mgpu_testkit::sizes(SIZES);
+            check::<$t, Plus>(&c, sizes, |r| (r.next() % 33) as $t - 16.0);
+            check::<$t, Multiplies>(&c, sizes, |r| match r.next() % 4096 { 0 => 2.0, 1 => 0.5, k if k < 2048 => -1.0, _ => 1.0 });
+            check::<$t, Maximum>(&c, sizes, |r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
+            check::<$t, Minimum>(&c, sizes, |r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
         }
     )*};
 }
@@ -103,19 +117,21 @@ float_gpu_tests!(gpu_all_ops_f32: f32, gpu_all_ops_f64: f64);
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
-fn gpu_large_i32_scan_and_reduce() {
+fn gpu_i32_scan_and_reduce_to_10e8() {
     let c = ctx();
-    check::<i32, Plus>(&c, &[100_000_000, (1 << 27) + 5], |r| {
+    // Under the sanitizer cap: the cap itself (many tiles), not nothing.
+    check::<i32, Plus>(&c, &sizes_or_cap(&[100_000_000, (1 << 27) + 5]), |r| {
         (r.next() % 16) as i32
     });
-    check::<u64, Maximum>(&c, &[30_000_001], |r| r.next());
+    check::<u64, Maximum>(&c, &sizes_or_cap(&[30_000_001]), |r| r.next());
 }
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_float_sums_deterministic_within_tolerance() {
     let c = ctx();
-    let n = 10_000_000;
+    // 10^7 (many CTAs' worth of tiles); the cap in sanitizer runs.
+    let n = mgpu_testkit::cap(10_000_000);
     let mut rng = Rng(7);
     let x: Vec<f64> = (0..n)
         .map(|_| (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
@@ -155,8 +171,11 @@ fn gpu_float_sums_deterministic_within_tolerance() {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_count_scan_overflow() {
     let c = ctx();
-    let mut counts = vec![3u32; 5_000_000];
-    counts[4_000_000] = u32::MAX - 1000;
+    // 5 * 10^6 counts, the huge one at 4 * 10^6 (tiles past the first); fewer, the huge one
+    // at the same fraction, under the sanitizer cap.
+    let n = mgpu_testkit::cap(5_000_000);
+    let mut counts = vec![3u32; n];
+    counts[n / 5 * 4] = u32::MAX - 1000;
     let d = DeviceVec::from_slice(&c, &counts).unwrap();
     let mut out = DeviceVec::<u32, _>::zeros(&c, counts.len()).unwrap();
     assert_eq!(
@@ -167,13 +186,14 @@ fn gpu_count_scan_overflow() {
         }
     );
     // The context is still usable, and a fitting total is returned.
-    let ok = vec![7u32; 1_000_000];
+    let m = mgpu_testkit::cap(1_000_000);
+    let ok = vec![7u32; m];
     let mut d = DeviceVec::from_slice(&c, &ok).unwrap();
     assert_eq!(
         mgpu_scan::scan_counts_exclusive_in_place(d.as_mut_slice()).unwrap(),
-        7_000_000
+        7 * m as u32
     );
-    assert_eq!(d.to_vec().unwrap()[999_999], 6_999_993);
+    assert_eq!(d.to_vec().unwrap()[m - 1], 7 * (m as u32 - 1));
 }
 
 #[test]
@@ -181,7 +201,9 @@ fn gpu_count_scan_overflow() {
 fn gpu_scan_on_cudarc_buffers() {
     // Interop: mgpu scans memory cudarc owns, in place and out of place, with no copy.
     let c = ctx();
-    let host: Vec<u32> = (0..100_000u32).map(|i| i % 7).collect();
+    let host: Vec<u32> = (0..mgpu_testkit::cap(100_000) as u32)
+        .map(|i| i % 7)
+        .collect();
     let input = c.stream().clone_htod(&host).unwrap();
     let mut output = c.stream().alloc_zeros::<u32>(host.len()).unwrap();
     let total =
@@ -255,7 +277,8 @@ fn gpu_fault_is_context_lost() {
 fn gpu_sm70_ptx_and_tuning() {
     // The sm_70 PTX and its tuning table, JIT-compiled for this (newer) GPU.
     let c = ctx().with_arch(mgpu_runtime::Arch::Sm70).unwrap();
-    let sizes = &[0, 1, 1279, 1280, 1281, 2815, 2816, 2817, 1 << 20, 3_000_017];
+    let sizes =
+        &mgpu_testkit::sizes(&[0, 1, 1279, 1280, 1281, 2815, 2816, 2817, 1 << 20, 3_000_017]);
     check::<u32, Plus>(&c, sizes, |r| r.next() as u32);
     check::<i64, Maximum>(&c, sizes, |r| r.next() as i64);
     check::<u64, BitXor>(&c, sizes, |r| r.next());

@@ -2,6 +2,7 @@
 //! on the simulator (small inputs, run by `cargo test`) and on a CUDA GPU (larger inputs,
 //! ignored without one: `cargo xtask test-gpu` or the bundle's `run.sh`). One suite,
 //! written once over `Device`.
+//! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 
 use mgpu_runtime::Device;
 use mgpu_sortnetwork::kernels::{NT, VT};
@@ -230,6 +231,12 @@ fn load_balance<D: Device>(dev: &D, objects: usize, max_count: u64, zeros: bool,
     }
 }
 
+/// `n / 7 + 1` objects of up to `3 * NV` items (1.5 tiles on average); under the sanitizer
+/// cap, at most as many as keep their items under it (each still of up to 3 tiles).
+fn big_objects(n: usize) -> usize {
+    (n / 7 + 1).min((mgpu_testkit::max_len() / (3 * NV / 2)).max(1))
+}
+
 /// A plain sequential segmented scan with `Plus`: a segment ends where `ends` says and at
 /// the end of every tile (the kernel's segments are tile-local).
 fn cpu_seg_scan(x: &[i32], ends: &[bool], exclusive: bool) -> Vec<i32> {
@@ -317,7 +324,8 @@ macro_rules! suite {
                 let s = k as u64 * 13;
                 super::load_balance(&dev, n, 4, false, s + 1);
                 super::load_balance(&dev, n, 9, true, s + 2); // runs of empty objects
-                super::load_balance(&dev, n / 7 + 1, 3 * super::NV as u64, false, s + 3);
+                let big = super::big_objects(n);
+                super::load_balance(&dev, big, 3 * super::NV as u64, false, s + 3);
                 super::load_balance(&dev, n, 1, false, s + 4); // every object empty
             }
         }
@@ -354,22 +362,12 @@ mod simulator {
     );
 }
 
-/// The GPU: also sizes of millions of elements.
+/// The GPU: also sizes of millions of elements (dropped above the sanitizer cap).
 mod cuda {
     use super::NV;
     suite!(
         mgpu_runtime::Context::new(0).expect("needs a CUDA GPU"),
-        [
-            0usize,
-            1,
-            7,
-            NV - 1,
-            NV,
-            NV + 1,
-            2 * NV + 5,
-            100_003,
-            4_000_037
-        ],
+        mgpu_testkit::sizes(&[0, 1, 7, NV - 1, NV, NV + 1, 2 * NV + 5, 100_003, 4_000_037]),
         ignore = "needs a CUDA GPU"
     );
 }
