@@ -739,6 +739,10 @@ unsafe fn collect_partials<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: u
         }
         first += (collect_unroll::<T>() * NT) as u64;
     }
+    // `scratch` was the caller's `cta_reduce` scratch too: wait until every warp has read
+    // its partial there before this reduction writes into it (racecheck found the write
+    // of a fast warp landing before a slow warp's read, which changed the total).
+    cta.sync();
     let total = cta_reduce::<C, T, Op, NT>(cta, acc, scratch);
     if cta.tid() == 0 {
         *a.total = total;
