@@ -46,6 +46,20 @@ pub trait Cta {
     fn nt(&self) -> u32;
     /// CTA-wide barrier (`__syncthreads`); also orders shared-memory accesses.
     fn sync(&self);
+    /// CTA-wide barrier that also returns whether `pred` was true in any thread
+    /// (`__syncthreads_or`, `bar.red.or.pred`); orders shared memory as [`Cta::sync`] does.
+    /// Every thread of the CTA must reach the same `sync_or` (never a `sync` in its place).
+    ///
+    /// ```
+    /// use mgpu_core::{sim, Cta};
+    /// let mut out = vec![false; 64];
+    /// let p = out.as_mut_ptr() as usize;
+    /// sim::launch(1, 64, 0, &|cta: &sim::SimCta| unsafe {
+    ///     *(p as *mut bool).add(cta.tid() as usize) = cta.sync_or(cta.tid() == 40);
+    /// });
+    /// assert!(out.iter().all(|&b| b));
+    /// ```
+    fn sync_or(&self, pred: bool) -> bool;
     /// The base of the CTA's dynamic shared memory (16-byte aligned).
     fn shared_base(&self) -> *mut u8;
 

@@ -35,7 +35,8 @@
         stdarch_nvptx,
         core_intrinsics,
         gpu_intrinsics,
-        gpu_launch_sized_workgroup_mem
+        gpu_launch_sized_workgroup_mem,
+        link_llvm_intrinsics
     )
 )]
 

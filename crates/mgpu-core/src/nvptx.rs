@@ -8,6 +8,13 @@
 use crate::Cta;
 use core::arch::asm;
 
+unsafe extern "C" {
+    /// `__syncthreads_or`: a CTA barrier that ORs a predicate over the CTA. An LLVM
+    /// intrinsic, so `convergent`, unlike inline `asm!`.
+    #[link_name = "llvm.nvvm.barrier0.or"]
+    fn barrier0_or(pred: i32) -> i32;
+}
+
 /// The CTA as seen by a GPU thread. Zero-sized: every query is a special register read.
 #[derive(Clone, Copy, Default)]
 pub struct NvptxCta;
@@ -51,6 +58,12 @@ impl Cta for NvptxCta {
     #[inline(always)]
     fn sync(&self) {
         unsafe { core::arch::nvptx::_syncthreads() }
+    }
+    /// `bar.red.or.pred` through LLVM's convergent `llvm.nvvm.barrier0.or` intrinsic
+    /// (`__syncthreads_or`), for the reasons given at [`Cta::sync`] above.
+    #[inline(always)]
+    fn sync_or(&self, pred: bool) -> bool {
+        unsafe { barrier0_or(pred as i32) != 0 }
     }
     #[inline(always)]
     fn shared_base(&self) -> *mut u8 {

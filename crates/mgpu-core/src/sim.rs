@@ -55,14 +55,15 @@ struct WarpReq {
 
 #[derive(Clone, Copy, Debug)]
 enum Request {
-    Sync,
+    /// A CTA barrier: `Some(pred)` for [`Cta::sync_or`], `None` for [`Cta::sync`].
+    Sync(Option<bool>),
     Warp(WarpReq),
 }
 
 #[derive(Clone, Copy, Debug)]
 enum State {
     Ready(u32),
-    AtSync,
+    AtSync(Option<bool>),
     AtWarp(WarpReq),
     Done,
 }
@@ -120,7 +121,10 @@ impl Cta for SimCta {
         self.nt
     }
     fn sync(&self) {
-        self.suspend(Request::Sync);
+        self.suspend(Request::Sync(None));
+    }
+    fn sync_or(&self, pred: bool) -> bool {
+        self.suspend(Request::Sync(Some(pred))) != 0
     }
     fn shared_base(&self) -> *mut u8 {
         self.shared
@@ -319,7 +323,7 @@ pub fn launch(grid: u32, nt: u32, shared_bytes: usize, body: &dyn Fn(&SimCta)) {
             for (t, co) in threads.iter_mut().enumerate() {
                 if let State::Ready(input) = states[t] {
                     states[t] = match co.resume(input) {
-                        CoroutineResult::Yield(Request::Sync) => State::AtSync,
+                        CoroutineResult::Yield(Request::Sync(p)) => State::AtSync(p),
                         CoroutineResult::Yield(Request::Warp(w)) => State::AtWarp(w),
                         CoroutineResult::Return(()) => State::Done,
                     };
@@ -332,13 +336,36 @@ pub fn launch(grid: u32, nt: u32, shared_bytes: usize, body: &dyn Fn(&SimCta)) {
             if progressed {
                 continue;
             }
-            let at_sync = states.iter().filter(|s| matches!(s, State::AtSync)).count();
+            let at_sync = states
+                .iter()
+                .filter(|s| matches!(s, State::AtSync(_)))
+                .count();
             let done = states.iter().filter(|s| matches!(s, State::Done)).count();
             if done == nt as usize {
                 break;
             }
             if at_sync == nt as usize {
-                states.iter_mut().for_each(|s| *s = State::Ready(0));
+                // Every thread is at a barrier: the same kind everywhere (`bar.sync` and
+                // `bar.red` are different instructions), and a `sync_or` returns the OR.
+                let kinds = |or: bool| {
+                    states
+                        .iter()
+                        .filter(|s| matches!(s, State::AtSync(p) if p.is_some() == or))
+                        .count()
+                };
+                assert!(
+                    kinds(true) == 0 || kinds(false) == 0,
+                    "simulator: block {block}: {} threads at sync and {} at sync_or: every thread \
+                     must reach the same barrier",
+                    kinds(false),
+                    kinds(true)
+                );
+                let or = states
+                    .iter()
+                    .any(|s| matches!(s, State::AtSync(Some(true))));
+                states
+                    .iter_mut()
+                    .for_each(|s| *s = State::Ready(or as u32));
                 continue;
             }
             let stuck: Vec<String> = states
@@ -440,6 +467,37 @@ mod tests {
                 cta.sync();
             }
         });
+    }
+
+    #[test]
+    #[should_panic(expected = "32 threads at sync and 32 at sync_or")]
+    fn mixed_barrier_kinds_are_reported() {
+        launch(1, 64, 0, &|cta: &SimCta| {
+            if cta.tid() < 32 {
+                cta.sync();
+            } else {
+                cta.sync_or(true);
+            }
+        });
+    }
+
+    #[test]
+    fn sync_or_returns_the_or_of_every_thread() {
+        let mut out = vec![0u8; 3 * 96];
+        let p = out.as_mut_ptr() as usize;
+        launch(1, 96, 0, &|cta: &SimCta| {
+            let t = cta.tid() as usize;
+            let r = [
+                cta.sync_or(false),
+                cta.sync_or(t == 95),
+                cta.sync_or(t == 0),
+            ];
+            for (k, b) in r.into_iter().enumerate() {
+                unsafe { *(p as *mut u8).add(k * 96 + t) = b as u8 };
+            }
+        });
+        assert!(out[..96].iter().all(|&b| b == 0));
+        assert!(out[96..].iter().all(|&b| b == 1));
     }
 
     #[test]

@@ -281,6 +281,13 @@ pub fn load_balance_tile<I: Idx>(
 /// either sequence load the halo (the next scan value) and skip the range checks. Every
 /// thread of the CTA must call it; it ends with a barrier.
 ///
+/// With `check_order`, a tile whose scan values decrease (bad input) runs no search and
+/// leaves the item slots as they were: the caller must check the scan in shared memory
+/// (`b_shared`) and report it, as the interval kernels do. Without it, the caller must have
+/// checked the tile's scan values for order before the call (the load-balancing search
+/// does): on a decreasing scan, threads' Merge Path ranges overlap and two threads write
+/// the same slots.
+///
 /// # Safety
 /// `b_global` is readable at `0..source_count`, `mp` at `block` and `block + 1`, and
 /// `shared` is this CTA's shared memory of the size above (not in use by other threads
@@ -299,7 +306,7 @@ pub fn load_balance_tile<I: Idx>(
 /// let (sp, mpp, op) = (scan.as_ptr() as usize, mp.as_ptr() as usize, out.as_mut_ptr() as usize);
 /// sim::launch(1, 4, cta_load_balance_shared_len(16) * 4, &|cta: &sim::SimCta| unsafe {
 ///     let sh = cta.shared::<u32>(0);
-///     let t = cta_load_balance::<_, u32, 4, 4>(cta, 0, 11, sp as *const u32, 5, mpp as *const u64, sh, false);
+///     let t = cta_load_balance::<_, u32, 4, 4>(cta, 0, 11, sp as *const u32, 5, mpp as *const u64, sh, false, true);
 ///     let mut i = cta.tid();
 ///     while i < t.a_count() {
 ///         *(op as *mut u32).add(i as usize) = *sh.add(i as usize);
@@ -319,6 +326,7 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
     mp: *const u64,
     shared: *mut I,
     load_preceding_b: bool,
+    check_order: bool,
 ) -> LoadBalanceTile<I> {
     let (nv, mp0) = ((NT * VT) as u64, *mp.add(block as usize));
     let tile = load_balance_tile(
@@ -345,15 +353,28 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
     let pre = preceding as u32;
     let b_shared = shared.add(a_count as usize);
 
-    // The tile's scan values (and the halo) to shared memory, strided.
+    // The tile's scan values (and the halo) to shared memory, strided, each checked against
+    // its successor (an L1 hit: the next thread loads it).
     let load = tile.b_loaded();
     let src = b_global.add(b0.to_usize());
     let mut i = cta.tid();
+    let mut unsorted = false;
     while i < load {
-        *b_shared.add(i as usize) = *src.add(i as usize);
+        let v = *src.add(i as usize);
+        *b_shared.add(i as usize) = v;
+        unsorted |= check_order && i + 1 < load && *src.add(i as usize + 1) < v;
         i += NT as u32;
     }
-    cta.sync();
+    // A scan that decreases anywhere in the tile makes the threads' Merge Path ranges
+    // overlap, so two threads would write the same item slots (a shared-memory race that
+    // racecheck reports). Such a tile skips the search: its items stay unwritten, and the
+    // caller's checks of the scan in shared memory raise the error.
+    if !check_order {
+        cta.sync();
+    } else if cta.sync_or(unsorted) {
+        cta.sync();
+        return tile;
+    }
 
     // Each thread's start on the tile's Merge Path.
     let steps = a_count + b_count - pre;

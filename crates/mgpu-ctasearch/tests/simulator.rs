@@ -64,6 +64,8 @@ fn run<I: Idx, const NT: usize, const VT: usize>(
             p[1] as *const u64,
             sh,
             preceding,
+            // Valid scans: checking their order must not change a thing.
+            cta.block() % 2 == 0,
         );
         if cta.tid() == 0 {
             *(p[4] as *mut LoadBalanceTile<I>).add(cta.block() as usize) = r;
@@ -290,4 +292,40 @@ fn cta_merge_with_merge_path_and_serial_merge() {
         go::<16, 7>(&a, &b);
         go::<64, 5>(&a, &b);
     }
+}
+
+/// A decreasing scan with `check_order`: the search is skipped (every item slot keeps the
+/// simulator's poison), so threads whose Merge Path ranges would overlap never write.
+/// (Without `check_order` the searches run and write the slots, ranges overlapping:
+/// callers that pass `false` check the order first.)
+#[test]
+fn cta_lbs_skips_the_search_on_a_decreasing_scan() {
+    let scan = [0u32, 5, 3, 8];
+    let mp = [0u64, 10]; // every item in the one tile
+    let mut slots = vec![0u32; 10];
+    let (sp, mpp, op) = (
+        scan.as_ptr() as usize,
+        mp.as_ptr() as usize,
+        slots.as_mut_ptr() as usize,
+    );
+    launch(1, 4, cta_load_balance_shared_len(16) * 4, &|cta: &SimCta| unsafe {
+        let sh = cta.shared::<u32>(0);
+        let t = cta_load_balance::<_, u32, 4, 4>(
+            cta,
+            0,
+            10,
+            sp as *const u32,
+            4,
+            mpp as *const u64,
+            sh,
+            false,
+            true,
+        );
+        let mut i = cta.tid();
+        while i < t.a_count() {
+            *(op as *mut u32).add(i as usize) = *sh.add(i as usize);
+            i += 4;
+        }
+    });
+    assert!(slots.iter().all(|&v| v == 0xA5A5_A5A5), "{slots:?}");
 }

@@ -244,6 +244,7 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, P, const NT: usize, const VT: 
         a.mp,
         sh,
         true,
+        true, // check_scan below reports a decreasing scan; the search must not race on it
     );
     check_scan::<C, T, I, NT>(cta, a, &t, sh.add(t.b_shared() as usize), err);
     Some((t, p))

@@ -208,6 +208,7 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
         args.mp,
         sh,
         true,
+        false, // check_tile above checked the tile's scan for order
     );
     // The tile's items in strided order (a checked tile has at most NT * VT), offsets
     // relative to its first item; stores clamped to `total`.

@@ -654,6 +654,7 @@ where
                 a.mp,
                 sh,
                 true,
+                true,
             );
             let bsh = sh.add(t.b_shared() as usize);
             let mut i = cta.tid();
