@@ -363,9 +363,7 @@ pub fn launch(grid: u32, nt: u32, shared_bytes: usize, body: &dyn Fn(&SimCta)) {
                 let or = states
                     .iter()
                     .any(|s| matches!(s, State::AtSync(Some(true))));
-                states
-                    .iter_mut()
-                    .for_each(|s| *s = State::Ready(or as u32));
+                states.iter_mut().for_each(|s| *s = State::Ready(or as u32));
                 continue;
             }
             let stuck: Vec<String> = states

@@ -308,24 +308,29 @@ fn cta_lbs_skips_the_search_on_a_decreasing_scan() {
         mp.as_ptr() as usize,
         slots.as_mut_ptr() as usize,
     );
-    launch(1, 4, cta_load_balance_shared_len(16) * 4, &|cta: &SimCta| unsafe {
-        let sh = cta.shared::<u32>(0);
-        let t = cta_load_balance::<_, u32, 4, 4>(
-            cta,
-            0,
-            10,
-            sp as *const u32,
-            4,
-            mpp as *const u64,
-            sh,
-            false,
-            true,
-        );
-        let mut i = cta.tid();
-        while i < t.a_count() {
-            *(op as *mut u32).add(i as usize) = *sh.add(i as usize);
-            i += 4;
-        }
-    });
+    launch(
+        1,
+        4,
+        cta_load_balance_shared_len(16) * 4,
+        &|cta: &SimCta| unsafe {
+            let sh = cta.shared::<u32>(0);
+            let t = cta_load_balance::<_, u32, 4, 4>(
+                cta,
+                0,
+                10,
+                sp as *const u32,
+                4,
+                mpp as *const u64,
+                sh,
+                false,
+                true,
+            );
+            let mut i = cta.tid();
+            while i < t.a_count() {
+                *(op as *mut u32).add(i as usize) = *sh.add(i as usize);
+                i += 4;
+            }
+        },
+    );
     assert!(slots.iter().all(|&v| v == 0xA5A5_A5A5), "{slots:?}");
 }
