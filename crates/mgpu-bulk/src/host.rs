@@ -180,16 +180,6 @@ fn same_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
     Ok(())
 }
 
-fn fits<I: Index>(what: &'static str, v: usize) -> Result<()> {
-    if (v as u64) > Index::to_u64(I::MAX) {
-        return Err(Error::IndexOverflow {
-            what,
-            max: Index::to_u64(I::MAX),
-        });
-    }
-    Ok(())
-}
-
 /// The length of `indices` (`m` for a sequence) and, for a sequence, its last element
 /// (exact, never wrapped).
 fn index_len<I: BulkIndex, D: Device>(
@@ -275,7 +265,7 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
         });
     }
     same_len("bulk_remove output", n - m, output.len())?;
-    fits::<I>("bulk_remove source length", n)?;
+    Error::check_fits::<I>("bulk_remove source length", n)?;
     if let (Source::Sequence { step, .. }, Some(last)) = (&indices, last) {
         if m > 1 && Index::to_u64(*step) == 0 {
             return Err(Error::InvalidInput(
@@ -429,7 +419,7 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
         }
     }
     same_len("bulk_insert output", n + m, output.len())?;
-    fits::<I>("bulk_insert source length", n)?;
+    Error::check_fits::<I>("bulk_insert source length", n)?;
     if matches!(last, Some(l) if l > n as u128) {
         return Err(Error::InvalidInput(format!(
             "an insert index is past the source length {n}"

@@ -71,3 +71,22 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl Error {
+    /// `Ok` when `v` fits the index type `I`, else [`Error::IndexOverflow`] naming `what`:
+    /// the one check every launcher and the CPU backend make of a size against `I`.
+    ///
+    /// ```
+    /// use mgpu_core::Error;
+    /// assert!(Error::check_fits::<u32>("total", u32::MAX as usize).is_ok());
+    /// let e = Error::check_fits::<u32>("total", 1 << 32).unwrap_err();
+    /// assert_eq!(e.to_string(), "total does not fit the index type (max 4294967295)");
+    /// ```
+    pub fn check_fits<I: crate::Index>(what: &'static str, v: usize) -> Result<()> {
+        let max = I::MAX.to_u64();
+        if v as u64 > max {
+            return Err(Error::IndexOverflow { what, max });
+        }
+        Ok(())
+    }
+}

@@ -107,6 +107,7 @@ pub fn bulk_remove<T: Element, I: Index>(
         });
     }
     same_len("bulk_remove output", n - indices.len(), output.len())?;
+    Error::check_fits::<I>("bulk_remove source length", n)?;
     check_remove(indices, n)?;
     // One piece per source chunk: the indices in the chunk are found by binary search
     // (the seed's binary-search partitions), its output is the chunk minus those.
@@ -183,6 +184,7 @@ pub fn bulk_insert<T: Element, I: Index>(
     let (m, n) = (values.len(), source.len());
     same_len("bulk_insert indices", m, indices.len())?;
     same_len("bulk_insert output", n + m, output.len())?;
+    Error::check_fits::<I>("bulk_insert source length", n)?;
     check_insert(indices, n)?;
     let total = n + m;
     let chunk = if total < PARALLEL_MIN_LEN {

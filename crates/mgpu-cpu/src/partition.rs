@@ -165,7 +165,7 @@ pub fn binary_search_partitions<I: Index>(
     bounds: Bounds,
 ) -> mgpu_core::Result<Vec<u64>> {
     check_nv(nv)?;
-    fits::<I>("binary-search partition count", count_)?;
+    mgpu_core::Error::check_fits::<I>("binary-search partition count", count_)?;
     Ok((0..count(count_, nv))
         .into_par_iter()
         .map(|i| {
@@ -177,16 +177,6 @@ pub fn binary_search_partitions<I: Index>(
             r as u64
         })
         .collect())
-}
-
-fn fits<I: Index>(what: &'static str, v: usize) -> mgpu_core::Result<()> {
-    if v as u64 > I::MAX.to_u64() {
-        return Err(mgpu_core::Error::IndexOverflow {
-            what,
-            max: I::MAX.to_u64(),
-        });
-    }
-    Ok(())
 }
 
 /// CSR partitions: entry `i` is the row holding element `nv * i` of the `nz` elements
@@ -206,7 +196,7 @@ fn fits<I: Index>(what: &'static str, v: usize) -> mgpu_core::Result<()> {
 /// ```
 pub fn csr_partitions<I: Index>(csr: &[I], nz: usize, nv: usize) -> mgpu_core::Result<Vec<u64>> {
     check_nv(nv)?;
-    fits::<I>("CSR element count", nz)?;
+    mgpu_core::Error::check_fits::<I>("CSR element count", nz)?;
     Ok((0..count(nz, nv))
         .into_par_iter()
         .map(|i| {
@@ -243,7 +233,7 @@ pub fn load_balance_partitions<I: Index>(
     nv: usize,
 ) -> mgpu_core::Result<Vec<u64>> {
     check_nv(nv)?;
-    fits::<I>("load-balancing total", total)?;
+    mgpu_core::Error::check_fits::<I>("load-balancing total", total)?;
     let n = total + scan.len();
     Ok((0..count(n, nv))
         .into_par_iter()

@@ -193,6 +193,10 @@ enum Which {
     Naive,
 }
 
+/// What an interval total too large for the index type is called in its
+/// [`Error::IndexOverflow`].
+pub const INTERVAL_TOTAL: &str = "interval total";
+
 /// Checks the sizes, computes the partitions and queues the kernel.
 #[allow(clippy::too_many_arguments)]
 fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
@@ -206,18 +210,8 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
 ) -> Result<PendingCheck<D>> {
     let dev = scan.device();
     let n = scan.len();
-    if (total as u64) > Index::to_u64(I::MAX) {
-        return Err(Error::IndexOverflow {
-            what: "interval total",
-            max: Index::to_u64(I::MAX),
-        });
-    }
-    if (n as u64) > Index::to_u64(I::MAX) {
-        return Err(Error::IndexOverflow {
-            what: "number of intervals",
-            max: Index::to_u64(I::MAX),
-        });
-    }
+    Error::check_fits::<I>(INTERVAL_TOTAL, total)?;
+    Error::check_fits::<I>("number of intervals", n)?;
     if n == 0 && total > 0 {
         return Err(Error::InvalidInput(format!(
             "a total of {total} with no intervals"

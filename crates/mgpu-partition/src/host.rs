@@ -24,7 +24,7 @@
 
 use crate::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use crate::kernels::{MergeComparator, PartitionIndex, NT};
-use mgpu_core::{Element, Index, Kernel};
+use mgpu_core::{Element, Kernel};
 use mgpu_ctasearch::{Bounds, SearchBounds, COOP_MAX_LANES_LOG2};
 use mgpu_runtime::{Device, DeviceSlice, Error, ErrorWord, Result, Temp};
 use std::sync::OnceLock;
@@ -48,16 +48,6 @@ fn check_nv(nv: usize) -> Result<()> {
         return Err(Error::InvalidInput(
             "nv (elements per tile) must be positive".into(),
         ));
-    }
-    Ok(())
-}
-
-fn fits<I: Index>(what: &'static str, v: usize) -> Result<()> {
-    if (v as u64) > I::MAX.to_u64() {
-        return Err(Error::IndexOverflow {
-            what,
-            max: I::MAX.to_u64(),
-        });
     }
     Ok(())
 }
@@ -380,7 +370,7 @@ pub fn binary_search_partitions_clearing<D: Device, I: PartitionIndex>(
     clear: &ErrorWord<D>,
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
-    fits::<I>("binary-search partition count", count)?;
+    Error::check_fits::<I>("binary-search partition count", count)?;
     let num = partition_count(count, nv);
     launch::<D, I::Search>(data.device(), num, Search::Kary, |out, lanes_log2| {
         SearchArgs {
@@ -426,7 +416,7 @@ pub fn csr_partitions<D: Device, I: PartitionIndex>(
     nv: usize,
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
-    fits::<I>("CSR element count", nz)?;
+    Error::check_fits::<I>("CSR element count", nz)?;
     let num = partition_count(nz, nv);
     launch::<D, I::Csr>(csr.device(), num, Search::Groups, |out, lanes_log2| {
         CsrArgs {
@@ -497,7 +487,7 @@ pub fn load_balance_partitions_clearing<D: Device, I: PartitionIndex>(
     clear: &ErrorWord<D>,
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
-    fits::<I>("load-balancing total", total)?;
+    Error::check_fits::<I>("load-balancing total", total)?;
     let num = partition_count(total + scan.len(), nv);
     launch::<D, I::Lbs>(scan.device(), num, Search::Kary, |out, lanes_log2| {
         LbsArgs {
@@ -665,7 +655,7 @@ pub fn merge_path_counting_partitions_clearing<D: Device, I: PartitionIndex>(
     clear: &ErrorWord<D>,
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
-    fits::<I>("counting partition count", count)?;
+    Error::check_fits::<I>("counting partition count", count)?;
     let m = indices.len();
     let num = partition_count(m + count, nv);
     let (ptr, first, step, sequence) = match indices {

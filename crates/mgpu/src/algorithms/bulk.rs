@@ -198,6 +198,7 @@ impl Backend {
                 got: m,
             });
         }
+        Error::check_fits::<I>("bulk_remove source length", n)?; // before allocating
         let mut out = self.zeros::<T>(n - m)?;
         match &mut out {
             Buffer::Cuda(_) => gpu_remove::<Context, T, I>(source, &indices, &mut out)?,
@@ -260,6 +261,7 @@ impl Backend {
                 got: indices.len(),
             });
         }
+        Error::check_fits::<I>("bulk_insert source length", n)?; // before allocating
         let mut out = self.zeros::<T>(n + m)?;
         match &mut out {
             Buffer::Cuda(_) => gpu_insert::<Context, T, I>(&values, &indices, source, &mut out)?,

@@ -250,6 +250,8 @@ impl Backend {
         T: IntervalData + IntervalElement<I> + SequenceElement,
         I: IntervalIndex,
     {
+        // Before the allocation: a total past `I` is an error, not a huge allocation.
+        Error::check_fits::<I>(mgpu_intervalmove::INTERVAL_TOTAL, total)?;
         let mut out = self.zeros::<T>(total)?;
         self.interval_op(Op::Expand, scan, total, None, None, values, &mut out)?;
         Ok(out)
@@ -283,6 +285,8 @@ impl Backend {
         T: IntervalData + IntervalElement<I> + SequenceElement,
         I: IntervalIndex,
     {
+        // Before the allocation: a total past `I` is an error, not a huge allocation.
+        Error::check_fits::<I>(mgpu_intervalmove::INTERVAL_TOTAL, total)?;
         let mut out = self.zeros::<T>(total)?;
         self.interval_op(Op::Naive, scan, total, None, None, values, &mut out)?;
         Ok(out)
@@ -368,6 +372,8 @@ impl Backend {
         T: IntervalData + IntervalElement<I> + SequenceElement + Element,
         I: IntervalIndex,
     {
+        // Before the allocation: a total past `I` is an error, not a huge allocation.
+        Error::check_fits::<I>(mgpu_intervalmove::INTERVAL_TOTAL, total)?;
         let mut out = self.zeros::<T>(total)?;
         self.interval_op(Op::Gather, scan, total, Some(gather), None, input, &mut out)?;
         Ok(out)
