@@ -350,11 +350,18 @@ pub const SANITIZER_TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "i
 pub const SANITIZE_MAX_LEN: usize = 1 << 16;
 
 /// Tests that fault on purpose, skipped under memcheck, with the reason. memcheck reports
-/// the fault itself as an error, which is what the test checks happens.
-pub const FAULTS_ON_PURPOSE: [(&str, &str); 1] = [(
-    "gpu_fault_is_context_lost",
-    "reads address 16 on purpose to check that a device fault is Error::ContextLost",
-)];
+/// the fault (or failed call) itself as an error, which is what the test checks happens.
+pub const FAULTS_ON_PURPOSE: [(&str, &str); 2] = [
+    (
+        "gpu_fault_is_context_lost",
+        "reads address 16 on purpose to check that a device fault is Error::ContextLost",
+    ),
+    (
+        "out_of_memory_is_reported",
+        "asks for more device memory than there is, to check Error::OutOfMemory: memcheck \
+         reports the failed cuMemAlloc as an API error",
+    ),
+];
 
 /// The prefix of the large-size tests (sizes past 2^31): only `run.sh --large` runs them.
 pub const LARGE_PREFIX: &str = "large_";
