@@ -9,7 +9,7 @@
 
 use crate::idx::min;
 use crate::{compute_merge_range, merge_path, Counting, Idx, Keys, Upper};
-use mgpu_core::{shfl_down, Cta, Less, WARP_SIZE};
+use mgpu_core::{Cta, Less};
 
 /// Serial load-balancing search without range checks (the seeds'
 /// `DeviceSerialLoadBalanceSearch<VT, false>`): `VT` steps of the merge of the work items
@@ -353,59 +353,27 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
     let pre = preceding as u32;
     let b_shared = shared.add(a_count as usize);
 
-    // The tile's scan values (and the halo) to shared memory, strided.
+    // The tile's scan values (and the halo) to shared memory, strided, each checked against
+    // its successor (an L1 hit: the next thread loads it).
     let load = tile.b_loaded();
     let src = b_global.add(b0.to_usize());
+    let mut i = cta.tid();
+    let mut unsorted = false;
+    while i < load {
+        let v = *src.add(i as usize);
+        *b_shared.add(i as usize) = v;
+        unsorted |= check_order && i + 1 < load && *src.add(i as usize + 1) < v;
+        i += NT as u32;
+    }
+    // A scan that decreases anywhere in the tile makes the threads' Merge Path ranges
+    // overlap, so two threads would write the same item slots (a shared-memory race that
+    // racecheck reports). Such a tile skips the search: its items stay unwritten, and the
+    // caller's checks of the scan in shared memory raise the error.
     if !check_order {
-        let mut i = cta.tid();
-        while i < load {
-            *b_shared.add(i as usize) = *src.add(i as usize);
-            i += NT as u32;
-        }
         cta.sync();
-    } else {
-        // Each value is also checked against its successor, which the next lane loaded
-        // (one shuffle); lane 31 loads its successor itself (an L1 hit: the next warp
-        // loads it). Rows run alike in every thread, so the shuffle has the whole warp.
-        const {
-            assert!(
-                NT % 32 == 0 || NT < 32,
-                "NT is below 32 or a multiple of it"
-            )
-        };
-        let mut unsorted = false;
-        for row in 0..load.div_ceil(NT as u32) {
-            let i = cta.tid() + row * NT as u32;
-            let v = if i < load {
-                *src.add(i as usize)
-            } else {
-                I::ZERO
-            };
-            if i < load {
-                *b_shared.add(i as usize) = v;
-            }
-            let has_next = i + 1 < load;
-            // (CTAs of fewer than 32 threads, in tests, load every successor.)
-            let next = if NT >= 32 {
-                shfl_down(cta, u32::MAX, v, 1, WARP_SIZE)
-            } else {
-                v
-            };
-            let next = if (NT < 32 || cta.lane() == WARP_SIZE - 1) && has_next {
-                *src.add(i as usize + 1)
-            } else {
-                next
-            };
-            unsorted |= has_next && next < v;
-        }
-        // A scan that decreases anywhere in the tile makes the threads' Merge Path ranges
-        // overlap, so two threads would write the same item slots (a shared-memory race
-        // that racecheck reports). Such a tile skips the search: its items stay unwritten,
-        // and the caller's checks of the scan in shared memory raise the error.
-        if cta.sync_or(unsorted) {
-            cta.sync();
-            return tile;
-        }
+    } else if cta.sync_or(unsorted) {
+        cta.sync();
+        return tile;
     }
 
     // Each thread's start on the tile's Merge Path.
