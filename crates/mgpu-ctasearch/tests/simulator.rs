@@ -65,7 +65,7 @@ fn run<I: Idx, const NT: usize, const VT: usize>(
             sh,
             preceding,
             // Valid scans: checking their order must not change a thing.
-            cta.block() % 2 == 0,
+            cta.block().is_multiple_of(2),
         );
         if cta.tid() == 0 {
             *(p[4] as *mut LoadBalanceTile<I>).add(cta.block() as usize) = r;
