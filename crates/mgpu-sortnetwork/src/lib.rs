@@ -4,15 +4,8 @@
 //! [`Comparator`]); `no_std` on nvptx64. They are plain functions (not generic over `Cta`)
 //! that sort one thread's `[K; VT]`, tested directly on the host.
 //!
-//! The crate also holds the `blocks` test-kernel family ([`kernels`], and host wrappers
-//! such as [`sort_pairs_in_threads`] on the host): small kernels that instantiate every
-//! device building block (these networks, `mgpu-loadstore`'s gathers, scatters, interval
-//! copies, guarded strided shared-memory copies and merge-value transfer, `mgpu-ctascan`'s
-//! segmented reduction and segmented tile scan, `mgpu-ctasearch`'s Merge Path, serial
-//! merges and CTA load-balancing search) in the committed PTX and run
-//! them in the simulator and on the GPU. For those only it depends on `mgpu-loadstore`,
-//! `mgpu-ctascan` and `mgpu-ctasearch` (sibling device blocks) and, on the host, on
-//! `mgpu-runtime`.
+//! The `blocks` test kernels that put these networks (and the other device blocks) into
+//! PTX live in `mgpu-blocks`.
 //!
 //! - [`odd_even_transpose_sort_keys`], [`odd_even_transpose_sort_pairs`] and
 //!   [`odd_even_transpose_sort_flags`]: the odd-even transposition sort of seed 004, which
@@ -44,16 +37,7 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 
 mod batcher;
-pub mod kernels;
 mod transpose;
-
-#[cfg(not(target_arch = "nvptx64"))]
-mod host;
-#[cfg(not(target_arch = "nvptx64"))]
-pub use host::*;
-
-#[doc(hidden)]
-pub use mgpu_core as __core;
 
 pub use batcher::{
     odd_even_merge_sort_comparators, odd_even_merge_sort_keys, odd_even_merge_sort_pairs,

@@ -19,11 +19,11 @@ pub mod scan {
 /// The blocks family: test kernels that instantiate every device building block
 /// (sorting networks, gather/scatter, interval copies, merge-value transfer, segmented
 /// reduction core, Merge Path with the serial merges, CTA load-balancing search), from
-/// `mgpu_sortnetwork::for_each_blocks_instance!`.
+/// `mgpu_blocks::for_each_blocks_instance!`.
 #[cfg(feature = "blocks")]
 pub mod blocks {
     use mgpu_core::kernel_entry;
-    mgpu_sortnetwork::for_each_blocks_instance!(kernel_entry);
+    mgpu_blocks::for_each_blocks_instance!(kernel_entry);
 }
 
 /// The partition family: Merge Path (merge and mergesort), binary-search, CSR,

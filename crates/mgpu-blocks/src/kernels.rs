@@ -1,5 +1,5 @@
 //! The `blocks` kernel family: small kernels that instantiate the device building blocks
-//! (this crate's sorting networks, `mgpu-loadstore`'s gather/scatter, interval copies,
+//! (`mgpu-sortnetwork`'s sorting networks, `mgpu-loadstore`'s gather/scatter, interval copies,
 //! guarded strided shared-memory copies and merge-value transfer, `mgpu-ctascan`'s
 //! segmented reduction core and segmented tile scan, `mgpu-ctasearch`'s
 //! Merge Path, serial merges and CTA load-balancing search) in PTX, so that
@@ -95,7 +95,9 @@ where
                     flags |= 1 << j;
                 }
             }
-            crate::odd_even_transpose_sort_flags::<K, V, Comp, VT>(&mut k, &mut v, flags);
+            mgpu_sortnetwork::odd_even_transpose_sort_flags::<K, V, Comp, VT>(
+                &mut k, &mut v, flags,
+            );
             cta.sync();
             ls::thread_order_to_global_guarded::<C, K, NT, VT>(cta, &k, keys, n, ks);
             cta.sync();
@@ -137,7 +139,7 @@ where
             let ks = cta.shared::<K>(0);
             let mut k =
                 ls::global_to_thread_order_guarded::<C, K, NT, VT>(cta, keys, n, a.fill, ks);
-            crate::odd_even_merge_sort_keys::<K, Comp, VT>(&mut k);
+            mgpu_sortnetwork::odd_even_merge_sort_keys::<K, Comp, VT>(&mut k);
             cta.sync();
             ls::thread_order_to_global_guarded::<C, K, NT, VT>(cta, &k, keys, n, ks);
         }
@@ -416,7 +418,7 @@ where
 /// See [`MergeKeys`]; the host wrapper [`merge_keys`](crate::merge_keys) fills them in.
 ///
 /// ```
-/// let args = mgpu_sortnetwork::kernels::MergeKeysArgs::<i32> {
+/// let args = mgpu_blocks::kernels::MergeKeysArgs::<i32> {
 ///     a: core::ptr::null(), a_count: 0, b: core::ptr::null(), b_count: 0,
 ///     mp: core::ptr::null(), keys: core::ptr::null_mut(), indices: core::ptr::null_mut(),
 /// };
@@ -462,7 +464,7 @@ pub struct MergeKeysArgs<K> {
 ///
 /// ```
 /// use mgpu_core::{sim, Kernel, Less};
-/// use mgpu_sortnetwork::kernels::{MergeKeys, MergeKeysArgs, NT, VT};
+/// use mgpu_blocks::kernels::{MergeKeys, MergeKeysArgs, NT, VT};
 /// type K = MergeKeys<i32, Less, NT, VT>;
 /// assert_eq!(K::ENTRY, "blocks_merge_keys_i32_less");
 /// let (a, b, mp) = ([1i32, 4, 4], [2i32, 4], [0u64, 3]);
@@ -580,7 +582,7 @@ where
 /// fills them in.
 ///
 /// ```
-/// let args = mgpu_sortnetwork::kernels::LoadBalanceArgs {
+/// let args = mgpu_blocks::kernels::LoadBalanceArgs {
 ///     scan: core::ptr::null(), num_objects: 0, total: 0, mp: core::ptr::null(),
 ///     objects: core::ptr::null_mut(), ranks: core::ptr::null_mut(),
 /// };
@@ -617,7 +619,7 @@ pub struct LoadBalanceArgs {
 ///
 /// ```
 /// use mgpu_core::{sim, Kernel};
-/// use mgpu_sortnetwork::kernels::{LoadBalance, LoadBalanceArgs, NT, VT};
+/// use mgpu_blocks::kernels::{LoadBalance, LoadBalanceArgs, NT, VT};
 /// type K = LoadBalance<NT, VT>;
 /// assert_eq!(K::ENTRY, "blocks_load_balance_u32");
 /// let (scan, mp) = ([0u32, 2, 7, 10, 10], [0u64, 11]);
@@ -676,7 +678,7 @@ where
 /// See [`SegScan`]; the host wrapper [`seg_scan_plus`](crate::seg_scan_plus) fills them in.
 ///
 /// ```
-/// let args = mgpu_sortnetwork::kernels::SegScanArgs::<i32> {
+/// let args = mgpu_blocks::kernels::SegScanArgs::<i32> {
 ///     values: core::ptr::null(), ends: core::ptr::null(), count: 0,
 ///     dest: core::ptr::null_mut(), exclusive: 0,
 /// };
@@ -717,7 +719,7 @@ pub struct SegScanArgs<T> {
 ///
 /// ```
 /// use mgpu_core::{sim, Kernel, Plus};
-/// use mgpu_sortnetwork::kernels::{SegScan, SegScanArgs, NT, VT};
+/// use mgpu_blocks::kernels::{SegScan, SegScanArgs, NT, VT};
 /// type K = SegScan<i32, Plus, NT, VT>;
 /// assert_eq!(K::ENTRY, "blocks_segscan_i32_plus");
 /// let (x, ends) = ([1i32, 2, 3, 4, 5], [0u8, 1, 1, 0, 0]);

@@ -4,8 +4,8 @@
 //! written once over `Device`.
 //! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 
+use mgpu_blocks::kernels::{NT, VT};
 use mgpu_runtime::Device;
-use mgpu_sortnetwork::kernels::{NT, VT};
 
 const NV: usize = NT * VT;
 
@@ -29,7 +29,7 @@ fn sort_pairs<D: Device>(dev: &D, n: usize, seed: u64) {
     let heads: Vec<bool> = (0..n).map(|_| r.below(5) == 0).collect();
     let mut k = keys.clone();
     let mut v: Vec<i32> = (0..n as i32).collect();
-    mgpu_sortnetwork::sort_pairs_in_threads(dev, &mut k, &mut v, &heads).unwrap();
+    mgpu_blocks::sort_pairs_in_threads(dev, &mut k, &mut v, &heads).unwrap();
     // Reference: each thread's run split at heads, each piece stably sorted.
     let mut want: Vec<(i32, i32)> = Vec::with_capacity(n);
     let mut start = 0;
@@ -47,7 +47,7 @@ fn batcher<D: Device>(dev: &D, n: usize, seed: u64) {
     let mut r = Rng(seed | 1);
     let keys: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
     let mut k = keys.clone();
-    mgpu_sortnetwork::batcher_sort_in_threads(dev, &mut k).unwrap();
+    mgpu_blocks::batcher_sort_in_threads(dev, &mut k).unwrap();
     let mut want = keys;
     for run in want.chunks_mut(VT) {
         run.sort_unstable();
@@ -72,7 +72,7 @@ fn seg_reduce<D: Device>(dev: &D, n: usize, mean_len: u64, seed: u64) {
         want_i[s as usize] = want_i[s as usize].wrapping_add(*x);
     }
     assert_eq!(
-        mgpu_sortnetwork::seg_reduce_plus(dev, &xi, &rows).unwrap(),
+        mgpu_blocks::seg_reduce_plus(dev, &xi, &rows).unwrap(),
         want_i,
         "i32 n={n} mean {mean_len}"
     );
@@ -83,7 +83,7 @@ fn seg_reduce<D: Device>(dev: &D, n: usize, mean_len: u64, seed: u64) {
         want_f[s as usize] += *x;
     }
     assert_eq!(
-        mgpu_sortnetwork::seg_reduce_plus(dev, &xf, &rows).unwrap(),
+        mgpu_blocks::seg_reduce_plus(dev, &xf, &rows).unwrap(),
         want_f,
         "f64 n={n} mean {mean_len}"
     );
@@ -104,7 +104,7 @@ fn permute<D: Device>(dev: &D, n: usize, seed: u64) {
     }
     for checked in [false, true] {
         let mut dst = vec![0i32; n];
-        mgpu_sortnetwork::permute(dev, &src, &g, &s, &mut dst, checked).unwrap();
+        mgpu_blocks::permute(dev, &src, &g, &s, &mut dst, checked).unwrap();
         assert_eq!(dst, want, "permute n={n} checked {checked}");
     }
     if n > 1 {
@@ -113,7 +113,7 @@ fn permute<D: Device>(dev: &D, n: usize, seed: u64) {
         g2[0] = n as u32;
         s2[n - 1] = u32::MAX;
         let mut dst = vec![0i32; n];
-        assert!(mgpu_sortnetwork::permute(dev, &src, &g2, &s2, &mut dst, true).is_err());
+        assert!(mgpu_blocks::permute(dev, &src, &g2, &s2, &mut dst, true).is_err());
         let mut want2 = want.clone();
         want2[s[0] as usize] = 0;
         want2[s[n - 1] as usize] = 0;
@@ -151,7 +151,7 @@ fn merge_values<D: Device>(dev: &D, na: usize, nb: usize, seed: u64) {
         })
         .collect();
     assert_eq!(
-        mgpu_sortnetwork::merge_values(dev, &a, &b, &idx).unwrap(),
+        mgpu_blocks::merge_values(dev, &a, &b, &idx).unwrap(),
         want,
         "merge na={na} nb={nb}"
     );
@@ -181,7 +181,7 @@ fn merge_keys<D: Device>(dev: &D, na: usize, nb: usize, range: u64, seed: u64) {
     let mut b: Vec<i32> = (0..nb).map(|_| r.below(range) as i32 - 50).collect();
     a.sort_unstable();
     b.sort_unstable();
-    let got = mgpu_sortnetwork::merge_keys(dev, &a, &b).unwrap();
+    let got = mgpu_blocks::merge_keys(dev, &a, &b).unwrap();
     assert!(
         got == cpu_merge(&a, &b),
         "merge_keys na={na} nb={nb} range {range}"
@@ -217,7 +217,7 @@ fn load_balance<D: Device>(dev: &D, objects: usize, max_count: u64, zeros: bool,
     let want = cpu_load_balance(&scan, total);
     let what = format!("lbs objects={objects} max {max_count} zeros {zeros} total {total}");
     assert!(
-        mgpu_sortnetwork::load_balance_search(dev, &scan, total, None).unwrap() == want,
+        mgpu_blocks::load_balance_search(dev, &scan, total, None).unwrap() == want,
         "{what} (host partitions)"
     );
     if !scan.is_empty() {
@@ -226,7 +226,7 @@ fn load_balance<D: Device>(dev: &D, objects: usize, max_count: u64, zeros: bool,
             .unwrap()
             .to_vec()
             .unwrap();
-        let got = mgpu_sortnetwork::load_balance_search(dev, &scan, total, Some(&mp)).unwrap();
+        let got = mgpu_blocks::load_balance_search(dev, &scan, total, Some(&mp)).unwrap();
         assert!(got == want, "{what} (mgpu_partition partitions)");
     }
 }
@@ -259,7 +259,7 @@ fn seg_scan<D: Device>(dev: &D, n: usize, mean_len: u64, seed: u64) {
         .map(|_| mean_len != 0 && r.below(mean_len) == 0)
         .collect();
     for exclusive in [false, true] {
-        let got = mgpu_sortnetwork::seg_scan_plus(dev, &x, &ends, exclusive).unwrap();
+        let got = mgpu_blocks::seg_scan_plus(dev, &x, &ends, exclusive).unwrap();
         assert!(
             got == cpu_seg_scan(&x, &ends, exclusive),
             "seg_scan n={n} mean {mean_len} exclusive {exclusive}"

@@ -33,7 +33,7 @@ fn ptr<T: Copy + 'static, D: Device>(v: &DeviceVec<T, D>) -> *mut T {
 /// let mut v: Vec<i32> = (0..9).collect();
 /// let mut heads = vec![false; 9];
 /// heads[2] = true;
-/// mgpu_sortnetwork::sort_pairs_in_threads(&Simulator::new(), &mut k, &mut v, &heads).unwrap();
+/// mgpu_blocks::sort_pairs_in_threads(&Simulator::new(), &mut k, &mut v, &heads).unwrap();
 /// assert_eq!(k, vec![2, 3, 0, 1, 7, 8, 9, 5, 6]); // runs of 7: [3, 2 | 1, 0, 9, 8, 7], [6, 5]
 /// assert_eq!(v[0], 1);
 /// ```
@@ -82,7 +82,7 @@ pub fn sort_pairs_in_threads<D: Device>(
 /// ```
 /// use mgpu_runtime::Simulator;
 /// let mut k = vec![5, -1, 4, 0, 3, 2, 1, 9];
-/// mgpu_sortnetwork::batcher_sort_in_threads(&Simulator::new(), &mut k).unwrap();
+/// mgpu_blocks::batcher_sort_in_threads(&Simulator::new(), &mut k).unwrap();
 /// assert_eq!(k, vec![-1, 0, 1, 2, 3, 4, 5, 9]);
 /// ```
 pub fn batcher_sort_in_threads<D: Device>(dev: &D, keys: &mut [i32]) -> Result<()> {
@@ -128,7 +128,7 @@ impl SegReduceElement for f64 {
 ///
 /// ```
 /// use mgpu_runtime::Simulator;
-/// let sums = mgpu_sortnetwork::seg_reduce_plus(&Simulator::new(), &[1, 2, 3, 4, 5], &[0, 0, 1, 2, 2]).unwrap();
+/// let sums = mgpu_blocks::seg_reduce_plus(&Simulator::new(), &[1, 2, 3, 4, 5], &[0, 0, 1, 2, 2]).unwrap();
 /// assert_eq!(sums, vec![3, 3, 9]);
 /// ```
 pub fn seg_reduce_plus<D: Device, T: SegReduceElement>(
@@ -197,9 +197,9 @@ where
 /// ```
 /// use mgpu_runtime::Simulator;
 /// let mut dst = vec![0; 3];
-/// mgpu_sortnetwork::permute(&Simulator::new(), &[10, 20, 30], &[2, 0, 1], &[0, 1, 2], &mut dst, true).unwrap();
+/// mgpu_blocks::permute(&Simulator::new(), &[10, 20, 30], &[2, 0, 1], &[0, 1, 2], &mut dst, true).unwrap();
 /// assert_eq!(dst, vec![30, 10, 20]);
-/// let bad = mgpu_sortnetwork::permute(&Simulator::new(), &[10], &[1], &[0], &mut dst, true);
+/// let bad = mgpu_blocks::permute(&Simulator::new(), &[10], &[1], &[0], &mut dst, true);
 /// assert!(bad.is_err());
 /// ```
 pub fn permute<D: Device>(
@@ -260,7 +260,7 @@ pub fn permute<D: Device>(
 ///
 /// ```
 /// use mgpu_runtime::Simulator;
-/// let out = mgpu_sortnetwork::merge_values(&Simulator::new(), &[1, 3], &[2, 4], &[0, 2, 1, 3]).unwrap();
+/// let out = mgpu_blocks::merge_values(&Simulator::new(), &[1, 3], &[2, 4], &[0, 2, 1, 3]).unwrap();
 /// assert_eq!(out, vec![1, 2, 3, 4]);
 /// ```
 pub fn merge_values<D: Device>(dev: &D, a: &[i64], b: &[i64], indices: &[u32]) -> Result<Vec<i64>> {
@@ -310,7 +310,7 @@ pub fn merge_values<D: Device>(dev: &D, a: &[i64], b: &[i64], indices: &[u32]) -
 ///
 /// ```
 /// use mgpu_runtime::Simulator;
-/// let (k, i) = mgpu_sortnetwork::merge_keys(&Simulator::new(), &[1, 3, 5], &[2, 3]).unwrap();
+/// let (k, i) = mgpu_blocks::merge_keys(&Simulator::new(), &[1, 3, 5], &[2, 3]).unwrap();
 /// assert_eq!(k, vec![1, 2, 3, 3, 5]);
 /// assert_eq!(i, vec![0, 3, 1, 4, 2]); // A's 3 before B's 3
 /// ```
@@ -384,7 +384,7 @@ pub fn merge_keys<D: Device>(dev: &D, a: &[i32], b: &[i32]) -> Result<(Vec<i32>,
 /// use mgpu_runtime::Simulator;
 /// // Counts 2, 5, 3, 0, 1 (seed 001).
 /// let (obj, rank) =
-///     mgpu_sortnetwork::load_balance_search(&Simulator::new(), &[0, 2, 7, 10, 10], 11, None).unwrap();
+///     mgpu_blocks::load_balance_search(&Simulator::new(), &[0, 2, 7, 10, 10], 11, None).unwrap();
 /// assert_eq!(obj, vec![0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 4]);
 /// assert_eq!(rank, vec![0, 1, 0, 1, 2, 3, 4, 0, 1, 2, 0]);
 /// ```
@@ -480,8 +480,8 @@ pub fn load_balance_search<D: Device>(
 /// let x = [1, 2, 3, 4, 5];
 /// let ends = [false, true, true, false, false];
 /// let sim = Simulator::new();
-/// assert_eq!(mgpu_sortnetwork::seg_scan_plus(&sim, &x, &ends, false).unwrap(), vec![1, 3, 3, 4, 9]);
-/// assert_eq!(mgpu_sortnetwork::seg_scan_plus(&sim, &x, &ends, true).unwrap(), vec![0, 1, 0, 0, 4]);
+/// assert_eq!(mgpu_blocks::seg_scan_plus(&sim, &x, &ends, false).unwrap(), vec![1, 3, 3, 4, 9]);
+/// assert_eq!(mgpu_blocks::seg_scan_plus(&sim, &x, &ends, true).unwrap(), vec![0, 1, 0, 0, 4]);
 /// ```
 pub fn seg_scan_plus<D: Device>(
     dev: &D,
