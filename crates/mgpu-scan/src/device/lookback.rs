@@ -1,0 +1,282 @@
+//! Decoupled look-back ([`lookback`], integers): the tile status words, warp 0's walk
+//! back over its predecessors, and the single-pass scan kernel.
+
+use super::vec16::{apply_vec16, Vec16};
+use super::*;
+
+/// Publishes `status` and `v` for `tile`. 4-byte types: one 64-bit word, value in the low
+/// half, status in bits 32-33, epoch above; a relaxed 64-bit store is single-copy atomic,
+/// so readers see all of it or none. 8-byte types: the value goes to `values` (aggregates
+/// first, then inclusive prefixes) and a release store publishes `epoch << 2 | status`.
+#[inline(always)]
+pub(super) unsafe fn publish<C: Cta, T: Element>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    tiles: u64,
+    tile: u64,
+    status: u32,
+    v: T,
+) {
+    if T::WORDS == 1 {
+        let word = status_word(a.epoch, status, v.to_words()[0]);
+        cta.store_relaxed_u64(a.status.add(tile as usize), word);
+    } else {
+        let slot = if status == STATUS_P {
+            tiles + tile
+        } else {
+            tile
+        };
+        a.values.add(slot as usize).write_volatile(v);
+        cta.store_release_u32(
+            (a.status as *mut u32).add(tile as usize),
+            tag(a.epoch, status),
+        );
+    }
+}
+
+/// Reads what [`publish`] wrote for `tile` in this launch's epoch: `STATUS_X` for a word
+/// of another epoch.
+#[inline(always)]
+pub(super) unsafe fn read_status<C: Cta, T: Element>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    tiles: u64,
+    tile: u64,
+) -> (u32, T) {
+    if T::WORDS == 1 {
+        let word = cta.load_relaxed_u64(a.status.add(tile as usize));
+        let status = tag_status((word >> 32) as u32, a.epoch);
+        (status, T::from_words([word as u32, 0]))
+    } else {
+        let flag = cta.load_acquire_u32((a.status as *const u32).add(tile as usize));
+        let status = tag_status(flag, a.epoch);
+        let slot = if status == STATUS_P {
+            tiles + tile
+        } else {
+            tile
+        };
+        let v = if status == STATUS_X {
+            T::ZERO
+        } else {
+            a.values.add(slot as usize).read_volatile()
+        };
+        (status, v)
+    }
+}
+
+/// Warp 0's walk over the predecessors of `tile` (> 0): the exclusive prefix of the tile.
+/// Each step reads a window of 32 predecessors (lane `l` reads tile `end - 1 - l`), waits
+/// until all have published, and folds those up to the nearest inclusive prefix.
+///
+/// Polls are few on purpose: under full memory traffic each one takes microseconds, so
+/// [`LOOKBACK_FIRST_POLL_NS`] and [`LOOKBACK_POLL_NS`] space them out. Wider windows (64 or
+/// 128 predecessors per step, two or four per lane) measured slower on an H200 (copy ratio
+/// 1.49 and 1.54 against 1.42 at 2^27).
+#[inline(always)]
+pub(super) unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    tiles: u64,
+    tile: u64,
+) -> T {
+    let lane = cta.lane() as u64;
+    let mut prefix = Op::identity();
+    let mut end = tile;
+    cta.backoff(LOOKBACK_FIRST_POLL_NS);
+    loop {
+        let (mut status, mut v);
+        loop {
+            (status, v) = if end > lane {
+                read_status::<C, T>(cta, a, tiles, end - 1 - lane)
+            } else {
+                (STATUS_P, Op::identity())
+            };
+            if cta.ballot(!0, status == STATUS_X) == 0 {
+                break;
+            }
+            cta.backoff(LOOKBACK_POLL_NS);
+        }
+        let p_mask = cta.ballot(!0, status == STATUS_P);
+        let first_p = p_mask.trailing_zeros() as u64;
+        let contrib = if lane <= first_p { v } else { Op::identity() };
+        prefix = Op::apply(warp_reduce::<C, T, Op>(cta, contrib), prefix);
+        if p_mask != 0 {
+            return prefix;
+        }
+        end -= 32;
+    }
+}
+
+/// Loads this warp's segment of a tile (`32 * VT` values from `cta.warp() * 32 * VT`) into
+/// the same positions of `sh`, natural order, and returns this thread's `VT` values (thread
+/// order) after a warp barrier. With `vec` (a full tile whose source is 16-byte aligned)
+/// as 16-byte vectors, all issued before the first is stored; otherwise as coalesced scalars,
+/// the identity past `count`.
+#[inline(always)]
+pub(super) unsafe fn load_segment<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    src: *const T,
+    count: usize,
+    sh: *mut T,
+    vec: bool,
+) -> [T; VT] {
+    if !vec {
+        return global_to_thread_order_warp::<C, T, NT, VT>(cta, src, count, Op::identity(), sh);
+    }
+    let seg = cta.warp() as usize * 32 * VT;
+    let (s, d) = (src.add(seg) as *const Vec16, sh.add(seg) as *mut Vec16);
+    let (lane, last) = (cta.lane() as usize, segment_vecs::<T, VT>() - 1);
+    // Clamped indices: a lane past the end loads and stores the segment's last vector
+    // again, the same bytes as its owner, so no load waits behind a branch.
+    // The words are moved one by one (LLVM fuses them into 16-byte accesses): a copy of
+    // the whole struct becomes a memcpy staged in local memory.
+    let k = |i: usize| (lane + 32 * i).min(last);
+    let v: [[u32; 4]; 4] = core::array::from_fn(|i| {
+        let Vec16([w0, w1, w2, w3]) = *s.add(k(i));
+        [w0, w1, w2, w3]
+    });
+    for (i, w) in v.iter().enumerate() {
+        *d.add(k(i)) = Vec16(*w);
+    }
+    cta.sync_warp(!0);
+    shared_to_regs_thread::<C, T, VT>(cta, sh)
+}
+
+/// 16-byte vectors in a warp's segment of `32 * VT` values: at most 128, so
+/// [`load_segment`] moves them with four loads a lane.
+#[inline(always)]
+pub(super) const fn segment_vecs<T, const VT: usize>() -> usize {
+    const { assert!(32 * VT * core::mem::size_of::<T>() <= 128 * 16) };
+    32 * VT * core::mem::size_of::<T>() / 16
+}
+
+/// Stores this warp's segment of a tile from `sh` (natural order) to `dst`, each value
+/// `v` as `prefix op v`, positions below `count`. With `vec` (a full tile whose destination
+/// is 16-byte aligned) as 16-byte vectors, otherwise as coalesced scalars.
+#[inline(always)]
+pub(super) unsafe fn store_segment<C: Cta, T: Element, Op: AssociativeOp<T>, const VT: usize>(
+    cta: &C,
+    prefix: T,
+    dst: *mut T,
+    count: usize,
+    sh: *const T,
+    vec: bool,
+) {
+    let seg = cta.warp() as usize * 32 * VT;
+    let lane = cta.lane() as usize;
+    if vec {
+        let (s, d) = (sh.add(seg) as *const Vec16, dst.add(seg) as *mut Vec16);
+        let n = segment_vecs::<T, VT>();
+        for i in 0..4 {
+            let k = lane + 32 * i;
+            if k < n {
+                *d.add(k) = apply_vec16::<T, Op>(prefix, *s.add(k));
+            }
+        }
+    } else {
+        let first = seg + lane;
+        let rem = count.saturating_sub(first);
+        let (s, d) = (sh.add(first), dst.wrapping_add(first));
+        for i in 0..VT {
+            if 32 * i < rem {
+                *d.add(32 * i) = Op::apply(prefix, *s.add(32 * i));
+            }
+        }
+    }
+}
+
+/// Single-pass scan with decoupled look-back: CTA `blockIdx.x` scans tile `blockIdx.x` of
+/// `NT * VT` values, `grid = tiles`. As in CUB, forward progress relies on CTAs starting in
+/// block order, so that every tile a CTA waits for is resident or done.
+///
+/// Every thread scans its values within the tile (from its exclusive prefix in the tile)
+/// and writes them back to shared memory *before* the look-back, while warp 0 waits for its
+/// predecessors, so once the tile's prefix is known only `prefix op v` and the store are
+/// left. Full tiles with 16-byte aligned pointers move as 16-byte vectors.
+///
+/// Measured alternatives that were slower on an H200 (docs/scan.md): two to four tiles per
+/// CTA sharing one look-back; a persistent grid taking tiles from a counter, with the next
+/// tile streaming in (`cp.async`) during the look-back.
+///
+/// Reads `input`, `n`, `status` (`tiles` words tagged with `epoch`), `epoch`, `values`
+/// (8-byte types: `2 * tiles`), `flags`; writes `output`, `total` (by the last tile),
+/// `error` (zeroed before the launch when `FLAG_CHECK_MONOTONIC` is set, which only unsigned
+/// `Plus` scans use: a wrap shows either within a tile's own running sums or as the tile's
+/// inclusive prefix falling below its exclusive one). Integers only: the association order
+/// depends on timing.
+///
+/// # Safety
+/// The pointers cover what the launch reads and writes; `NT` equals the block size; shared
+/// memory holds `shared_bytes(size_of::<T>(), NT, VT)`.
+#[inline(always)]
+pub unsafe fn lookback<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    a: &ScanArgs<T>,
+) {
+    let nv = (NT * VT) as u64;
+    let sh = smem::<C, T, NT, VT>(cta);
+    let tiles = a.n.div_ceil(nv);
+    let tile = cta.block() as u64;
+    let base = tile * nv;
+    let count = (a.n - base).min(nv) as usize;
+    let (src, dst) = (a.input.add(base as usize), a.output.add(base as usize));
+    let full = count == nv as usize;
+    let check = a.flags & FLAG_CHECK_MONOTONIC != 0;
+    let x = load_segment::<C, T, Op, NT, VT>(
+        cta,
+        src,
+        count,
+        sh.tile,
+        full && (src as usize).is_multiple_of(16),
+    );
+    let t = thread_reduce::<T, Op, VT>(&x);
+    let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
+    if cta.warp() == 0 && cta.lane() == 0 && tile > 0 {
+        publish::<C, T>(cta, a, tiles, tile, STATUS_A, agg);
+    }
+    // The thread's values scanned within the tile, back into its own slots.
+    let (y, _) = thread_scan::<T, Op, VT>(&x, thread_exc, kind_of(a.flags));
+    regs_to_shared_thread::<C, T, VT>(cta, &y, sh.tile);
+    if check && decreases::<T, Op, VT>(&x, thread_exc) {
+        cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
+    }
+    if cta.warp() == 0 {
+        let prefix = if tile == 0 {
+            Op::identity()
+        } else {
+            look_back::<C, T, Op>(cta, a, tiles, tile)
+        };
+        if cta.lane() == 0 {
+            let inclusive = Op::apply(prefix, agg);
+            publish::<C, T>(cta, a, tiles, tile, STATUS_P, inclusive);
+            *sh.misc_t = prefix;
+            if tile == tiles - 1 {
+                *a.total = inclusive;
+            }
+            if check && inclusive < prefix {
+                cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
+            }
+        }
+    }
+    cta.sync();
+    store_segment::<C, T, Op, VT>(
+        cta,
+        *sh.misc_t,
+        dst,
+        count,
+        sh.tile,
+        full && (dst as usize).is_multiple_of(16),
+    );
+}

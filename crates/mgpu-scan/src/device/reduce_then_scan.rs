@@ -1,0 +1,299 @@
+//! Deterministic reduce-then-scan ([`partials`], [`spine`], [`downsweep`], floats) and the
+//! reduction of every type ([`partials`] with `FLAG_REDUCE_ONLY`).
+
+use super::vec16::{fold_vec16, identity_vec16, Vec16};
+use super::*;
+
+/// The tiles `[first, end)` of the calling CTA in reduce-then-scan.
+#[inline(always)]
+pub(super) fn cta_tiles<C: Cta>(cta: &C, tiles: u64, per_cta: u32) -> (u64, u64) {
+    let first = cta.block() as u64 * per_cta as u64;
+    (first, (first + per_cta as u64).min(tiles))
+}
+
+/// Vector loads in flight per thread in [`partials`].
+pub(super) const REDUCE_UNROLL: usize = 4;
+
+/// Reduce-then-scan upsweep, and the whole of a reduction: CTA `b` reduces tiles
+/// `[b * tiles_per_cta, ...)` into `values[b]` (a scan) or publishes it in `status` for the
+/// last CTA to collect ([`FLAG_REDUCE_ONLY`], see `collect_partials`). When `input` is
+/// 16-byte aligned the range is read as 16-byte vectors, `REDUCE_UNROLL` in flight per
+/// thread (thread `t` folds vectors `t, t + NT, ...` in order); otherwise as strided
+/// scalars. Either way every thread folds a fixed sequence, so the result depends only on
+/// the grid: deterministic.
+///
+/// Reads `input`, `n`, `tiles_per_cta`, `flags`; a scan writes `values`; a reduction reads
+/// and writes `status` (tagged with `epoch`) and writes `total`.
+///
+/// # Safety
+/// As for [`lookback`].
+#[inline(always)]
+pub unsafe fn partials<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    a: &ScanArgs<T>,
+) {
+    let nv = (NT * VT) as u64;
+    let sh = smem::<C, T, NT, VT>(cta);
+    let (first, end) = cta_tiles(cta, a.n.div_ceil(nv), a.tiles_per_cta);
+    let mut acc = Op::identity();
+    let per_vec = 16 / core::mem::size_of::<T>();
+    if (a.input as usize).is_multiple_of(16) && first < end {
+        // Tiles hold a multiple of `per_vec` elements, so `lo` is 16-byte aligned.
+        let lo = (first * nv) as usize;
+        let len = ((end * nv).min(a.n) as usize) - lo;
+        let vecs = len / per_vec;
+        let vp = a.input.add(lo) as *const Vec16;
+        let mut j = cta.tid() as usize;
+        while j + (REDUCE_UNROLL - 1) * NT < vecs {
+            // Four named loads, not an array: an array of 16-byte aggregates is not split
+            // into registers and falls to local memory.
+            let v0 = *vp.add(j);
+            let v1 = *vp.add(j + NT);
+            let v2 = *vp.add(j + 2 * NT);
+            let v3 = *vp.add(j + 3 * NT);
+            acc = fold_vec16::<T, Op>(acc, v0);
+            acc = fold_vec16::<T, Op>(acc, v1);
+            acc = fold_vec16::<T, Op>(acc, v2);
+            acc = fold_vec16::<T, Op>(acc, v3);
+            j += REDUCE_UNROLL * NT;
+        }
+        // Fewer than REDUCE_UNROLL vectors are left for this thread: load them together
+        // (at clamped, always valid indices) and fold the identity in place of those past
+        // the end, so the end of the range costs one round trip, not one per vector (H100,
+        // i32, 2^24: each thread had 2 or 3 of them, loaded one after another). Selecting
+        // the loaded words, not the accumulator, keeps LLVM from sinking each load into a
+        // branch of its own.
+        if vecs > 0 {
+            let last = vecs - 1;
+            let id = identity_vec16::<T, Op>();
+            let (k1, k2) = (j + NT, j + 2 * NT);
+            let v0 = *vp.add(j.min(last));
+            let v1 = *vp.add(k1.min(last));
+            let v2 = *vp.add(k2.min(last));
+            acc = fold_vec16::<T, Op>(acc, select_unpredictable(j < vecs, v0, id));
+            acc = fold_vec16::<T, Op>(acc, select_unpredictable(k1 < vecs, v1, id));
+            acc = fold_vec16::<T, Op>(acc, select_unpredictable(k2 < vecs, v2, id));
+        }
+        // The last few elements of the input, past the last whole vector.
+        let tail = vecs * per_vec + cta.tid() as usize;
+        if tail < len {
+            acc = Op::apply(acc, *a.input.add(lo + tail));
+        }
+    } else {
+        let mut tile = first;
+        while tile < end {
+            let base = tile * nv;
+            let src = a.input.add(base as usize);
+            let count = (a.n - base).min(nv) as usize;
+            let x: [T; VT] = if count == nv as usize {
+                global_to_regs_strided::<C, T, NT, VT>(cta, src)
+            } else {
+                global_to_regs_strided_guarded::<C, T, NT, VT>(cta, src, count, Op::identity())
+            };
+            acc = Op::apply(acc, thread_reduce::<T, Op, VT>(&x));
+            tile += 1;
+        }
+    }
+    let total = cta_reduce::<C, T, Op, NT>(cta, acc, sh.scan);
+    if a.flags & FLAG_REDUCE_ONLY != 0 {
+        collect_partials::<C, T, Op, NT>(cta, a, total, sh.scan);
+    } else if cta.tid() == 0 {
+        *a.values.add(cta.block() as usize) = total;
+    }
+}
+
+/// Partials the last CTA of a reduction polls at once per thread (more are polled in
+/// rounds): 4 of 4-byte types, 2 of 8-byte ones (two tagged words each), which keeps the
+/// 8-byte `partials` kernels inside their 32 registers without spilling.
+pub(super) const COLLECT_UNROLL: usize = 4;
+
+#[inline(always)]
+pub(super) const fn collect_unroll<T>() -> usize {
+    if core::mem::size_of::<T>() == 8 {
+        2
+    } else {
+        COLLECT_UNROLL
+    }
+}
+
+/// The status word of CTA `j`'s partial, word `k` of its `T::WORDS` 32-bit words.
+#[inline(always)]
+pub(super) unsafe fn partial_word<T: Element>(a: &ScanArgs<T>, j: u64, k: usize) -> *mut u64 {
+    a.status.add(j as usize * T::WORDS + k)
+}
+
+/// Publishes this CTA's partial: each 32-bit word of it in its own [`status_word`] with
+/// `STATUS_P`, so a reader needs no fence.
+#[inline(always)]
+pub(super) unsafe fn publish_partial<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, v: T) {
+    let [w0, w1] = v.to_words();
+    let block = cta.block() as u64;
+    cta.store_relaxed_u64(
+        partial_word(a, block, 0),
+        status_word(a.epoch, STATUS_P, w0),
+    );
+    if T::WORDS == 2 {
+        cta.store_relaxed_u64(
+            partial_word(a, block, 1),
+            status_word(a.epoch, STATUS_P, w1),
+        );
+    }
+}
+
+/// Whether CTA `j`'s partial of this launch is published, and its value.
+#[inline(always)]
+pub(super) unsafe fn poll_partial<C: Cta, T: Element>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    j: u64,
+) -> (bool, T) {
+    let published = |w: u64| tag_status((w >> 32) as u32, a.epoch) == STATUS_P;
+    let w0 = cta.load_relaxed_u64(partial_word(a, j, 0));
+    if T::WORDS == 1 {
+        return (published(w0), T::from_words([w0 as u32, 0]));
+    }
+    let w1 = cta.load_relaxed_u64(partial_word(a, j, 1));
+    (
+        published(w0) && published(w1),
+        T::from_words([w0 as u32, w1 as u32]),
+    )
+}
+
+/// The end of a reduction: every CTA publishes its partial in the epoch-tagged `status`
+/// block ([`publish_partial`]), and the last CTA polls until all
+/// `grid` are there, then reduces them into `total` in a fixed order (thread `t` folds partials
+/// `t, t + NT, ...`, then a CTA reduction), so float results are the same bits every run.
+/// No fences or atomics on the path from the last partial to the total (the last CTA to
+/// finish counting itself on an atomic counter, then reading the partials, measured slower).
+///
+/// As with the look-back, the last CTA relies on CTAs starting in block order, so that
+/// every CTA it waits for is resident or done.
+#[inline(always)]
+pub(super) unsafe fn collect_partials<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    partial: T,
+    scratch: *mut T,
+) {
+    let grid = cta.grid() as u64;
+    if cta.tid() == 0 {
+        publish_partial::<C, T>(cta, a, partial);
+    }
+    if cta.block() as u64 != grid - 1 {
+        return;
+    }
+    let mut acc = Op::identity();
+    let mut first = cta.tid() as u64;
+    while first < grid {
+        let j = |k: usize| first + (k * NT) as u64;
+        // Clamped indices: every poll reads all its words at once.
+        let p: [(bool, T); COLLECT_UNROLL] = core::array::from_fn(|k| {
+            if k < collect_unroll::<T>() {
+                poll_partial::<C, T>(cta, a, j(k).min(grid - 1))
+            } else {
+                (true, Op::identity())
+            }
+        });
+        if !p.iter().all(|&(ok, _)| ok) {
+            // Poll again at once: a poll is a round trip, and no wait between polls
+            // measured best (H100, i32 at 2^24: 250 ns between polls left the median call
+            // slower by a third in 2 processes of 11).
+            continue;
+        }
+        for (k, &(_, v)) in p.iter().enumerate() {
+            if k < collect_unroll::<T>() && j(k) < grid {
+                acc = Op::apply(acc, v);
+            }
+        }
+        first += (collect_unroll::<T>() * NT) as u64;
+    }
+    // `scratch` was the caller's `cta_reduce` scratch too: wait until every warp has read
+    // its partial there before this reduction writes into it (racecheck found the write
+    // of a fast warp landing before a slow warp's read, which changed the total).
+    cta.sync();
+    let total = cta_reduce::<C, T, Op, NT>(cta, acc, scratch);
+    if cta.tid() == 0 {
+        *a.total = total;
+    }
+}
+
+/// Reduce-then-scan spine, one CTA: exclusive scan of the `n` values at `values` in place,
+/// and their reduction into `total`.
+///
+/// # Safety
+/// As for [`lookback`]; launched with one CTA.
+#[inline(always)]
+pub unsafe fn spine<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &ScanArgs<T>,
+) {
+    let nv = (NT * VT) as u64;
+    let sh = smem::<C, T, NT, VT>(cta);
+    let mut carry = Op::identity();
+    let mut base = 0u64;
+    while base < a.n {
+        let count = (a.n - base).min(nv) as usize;
+        let p = a.values.add(base as usize);
+        let t = load_tile_reduce::<C, T, Op, NT, VT>(cta, p, count, sh.tile);
+        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
+        let x = shared_to_regs_thread::<C, T, VT>(cta, sh.tile);
+        let (y, _) = thread_scan::<T, Op, VT>(&x, Op::apply(carry, exc), ScanKind::Exclusive);
+        thread_order_to_global_warp::<C, T, NT, VT>(cta, &y, p, count, sh.tile);
+        carry = Op::apply(carry, agg);
+        base += nv;
+        cta.sync();
+    }
+    if cta.tid() == 0 {
+        *a.total = carry;
+    }
+}
+
+/// Reduce-then-scan downsweep: CTA `b` scans its tiles from the exclusive prefix
+/// `values[b]`; the thread holding the last element writes `total`, its carry-out, so the
+/// total equals the last inclusive value bit for bit.
+///
+/// Reads `input`, `n`, `values`, `flags`, `tiles_per_cta`; writes `output`, `total`,
+/// `error`.
+///
+/// # Safety
+/// As for [`lookback`].
+#[inline(always)]
+pub unsafe fn downsweep<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    a: &ScanArgs<T>,
+) {
+    let nv = (NT * VT) as u64;
+    let sh = smem::<C, T, NT, VT>(cta);
+    let tiles = a.n.div_ceil(nv);
+    let (first, end) = cta_tiles(cta, tiles, a.tiles_per_cta);
+    let mut carry = *a.values.add(cta.block() as usize);
+    let mut tile = first;
+    while tile < end {
+        let base = tile * nv;
+        let count = (a.n - base).min(nv) as usize;
+        let t =
+            load_tile_reduce::<C, T, Op, NT, VT>(cta, a.input.add(base as usize), count, sh.tile);
+        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
+        let dst = a.output.add(base as usize);
+        let out =
+            scan_tile_from::<C, T, Op, NT, VT>(cta, a, Op::apply(carry, exc), dst, count, sh.tile);
+        if tile == tiles - 1 && cta.tid() as usize == (count - 1) / VT {
+            *a.total = out;
+        }
+        carry = Op::apply(carry, agg);
+        tile += 1;
+        cta.sync();
+    }
+}
