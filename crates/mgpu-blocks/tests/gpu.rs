@@ -6,25 +6,12 @@
 
 use mgpu_blocks::kernels::{NT, VT};
 use mgpu_runtime::Device;
+use mgpu_testkit::Rng;
 
 const NV: usize = NT * VT;
 
-/// A small deterministic generator (xorshift*).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 fn sort_pairs<D: Device>(dev: &D, n: usize, seed: u64) {
-    let mut r = Rng(seed | 1);
+    let mut r = Rng::new(seed);
     let keys: Vec<i32> = (0..n).map(|_| r.below(8) as i32 - 4).collect();
     let heads: Vec<bool> = (0..n).map(|_| r.below(5) == 0).collect();
     let mut k = keys.clone();
@@ -44,8 +31,8 @@ fn sort_pairs<D: Device>(dev: &D, n: usize, seed: u64) {
 }
 
 fn batcher<D: Device>(dev: &D, n: usize, seed: u64) {
-    let mut r = Rng(seed | 1);
-    let keys: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+    let mut r = Rng::new(seed);
+    let keys: Vec<i32> = (0..n).map(|_| r.next_u64() as i32).collect();
     let mut k = keys.clone();
     mgpu_blocks::batcher_sort_in_threads(dev, &mut k).unwrap();
     let mut want = keys;
@@ -56,7 +43,7 @@ fn batcher<D: Device>(dev: &D, n: usize, seed: u64) {
 }
 
 fn seg_reduce<D: Device>(dev: &D, n: usize, mean_len: u64, seed: u64) {
-    let mut r = Rng(seed | 1);
+    let mut r = Rng::new(seed);
     let mut rows = Vec::with_capacity(n);
     let mut row = 0u32;
     for i in 0..n {
@@ -66,7 +53,7 @@ fn seg_reduce<D: Device>(dev: &D, n: usize, mean_len: u64, seed: u64) {
         rows.push(row);
     }
     let segs = if n == 0 { 0 } else { row as usize + 1 };
-    let xi: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+    let xi: Vec<i32> = (0..n).map(|_| r.next_u64() as i32).collect();
     let mut want_i = vec![0i32; segs];
     for (x, &s) in xi.iter().zip(&rows) {
         want_i[s as usize] = want_i[s as usize].wrapping_add(*x);
@@ -90,7 +77,7 @@ fn seg_reduce<D: Device>(dev: &D, n: usize, mean_len: u64, seed: u64) {
 }
 
 fn permute<D: Device>(dev: &D, n: usize, seed: u64) {
-    let mut r = Rng(seed | 1);
+    let mut r = Rng::new(seed);
     let src: Vec<i32> = (0..n as i32).map(|i| i * 3 + 1).collect();
     let mut g: Vec<u32> = (0..n as u32).collect();
     let mut s: Vec<u32> = (0..n as u32).collect();
@@ -122,7 +109,7 @@ fn permute<D: Device>(dev: &D, n: usize, seed: u64) {
 }
 
 fn merge_values<D: Device>(dev: &D, na: usize, nb: usize, seed: u64) {
-    let mut r = Rng(seed | 1);
+    let mut r = Rng::new(seed);
     let mut ak: Vec<u64> = (0..na).map(|_| r.below(100)).collect();
     let mut bk: Vec<u64> = (0..nb).map(|_| r.below(100)).collect();
     ak.sort_unstable();
@@ -176,7 +163,7 @@ fn cpu_merge(a: &[i32], b: &[i32]) -> (Vec<i32>, Vec<u32>) {
 }
 
 fn merge_keys<D: Device>(dev: &D, na: usize, nb: usize, range: u64, seed: u64) {
-    let mut r = Rng(seed | 1);
+    let mut r = Rng::new(seed);
     let mut a: Vec<i32> = (0..na).map(|_| r.below(range) as i32 - 50).collect();
     let mut b: Vec<i32> = (0..nb).map(|_| r.below(range) as i32 - 50).collect();
     a.sort_unstable();
@@ -202,7 +189,7 @@ fn cpu_load_balance(scan: &[u32], total: u32) -> (Vec<u32>, Vec<u32>) {
 /// `objects` objects with random counts below `max_count` (many empty when `zeros`);
 /// checked with host partitions and with `mgpu_partition`'s device partitions.
 fn load_balance<D: Device>(dev: &D, objects: usize, max_count: u64, zeros: bool, seed: u64) {
-    let mut r = Rng(seed | 1);
+    let mut r = Rng::new(seed);
     let mut scan = Vec::with_capacity(objects);
     let mut total = 0u32;
     for _ in 0..objects {
@@ -253,8 +240,8 @@ fn cpu_seg_scan(x: &[i32], ends: &[bool], exclusive: bool) -> Vec<i32> {
 /// Random values with end flags set with probability `1 / mean_len` (`0`: no flags, `1`:
 /// every element its own segment), inclusive and exclusive.
 fn seg_scan<D: Device>(dev: &D, n: usize, mean_len: u64, seed: u64) {
-    let mut r = Rng(seed | 1);
-    let x: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+    let mut r = Rng::new(seed);
+    let x: Vec<i32> = (0..n).map(|_| r.next_u64() as i32).collect();
     let ends: Vec<bool> = (0..n)
         .map(|_| mean_len != 0 && r.below(mean_len) == 0)
         .collect();

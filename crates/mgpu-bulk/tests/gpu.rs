@@ -12,6 +12,7 @@ use mgpu_bulk::device::Sequence;
 use mgpu_bulk::{self as bulk, BulkData, BulkElement, BulkIndex, Source};
 use mgpu_core::{Element, Index};
 use mgpu_runtime::{Context, Device, DeviceVec, Error};
+use mgpu_testkit::Rng;
 use std::time::Instant;
 
 fn ctx() -> Context {
@@ -23,19 +24,6 @@ const NV: usize = mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuni
 /// Insert tile of the sm_90 tuning.
 const NV_INSERT: usize =
     mgpu_bulk::kernels::tuning::SM90_INSERT.nt * mgpu_bulk::kernels::tuning::SM90_INSERT.vt;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn timed(dev: &Context, what: &str, n: usize, mut f: impl FnMut()) {
     f();
@@ -60,7 +48,7 @@ fn bits<T: Element>(v: &[T]) -> Vec<[u32; 2]> {
 }
 
 fn data<T: BulkData>(n: usize, seed: u64) -> Vec<T> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let (first, step) = (
         <T as Sequence>::sequence(T::ZERO, T::ONE, rng.below(1000)),
         T::ONE,
@@ -72,7 +60,7 @@ fn data<T: BulkData>(n: usize, seed: u64) -> Vec<T> {
 
 /// Each position removed with probability `p_percent / 100`.
 fn remove_indices<I: BulkIndex>(n: usize, p_percent: u64, seed: u64) -> Vec<I> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     (0..n as u64)
         .filter(|_| rng.below(100) < p_percent)
         .map(<I as Index>::from_u64_wrapping)
@@ -81,7 +69,7 @@ fn remove_indices<I: BulkIndex>(n: usize, p_percent: u64, seed: u64) -> Vec<I> {
 
 /// `m` sorted random positions in `[0, n]` (duplicates allowed).
 fn insert_indices<I: BulkIndex>(n: usize, m: usize, seed: u64) -> Vec<I> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut v: Vec<u64> = (0..m).map(|_| rng.below(n as u64 + 1)).collect();
     v.sort_unstable();
     v.into_iter().map(<I as Index>::from_u64_wrapping).collect()
@@ -365,8 +353,8 @@ fn gpu_bad_input_errors() {
     *past.last_mut().unwrap() = u32::MAX;
     assert!(msg(remove(&past)).contains("out of range"));
     // Garbage: random indices, unsorted and out of range.
-    let mut rng = Rng(35);
-    let garbage: Vec<u32> = (0..n / 2).map(|_| rng.next() as u32).collect();
+    let mut rng = Rng::new(35);
+    let garbage: Vec<u32> = (0..n / 2).map(|_| rng.next_u64() as u32).collect();
     assert!(matches!(remove(&garbage), Err(Error::InvalidInput(_))));
     assert!(matches!(insert(&garbage), Err(Error::InvalidInput(_))));
     let mut ins: Vec<u32> = insert_indices::<u32>(n, n / 2, 36);

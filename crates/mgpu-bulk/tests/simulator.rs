@@ -6,6 +6,7 @@
 use mgpu_bulk::{self as bulk, BulkData, BulkIndex, Source};
 use mgpu_core::{Arch, Index};
 use mgpu_runtime::{DeviceVec, Error, Simulator};
+use mgpu_testkit::Rng;
 use proptest::prelude::*;
 
 fn devs() -> [Simulator; 2] {
@@ -494,13 +495,7 @@ fn check_partitions<I: BulkIndex>(n: usize, indices: &Indices<I>, nv: usize) -> 
 #[test]
 fn insert_partitions_every_group_size() {
     let mut seen = std::collections::BTreeSet::new();
-    let mut x = 12345u64;
-    let mut rand = move |below: u64| {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (x >> 33) % below.max(1)
-    };
+    let mut rng = Rng::new(12345);
     for partitions in [
         1usize, 2, 3, 100, 256, 257, 512, 513, 1024, 1025, 2048, 2049, 5000,
     ] {
@@ -508,9 +503,9 @@ fn insert_partitions_every_group_size() {
             let total = (partitions - 1) * nv;
             let m = total / 3;
             let n = total - m;
-            let mut sorted: Vec<u64> = (0..m).map(|_| rand(n as u64 + 1)).collect();
+            let mut sorted: Vec<u64> = (0..m).map(|_| rng.below(n as u64 + 1)).collect();
             sorted.sort_unstable();
-            let garbage: Vec<u64> = (0..m).map(|_| rand(2 * n as u64 + 3)).collect();
+            let garbage: Vec<u64> = (0..m).map(|_| rng.below(2 * n as u64 + 3)).collect();
             for v in [&sorted, &garbage] {
                 seen.insert(check_partitions(n, &Indices::Array(idx::<u32>(v)), nv));
                 check_partitions(n, &Indices::Array(idx::<u64>(v)), nv);

@@ -2,9 +2,10 @@
 
 mod common;
 
-use common::{Rng, EDGE_SIZES};
+use common::EDGE_SIZES;
 use mgpu_core::{Error, Index};
 use mgpu_cpu::{scan_counts_exclusive, scan_counts_exclusive_in_place, CHUNK_LEN};
+use mgpu_testkit::Rng;
 use proptest::prelude::*;
 
 fn overflow<I: Index>() -> Error {
@@ -57,19 +58,19 @@ proptest! {
     /// either side) or unbounded (mostly overflowing).
     #[test]
     fn u32_counts(n in size(), seed in any::<u64>(), kind in 0u8..3) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let max = match kind {
             0 => 100,
             1 => (2 * (u32::MAX as u64 / n.max(1) as u64)).min(u32::MAX as u64),
             _ => u32::MAX as u64,
         };
-        let counts: Vec<u32> = (0..n).map(|_| (rng.next_u64() % (max + 1)) as u32).collect();
+        let counts: Vec<u32> = (0..n).map(|_| rng.below(max + 1) as u32).collect();
         check(&counts);
     }
 
     #[test]
     fn u64_counts(n in size(), seed in any::<u64>(), kind in 0u8..3) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let max = match kind {
             0 => 1 << 40,
             1 => (u64::MAX / n.max(1) as u64).saturating_mul(2),
@@ -77,7 +78,7 @@ proptest! {
         };
         let counts: Vec<u64> = (0..n)
             .map(|_| match max.checked_add(1) {
-                Some(m) => rng.next_u64() % m,
+                Some(m) => rng.below(m),
                 None => rng.next_u64(),
             })
             .collect();

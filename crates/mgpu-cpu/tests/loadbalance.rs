@@ -3,8 +3,9 @@
 //! parallel threshold: many objects, many work items, runs of zeros, one huge count.
 
 mod common;
-use common::{Rng, EDGE_SIZES};
+use common::EDGE_SIZES;
 use mgpu_core::Error;
+use mgpu_testkit::Rng;
 use proptest::prelude::*;
 
 /// The seed's serial search, written from its definition.
@@ -48,8 +49,8 @@ proptest! {
     fn matches_the_sequential_search(size in prop::sample::select(EDGE_SIZES.to_vec()),
                                      max in prop::sample::select(vec![0u64, 1, 2, 20, 1000]),
                                      seed: u64) {
-        let mut rng = Rng(seed);
-        let counts: Vec<u64> = (0..size).map(|_| rng.next_u64() % (max + 1)).collect();
+        let mut rng = Rng::new(seed);
+        let counts: Vec<u64> = (0..size).map(|_| rng.below(max + 1)).collect();
         check(&counts);
     }
 }

@@ -12,10 +12,11 @@
 
 mod common;
 
-use common::{reference, Rng, EDGE_SIZES};
+use common::{reference, EDGE_SIZES};
 use mgpu_core::{
     AssociativeOp, BitAnd, BitOr, BitXor, Element, Error, Maximum, Minimum, Multiplies, Plus,
 };
+use mgpu_testkit::Rng;
 use proptest::prelude::*;
 
 /// Checks all five entry points on `xs` against the sequential reference, bit for bit.
@@ -88,7 +89,7 @@ macro_rules! int_props {
             #![proptest_config(ProptestConfig::with_cases(48))]
             #[test]
             fn $name(n in size(), seed in any::<u64>(), small in any::<bool>()) {
-                let mut rng = Rng(seed);
+                let mut rng = Rng::new(seed);
                 // Full-range values exercise wrapping; small ones keep products and
                 // bit patterns from collapsing to 0 or all ones at once.
                 let xs: Vec<$t> = (0..n)
@@ -116,14 +117,14 @@ macro_rules! float_props {
             #![proptest_config(ProptestConfig::with_cases(48))]
             #[test]
             fn $name(n in size(), seed in any::<u64>()) {
-                let mut rng = Rng(seed);
+                let mut rng = Rng::new(seed);
                 let bits = |v: $t| v.to_bits() as u64;
 
-                let ints: Vec<$t> = (0..n).map(|_| (rng.next_u64() % 17) as $t - 8.0).collect();
+                let ints: Vec<$t> = (0..n).map(|_| rng.below(17) as $t - 8.0).collect();
                 check_all::<$t, Plus>(&ints, bits);
 
                 let factors: Vec<$t> = (0..n)
-                    .map(|_| match rng.next_u64() % 4096 {
+                    .map(|_| match rng.below(4096) {
                         0 => 2.0,
                         1 => 0.5,
                         2 => 0.0,
@@ -134,10 +135,10 @@ macro_rules! float_props {
                 check_all::<$t, Multiplies>(&factors, bits);
 
                 let any: Vec<$t> = (0..n)
-                    .map(|_| match rng.next_u64() % 64 {
+                    .map(|_| match rng.below(64) {
                         0 => 0.0,
                         1 => -0.0,
-                        _ => ((rng.unit() - 0.5) * 1e6) as $t,
+                        _ => ((rng.next_f64() - 0.5) * 1e6) as $t,
                     })
                     .collect();
                 check_all::<$t, Maximum>(&any, bits);
@@ -165,8 +166,8 @@ proptest! {
     /// carry, a dropped element) are caught bit for bit by the exact-valued properties.
     #[test]
     fn float_sums_within_rounding(n in size(), seed in any::<u64>()) {
-        let mut rng = Rng(seed);
-        let xs: Vec<f64> = (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect();
+        let mut rng = Rng::new(seed);
+        let xs: Vec<f64> = (0..n).map(|_| rng.next_f64() * 2.0 - 1.0).collect();
         let xs32: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
         let mut abs = 0.0f64;
         let scale: Vec<f64> = xs.iter().map(|x| { abs += x.abs(); abs }).collect();
@@ -199,9 +200,9 @@ proptest! {
 #[test]
 fn small_inputs_are_bitwise_left_to_right_for_floats() {
     // Below the parallel threshold the order is the plain loop's, even for float sums.
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let xs: Vec<f32> = (0..mgpu_cpu::PARALLEL_MIN_LEN - 1)
-        .map(|_| rng.unit() as f32)
+        .map(|_| rng.next_f64() as f32)
         .collect();
     let (ex, _, total) = reference(&xs, 0.0f32, |a, b| a + b);
     let mut out = vec![0.0f32; xs.len()];
@@ -285,10 +286,12 @@ fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
 
 #[test]
 fn float_results_do_not_depend_on_the_thread_count() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let n = 7 * mgpu_cpu::CHUNK_LEN + 123;
-    let xs: Vec<f32> = (0..n).map(|_| (rng.unit() * 2.0 - 1.0) as f32).collect();
-    let xs64: Vec<f64> = (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect();
+    let xs: Vec<f32> = (0..n)
+        .map(|_| (rng.next_f64() * 2.0 - 1.0) as f32)
+        .collect();
+    let xs64: Vec<f64> = (0..n).map(|_| rng.next_f64() * 2.0 - 1.0).collect();
     let run = || {
         let mut ex = vec![0.0f32; n];
         let t_ex = mgpu_cpu::scan_exclusive::<f32, Plus>(&xs, &mut ex).unwrap();

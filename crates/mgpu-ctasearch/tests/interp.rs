@@ -7,6 +7,7 @@ use mgpu_ctasearch::{
     binary_search, interpolation_search, interpolation_search_left, merge_path,
     merge_path_interpolation, Bounds, Counting, Idx, Keys,
 };
+use mgpu_testkit::Rng;
 use proptest::prelude::*;
 use std::cell::Cell;
 
@@ -250,40 +251,27 @@ fn lbs_loads(n: usize, mut count: impl FnMut(u64) -> u64) -> (f64, u64) {
     (sum as f64 / 64.0, max)
 }
 
-fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
-    let mut x = seed;
-    move |_| {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        x >> 33
-    }
-}
-
 /// Pins the improvement: on a 2^24-long scan of uniform [0, 20] counts the bisection takes
 /// 24 dependent loads; the interpolation search about 7 rounds (two loads each), 8 at most.
 #[test]
 fn probe_counts() {
     let n = 1 << 24;
-    let mut r = rng(1);
-    let (avg, max) = lbs_loads(n, move |_| r(0) % 21);
+    let mut r = Rng::new(1);
+    let (avg, max) = lbs_loads(n, move |_| r.below(21));
     println!(
         "uniform [0,20]: {avg:.1} loads ({:.1} rounds) average, {max} max",
         avg / 2.0
     );
     assert!(avg / 2.0 <= 8.0 && max <= 16, "{avg} {max}");
-    let mut r = rng(2);
-    let (avg, max) = lbs_loads(n, move |_| r(0) % 3);
+    let mut r = Rng::new(2);
+    let (avg, max) = lbs_loads(n, move |_| r.below(3));
     println!("uniform [0,2] (mean 1): {avg:.1} loads average, {max} max");
-    let mut r = rng(3);
-    let (avg, max) = lbs_loads(
-        n,
-        move |_| if r(0).is_multiple_of(1000) { 10_000 } else { 0 },
-    );
+    let mut r = Rng::new(3);
+    let (avg, max) = lbs_loads(n, move |_| if r.below(1000) == 0 { 10_000 } else { 0 });
     println!("heavy-tailed (0.1% of 10,000): {avg:.1} loads average, {max} max");
-    let mut r = rng(4);
+    let mut r = Rng::new(4);
     let (avg, max) = lbs_loads(n / 4, move |_| {
-        let u = r(0);
+        let u = r.next_u64();
         // Pareto-ish: 2^(u % 12) with u's low bits.
         (1u64 << (u % 12)) & if u.is_multiple_of(3) { !0 } else { 0 }
     });

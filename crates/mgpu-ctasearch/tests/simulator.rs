@@ -6,17 +6,7 @@
 use mgpu_core::sim::{launch, SimCta};
 use mgpu_core::{Cta, Less};
 use mgpu_ctasearch::*;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
+use mgpu_testkit::Rng;
 
 /// Runs the CTA search over every tile; returns (objects, ranks, tiles).
 fn run<I: Idx, const NT: usize, const VT: usize>(
@@ -117,12 +107,12 @@ fn check<I: Idx, const NT: usize, const VT: usize>(counts: &[u32]) {
 }
 
 fn random_counts(rng: &mut Rng, n: usize, max: u64) -> Vec<u32> {
-    (0..n).map(|_| (rng.next() % (max + 1)) as u32).collect()
+    (0..n).map(|_| rng.below(max + 1) as u32).collect()
 }
 
 #[test]
 fn cta_lbs_random_shapes() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for n in [1usize, 2, 7, 31, 64, 100, 257] {
         let c = random_counts(&mut rng, n, 5);
         check::<u32, 32, 3>(&c);
@@ -134,7 +124,7 @@ fn cta_lbs_random_shapes() {
 
 #[test]
 fn cta_lbs_adversarial() {
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     // All empty objects but one; long runs of empties; one huge object; all ones.
     let mut c = vec![0u32; 300];
     c[150] = 40;
@@ -275,7 +265,7 @@ fn cta_merge_with_merge_path_and_serial_merge() {
             .collect();
         assert_eq!(got, want, "NT {NT} VT {VT}");
     }
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     for (na, nb) in [
         (0usize, 0usize),
         (0, 50),
@@ -284,8 +274,8 @@ fn cta_merge_with_merge_path_and_serial_merge() {
         (48, 48),
         (13, 7),
     ] {
-        let mut a: Vec<i32> = (0..na).map(|_| (rng.next() % 10) as i32).collect();
-        let mut b: Vec<i32> = (0..nb).map(|_| (rng.next() % 10) as i32).collect();
+        let mut a: Vec<i32> = (0..na).map(|_| rng.below(10) as i32).collect();
+        let mut b: Vec<i32> = (0..nb).map(|_| rng.below(10) as i32).collect();
         a.sort();
         b.sort();
         go::<32, 3>(&a, &b);

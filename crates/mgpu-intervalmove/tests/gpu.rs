@@ -10,6 +10,7 @@
 use mgpu_cpu::intervalmove as cpu;
 use mgpu_intervalmove::{self as im, IntervalData, IntervalElement, IntervalIndex, Source};
 use mgpu_runtime::{Context, Device, DeviceVec};
+use mgpu_testkit::Rng;
 use std::time::Instant;
 
 fn ctx() -> Context {
@@ -19,22 +20,9 @@ fn ctx() -> Context {
 /// Tile of the sm_90 and sm_70 tunings (NT * VT).
 const NV: usize = 128 * 7;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Counts uniform in `[0, max]` until they cover exactly `n` outputs.
 fn uniform_counts(n: usize, max: u64, seed: u64) -> Vec<u64> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut v = Vec::new();
     let mut acc = 0usize;
     while acc < n {
@@ -81,7 +69,7 @@ fn scan_of<I: IntervalIndex>(counts: &[u64]) -> (Vec<I>, usize) {
 /// The intervals laid out contiguously in a random order: the starts.
 fn layout<I: IntervalIndex>(counts: &[u64], seed: u64) -> Vec<I> {
     let n = counts.len();
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut order: Vec<usize> = (0..n).collect();
     for i in (1..n).rev() {
         order.swap(i, rng.below(i as u64 + 1) as usize);

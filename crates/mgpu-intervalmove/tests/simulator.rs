@@ -7,6 +7,7 @@ use mgpu_core::Arch;
 use mgpu_cpu::intervalmove as cpu;
 use mgpu_intervalmove::{self as im, IntervalData, IntervalIndex, Source};
 use mgpu_runtime::{DeviceVec, Error, Simulator};
+use mgpu_testkit::Rng;
 use proptest::prelude::*;
 
 fn scan_of<I: IntervalIndex>(counts: &[u64]) -> (Vec<I>, usize) {
@@ -176,13 +177,7 @@ fn check_all<
 ) {
     let (scan, total) = scan_of::<I>(counts);
     let n = counts.len();
-    let mut rng = seed | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut rng = Rng::new(seed);
     let vals: Vec<T> = (0..n.max(total))
         .map(|i| {
             <T as cpu::SequenceElement>::sequence(
@@ -193,10 +188,10 @@ fn check_all<
         })
         .collect();
     // Gather and scatter: the intervals laid out in a random order (no overlap).
-    let layout = |next: &mut dyn FnMut() -> u64| {
+    let layout = |rng: &mut Rng| {
         let mut order: Vec<usize> = (0..n).collect();
         for i in (1..n).rev() {
-            order.swap(i, (next() % (i as u64 + 1)) as usize);
+            order.swap(i, rng.below(i as u64 + 1) as usize);
         }
         let mut starts = vec![I::ZERO; n];
         let mut acc = 0usize;
@@ -206,8 +201,8 @@ fn check_all<
         }
         starts
     };
-    let gather = layout(&mut next);
-    let scatter = layout(&mut next);
+    let gather = layout(&mut rng);
+    let scatter = layout(&mut rng);
     let sd = DeviceVec::from_slice(dev, &scan).unwrap();
     let gd = DeviceVec::from_slice(dev, &gather).unwrap();
     let scd = DeviceVec::from_slice(dev, &scatter).unwrap();

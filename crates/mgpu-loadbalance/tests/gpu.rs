@@ -12,29 +12,16 @@ use mgpu_loadbalance::{
 };
 use mgpu_runtime::{Context, Device, DeviceVec};
 use mgpu_scan::ScanOp;
+use mgpu_testkit::Rng;
 use std::time::Instant;
 
 fn ctx() -> Context {
     Context::new(0).expect("needs a CUDA GPU")
 }
 
-/// xorshift64*: deterministic inputs without a dependency.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Counts with `items` work items in all, each uniform in `0..=max`, the last one cut.
 fn uniform(items: usize, max: u64, seed: u64) -> Vec<u64> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut v = Vec::new();
     let mut sum = 0usize;
     while sum < items {

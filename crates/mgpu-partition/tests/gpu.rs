@@ -23,6 +23,7 @@ use mgpu_partition::kernels::NT;
 use mgpu_partition::IndexSource;
 use mgpu_partition::{MergeComparator, PartitionIndex};
 use mgpu_runtime::{Context, Device, DeviceVec, Result, Temp};
+use mgpu_testkit::Rng;
 use std::time::Instant;
 
 fn ctx() -> Context {
@@ -74,7 +75,7 @@ fn cap_share(n: usize, parts: usize) -> usize {
 }
 
 fn merge_big<T: Key, C: MergeComparator<T>>(dev: &Context, n: usize, range: u64) {
-    let mut rng = Rng(n as u64 ^ 0x5EED);
+    let mut rng = Rng::new(n as u64 ^ 0x5EED);
     let desc = is_greater::<C>();
     let na = n / 2 + (rng.below(3) as usize).min(n - n / 2);
     let a = sorted::<T>(&mut rng, na, range, desc);
@@ -119,7 +120,7 @@ fn gpu_merge_partitions() {
         merge_big::<f64, Greater>(&dev, n, 1000);
     }
     for n in mgpu_testkit::sizes(&[0, 1, 3 * NV, 1_000_000]) {
-        let mut rng = Rng(3);
+        let mut rng = Rng::new(3);
         // Every other key type and comparator, and one side empty.
         for_key_types!(check_one_sided, &dev, &mut rng, n);
     }
@@ -140,7 +141,7 @@ fn gpu_mergesort_partitions() {
     let dev = ctx();
     for n in mgpu_testkit::sizes(&[0, 1, NV + 1, 4 * NV, 1_000_003, 10_000_000, 100_000_000]) {
         for coop in [2usize, 8, 64] {
-            let mut rng = Rng(n as u64 + coop as u64);
+            let mut rng = Rng::new(n as u64 + coop as u64);
             let keys = sorted_lists::<u32, Less>(&mut rng, n, NV * coop / 2, 1 << 20);
             let dk = DeviceVec::from_slice(&dev, &keys).unwrap();
             let got = timed(&dev, &format!("mergesort u32 less coop {coop}"), n, || {
@@ -154,7 +155,7 @@ fn gpu_mergesort_partitions() {
     }
     // 10^5 keys (the cap in sanitizer runs).
     let n = mgpu_testkit::cap(100_000);
-    let mut rng = Rng(9);
+    let mut rng = Rng::new(9);
     check_mergesort::<_, f32, Greater>(
         &dev,
         &sorted_lists::<f32, Greater>(&mut rng, n, NV, 10),
@@ -165,7 +166,7 @@ fn gpu_mergesort_partitions() {
 }
 
 fn index_big<I: PartitionIndex>(dev: &Context, n: usize) {
-    let mut rng = Rng(n as u64 ^ 0xC5);
+    let mut rng = Rng::new(n as u64 ^ 0xC5);
     // Sorted unique-ish indices into `count` elements (Bulk Remove), all equal ones.
     let count = 2 * n;
     let idx: Vec<I> = sorted::<u64>(&mut rng, n, count.max(1) as u64, false)
@@ -251,7 +252,7 @@ fn counting_cpu<I: PartitionIndex>(indices: &[I], count: usize, nv: usize, b: Bo
 /// Bulk Insert's shapes: `n / 2` sorted indices into `n` positions, garbage, generated
 /// sequences (every 3rd position; everything at one position), both bounds.
 fn counting_big<I: PartitionIndex>(dev: &Context, n: usize) {
-    let mut rng = Rng(n as u64 ^ 0xB1);
+    let mut rng = Rng::new(n as u64 ^ 0xB1);
     let m = n / 2;
     let sorted_idx: Vec<I> = sorted::<u64>(&mut rng, m, n as u64 + 1, false)
         .into_iter()
@@ -410,7 +411,7 @@ fn gpu_group_sizes() {
     }
     for n in ns {
         let log_n = n.ilog2();
-        let mut rng = Rng(log_n as u64);
+        let mut rng = Rng::new(log_n as u64);
         let a = sorted::<u32>(&mut rng, n / 2, 1 << 30, false);
         let b = sorted::<u32>(&mut rng, n - n / 2, 1 << 30, false);
         let (da, db) = (

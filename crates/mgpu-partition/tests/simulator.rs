@@ -9,6 +9,7 @@ mod common;
 use common::*;
 use mgpu_core::{Comparator, Less};
 use mgpu_runtime::{Arch, Simulator};
+use mgpu_testkit::Rng;
 use proptest::prelude::{prop, prop_assert_eq, proptest, ProptestConfig};
 
 fn devices() -> [Simulator; 2] {
@@ -44,7 +45,7 @@ fn merge_cases<T: Key, C: mgpu_partition::MergeComparator<T>>(dev: &Simulator, r
 #[test]
 fn merge_and_mergesort_partitions_match_cpu() {
     for dev in devices() {
-        let mut rng = Rng(1);
+        let mut rng = Rng::new(1);
         for_key_types!(merge_cases, &dev, &mut rng);
     }
 }
@@ -121,7 +122,7 @@ fn index_cases<I: mgpu_partition::PartitionIndex>(dev: &Simulator, rng: &mut Rng
 #[test]
 fn index_partitions_match_cpu() {
     for dev in devices() {
-        let mut rng = Rng(2);
+        let mut rng = Rng::new(2);
         index_cases::<u32>(&dev, &mut rng);
         index_cases::<u64>(&dev, &mut rng);
     }

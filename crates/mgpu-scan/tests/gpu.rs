@@ -5,10 +5,11 @@
 //! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 
 mod common;
-use common::{reference, Rng};
+use common::reference;
 use mgpu_core::{BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus};
 use mgpu_runtime::{Context, DeviceVec, Error};
 use mgpu_scan::{ScanKind, ScanOp};
+use mgpu_testkit::Rng;
 
 fn ctx() -> Context {
     Context::new(0).expect("needs a CUDA GPU")
@@ -42,7 +43,7 @@ fn sizes_or_cap(all: &[usize]) -> Vec<usize> {
 
 fn check<T: Element, Op: ScanOp<T>>(ctx: &Context, sizes: &[usize], gen: impl Fn(&mut Rng) -> T) {
     for &n in sizes {
-        let mut rng = Rng(n as u64 ^ 0xABCD);
+        let mut rng = Rng::new(n as u64 ^ 0xABCD);
         let x: Vec<T> = (0..n).map(|_| gen(&mut rng)).collect();
         let dx = DeviceVec::from_slice(ctx, &x).unwrap();
         let mut dy = DeviceVec::<T, _>::zeros(ctx, n).unwrap();
@@ -85,13 +86,13 @@ macro_rules! int_gpu_tests {
         fn $name() {
             let c = ctx();
             let sizes = &mgpu_testkit::sizes(SIZES);
-            check::<$t, Plus>(&c, sizes, |r| r.next() as $t);
-            check::<$t, Multiplies>(&c, sizes, |r| (r.next() | 1) as $t);
-            check::<$t, Maximum>(&c, sizes, |r| r.next() as $t);
-            check::<$t, Minimum>(&c, sizes, |r| r.next() as $t);
-            check::<$t, BitAnd>(&c, sizes, |r| !((r.next() % 2 == 0) as $t).wrapping_shl((r.next() % 64) as u32));
-            check::<$t, BitOr>(&c, sizes, |r| ((r.next() % 4096 == 0) as $t).wrapping_shl((r.next() % 64) as u32));
-            check::<$t, BitXor>(&c, sizes, |r| r.next() as $t);
+            check::<$t, Plus>(&c, sizes, |r| r.next_u64() as $t);
+            check::<$t, Multiplies>(&c, sizes, |r| (r.next_u64() | 1) as $t);
+            check::<$t, Maximum>(&c, sizes, |r| r.next_u64() as $t);
+            check::<$t, Minimum>(&c, sizes, |r| r.next_u64() as $t);
+            check::<$t, BitAnd>(&c, sizes, |r| !((r.below(2) == 0) as $t).wrapping_shl(r.below(64) as u32));
+            check::<$t, BitOr>(&c, sizes, |r| ((r.below(4096) == 0) as $t).wrapping_shl(r.below(64) as u32));
+            check::<$t, BitXor>(&c, sizes, |r| r.next_u64() as $t);
         }
     )*};
 }
@@ -105,10 +106,10 @@ macro_rules! float_gpu_tests {
         fn $name() {
             let c = ctx();
             let sizes = &mgpu_testkit::sizes(SIZES);
-            check::<$t, Plus>(&c, sizes, |r| (r.next() % 33) as $t - 16.0);
-            check::<$t, Multiplies>(&c, sizes, |r| match r.next() % 4096 { 0 => 2.0, 1 => 0.5, k if k < 2048 => -1.0, _ => 1.0 });
-            check::<$t, Maximum>(&c, sizes, |r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
-            check::<$t, Minimum>(&c, sizes, |r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
+            check::<$t, Plus>(&c, sizes, |r| r.below(33) as $t - 16.0);
+            check::<$t, Multiplies>(&c, sizes, |r| match r.below(4096) { 0 => 2.0, 1 => 0.5, k if k < 2048 => -1.0, _ => 1.0 });
+            check::<$t, Maximum>(&c, sizes, |r| (r.next_u64() >> 11) as $t * if r.below(2) == 0 { 1.0 } else { -1.0 });
+            check::<$t, Minimum>(&c, sizes, |r| (r.next_u64() >> 11) as $t * if r.below(2) == 0 { 1.0 } else { -1.0 });
         }
     )*};
 }
@@ -121,9 +122,9 @@ fn gpu_i32_scan_and_reduce_to_10e8() {
     let c = ctx();
     // Under the sanitizer cap: the cap itself (many tiles), not nothing.
     check::<i32, Plus>(&c, &sizes_or_cap(&[100_000_000, (1 << 27) + 5]), |r| {
-        (r.next() % 16) as i32
+        r.below(16) as i32
     });
-    check::<u64, Maximum>(&c, &sizes_or_cap(&[30_000_001]), |r| r.next());
+    check::<u64, Maximum>(&c, &sizes_or_cap(&[30_000_001]), |r| r.next_u64());
 }
 
 #[test]
@@ -132,10 +133,8 @@ fn gpu_float_sums_deterministic_within_tolerance() {
     let c = ctx();
     // 10^7 (many CTAs' worth of tiles); the cap in sanitizer runs.
     let n = mgpu_testkit::cap(10_000_000);
-    let mut rng = Rng(7);
-    let x: Vec<f64> = (0..n)
-        .map(|_| (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
-        .collect();
+    let mut rng = Rng::new(7);
+    let x: Vec<f64> = (0..n).map(|_| rng.next_f64() * 2.0 - 1.0).collect();
     let dx = DeviceVec::from_slice(&c, &x).unwrap();
     let mut dy = DeviceVec::<f64, _>::zeros(&c, n).unwrap();
     let t1 = mgpu_scan::scan_inclusive(dx.as_slice(), dy.as_mut_slice(), Plus).unwrap();
@@ -279,9 +278,9 @@ fn gpu_sm70_ptx_and_tuning() {
     let c = ctx().with_arch(mgpu_runtime::Arch::Sm70).unwrap();
     let sizes =
         &mgpu_testkit::sizes(&[0, 1, 1279, 1280, 1281, 2815, 2816, 2817, 1 << 20, 3_000_017]);
-    check::<u32, Plus>(&c, sizes, |r| r.next() as u32);
-    check::<i64, Maximum>(&c, sizes, |r| r.next() as i64);
-    check::<u64, BitXor>(&c, sizes, |r| r.next());
-    check::<f32, Plus>(&c, sizes, |r| (r.next() % 33) as f32 - 16.0);
-    check::<f64, Minimum>(&c, sizes, |r| (r.next() >> 11) as f64);
+    check::<u32, Plus>(&c, sizes, |r| r.next_u64() as u32);
+    check::<i64, Maximum>(&c, sizes, |r| r.next_u64() as i64);
+    check::<u64, BitXor>(&c, sizes, |r| r.next_u64());
+    check::<f32, Plus>(&c, sizes, |r| r.below(33) as f32 - 16.0);
+    check::<f64, Minimum>(&c, sizes, |r| (r.next_u64() >> 11) as f64);
 }

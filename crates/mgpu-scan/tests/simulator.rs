@@ -8,10 +8,11 @@
 //! covers arbitrary floats with a stated tolerance.
 
 mod common;
-use common::{reference, Rng};
+use common::reference;
 use mgpu_core::{BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus};
 use mgpu_runtime::{Arch, DeviceVec, Simulator};
 use mgpu_scan::{kernels::tuning, ScanKind, ScanOp};
+use mgpu_testkit::Rng;
 
 fn sizes(nv: usize) -> Vec<usize> {
     vec![0, 1, 2, 31, nv - 1, nv, nv + 1, 2 * nv + 17, 5 * nv - 3]
@@ -27,7 +28,7 @@ fn check<T: Element, Op: ScanOp<T>>(gen: impl Fn(&mut Rng) -> T) {
         };
         let nv = table.nt * table.vt(T::WORDS);
         for n in sizes(nv) {
-            let mut rng = Rng(n as u64 * 7919 + T::WORDS as u64);
+            let mut rng = Rng::new(n as u64 * 7919 + T::WORDS as u64);
             let x: Vec<T> = (0..n).map(|_| gen(&mut rng)).collect();
             let dx = DeviceVec::from_slice(&dev, &x).unwrap();
             for kind in [ScanKind::Exclusive, ScanKind::Inclusive] {
@@ -75,13 +76,13 @@ macro_rules! int_tests {
     ($($name:ident: $t:ty),*) => {$(
         #[test]
         fn $name() {
-            check::<$t, Plus>(|r| r.next() as $t);
-            check::<$t, Multiplies>(|r| (r.next() | 1) as $t);
-            check::<$t, Maximum>(|r| r.next() as $t);
-            check::<$t, Minimum>(|r| r.next() as $t);
-            check::<$t, BitAnd>(|r| !(1 as $t).wrapping_shl((r.next() % 64) as u32));
-            check::<$t, BitOr>(|r| (1 as $t).wrapping_shl((r.next() % 2048) as u32 % 64) & (r.next() % 3 == 0) as $t);
-            check::<$t, BitXor>(|r| r.next() as $t);
+            check::<$t, Plus>(|r| r.next_u64() as $t);
+            check::<$t, Multiplies>(|r| (r.next_u64() | 1) as $t);
+            check::<$t, Maximum>(|r| r.next_u64() as $t);
+            check::<$t, Minimum>(|r| r.next_u64() as $t);
+            check::<$t, BitAnd>(|r| !(1 as $t).wrapping_shl(r.below(64) as u32));
+            check::<$t, BitOr>(|r| (1 as $t).wrapping_shl(r.below(2048) as u32 % 64) & (r.below(3) == 0) as $t);
+            check::<$t, BitXor>(|r| r.next_u64() as $t);
         }
     )*};
 }
@@ -92,10 +93,10 @@ macro_rules! float_tests {
     ($($name:ident: $t:ty),*) => {$(
         #[test]
         fn $name() {
-            check::<$t, Plus>(|r| (r.next() % 33) as $t - 16.0);
-            check::<$t, Multiplies>(|r| match r.next() % 64 { 0 => 2.0, 1 => 0.5, k if k < 33 => -1.0, _ => 1.0 });
-            check::<$t, Maximum>(|r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
-            check::<$t, Minimum>(|r| (r.next() >> 11) as $t * if r.next() % 2 == 0 { 1.0 } else { -1.0 });
+            check::<$t, Plus>(|r| r.below(33) as $t - 16.0);
+            check::<$t, Multiplies>(|r| match r.below(64) { 0 => 2.0, 1 => 0.5, k if k < 33 => -1.0, _ => 1.0 });
+            check::<$t, Maximum>(|r| (r.next_u64() >> 11) as $t * if r.below(2) == 0 { 1.0 } else { -1.0 });
+            check::<$t, Minimum>(|r| (r.next_u64() >> 11) as $t * if r.below(2) == 0 { 1.0 } else { -1.0 });
         }
     )*};
 }
@@ -107,9 +108,9 @@ fn float_sums_within_tolerance() {
     // Arbitrary values in [-1, 1): the device's association order differs from a left-to-
     // right loop, so compare within 1e-5 of the sum of magnitudes (f32).
     let dev = Simulator::new();
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let x: Vec<f32> = (0..20_000)
-        .map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0)
+        .map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0)
         .collect();
     let dx = DeviceVec::from_slice(&dev, &x).unwrap();
     let mut dy = DeviceVec::<f32, _>::zeros(&dev, x.len()).unwrap();

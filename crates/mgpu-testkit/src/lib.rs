@@ -10,6 +10,8 @@
 //!   size to it.
 //! - **Guarded outputs**: [`Guarded`] is an output buffer with guard words before and
 //!   after it, so a test sees any write outside the output a call was given.
+//! - **Seeded random inputs**: [`Rng`] (SplitMix64) is the one generator the tests draw
+//!   their random inputs from, the same stream for the same seed on every run.
 //!
 //! Large tests (sizes past 2^31) are named `large_*` and are `#[ignore]`d like every GPU
 //! test; `run.sh` runs them only with `--large` and skips them otherwise.
@@ -24,11 +26,16 @@
 //! out.check_guards("copy");
 //! assert_eq!(out.to_vec(), vec![1, 2, 3, 4]);
 //! assert!(mgpu_testkit::sizes(&[0, 1, 1 << 10]).contains(&1));
+//! let mut rng = mgpu_testkit::Rng::new(1);
+//! assert!(rng.below(10) < 10);
 //! ```
 #![cfg(not(target_arch = "nvptx64"))]
 
 use mgpu_core::Element;
 use mgpu_runtime::{Device, DeviceSliceMut, DeviceVec, Result};
+
+mod rng;
+pub use rng::Rng;
 
 /// The environment variable that caps test sizes (elements), set by the sanitizer runs.
 pub const MAX_LEN_VAR: &str = "MGPU_TEST_MAX_LEN";

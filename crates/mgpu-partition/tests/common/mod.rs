@@ -7,25 +7,7 @@ use mgpu_cpu::partition as cpu;
 use mgpu_ctasearch::Bounds;
 use mgpu_partition::{MergeComparator, PartitionIndex};
 use mgpu_runtime::{Device, DeviceVec};
-
-/// A small deterministic generator (PCG-style LCG).
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
-}
+use mgpu_testkit::Rng;
 
 /// Keys from small integers (many ties when `range` is small).
 pub trait Key: Element {

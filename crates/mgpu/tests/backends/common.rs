@@ -2,28 +2,6 @@
 
 use mgpu::{AssociativeOp, Element};
 
-/// Deterministic pseudo-random stream (splitmix64), so every run sees the same inputs.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// The sm_90 scan tile of a 4-byte type (256 threads x 15 values) and of an 8-byte type
 /// (256 x 7).
 pub const TILE4: usize = 256 * 15;

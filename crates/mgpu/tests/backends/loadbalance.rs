@@ -2,8 +2,8 @@
 //! on a few tiles of mean-10 and mean-1 counts with runs of zeros, the three forms
 //! (scan, ranks, counts), and the bad-input errors.
 
-use crate::common::Rng;
 use mgpu::{Backend, Error, LoadBalanceIndex, Plus, ScanOp};
+use mgpu_testkit::Rng;
 
 fn counts(seed: u64, n: usize, max: u64) -> Vec<u64> {
     let mut rng = Rng::new(seed);

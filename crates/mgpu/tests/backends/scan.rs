@@ -1,10 +1,11 @@
 //! Scan, reduce and count scan, checked against the sequential fold.
 
-use crate::common::{fold, int_from_bits, Float, Rng, SIZES, TILE4};
+use crate::common::{fold, int_from_bits, Float, SIZES, TILE4};
 use mgpu::{
     Backend, BitAnd, BitOr, BitXor, Element, Error, Index, Integer, Maximum, Minimum, Multiplies,
     Plus, ScanOp,
 };
+use mgpu_testkit::Rng;
 
 /// Panics at the first element where `got` and `want` differ (rather than printing two
 /// vectors of thousands of elements).
@@ -80,12 +81,12 @@ where
     BitOr: ScanOp<T>,
     BitXor: ScanOp<T>,
 {
-    let any = |r: &mut Rng, _: usize| int_from_bits::<T>(r.next());
+    let any = |r: &mut Rng, _: usize| int_from_bits::<T>(r.next_u64());
     let small = |r: &mut Rng, _: usize| int_from_bits::<T>(r.below(100));
     check::<T, Plus>(backend, any);
     check::<T, Plus>(backend, small);
     // Odd factors: the wrapped products never collapse to 0.
-    check::<T, Multiplies>(backend, |r, _| int_from_bits::<T>(r.next() | 1));
+    check::<T, Multiplies>(backend, |r, _| int_from_bits::<T>(r.next_u64() | 1));
     check::<T, Maximum>(backend, any);
     check::<T, Minimum>(backend, any);
     // One bit off (on) per element, so the running and (or) changes for a while.

@@ -2,12 +2,13 @@
 //! (host checks), and index arrays the kernels' fused validation rejects (`ERROR_ORDER`,
 //! `ERROR_RANGE`).
 
-use crate::common::{invalid, length, partition_point, spots, to_index, verdict, Rng, Scale};
+use crate::common::{invalid, length, partition_point, spots, to_index, verdict, Scale};
 use mgpu::bulk::kernels::KernelSet;
 use mgpu::bulk::{BulkData, Source};
 use mgpu::cpu::intervalmove::SequenceElement;
 use mgpu::{Arch, BulkElement, BulkIndex, Device, DeviceVec, Error, Result};
 use mgpu_testkit::Guarded;
+use mgpu_testkit::Rng;
 
 /// Elements per tile of bulk remove (source elements) and insert (outputs) on `dev`.
 pub fn nv<D: Device, T: BulkElement<I>, I>(dev: &D) -> (usize, usize) {

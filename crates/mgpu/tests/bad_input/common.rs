@@ -2,6 +2,7 @@
 //! (both backends fail with the expected variant).
 
 use mgpu::Error;
+use mgpu_testkit::Rng;
 use std::mem::discriminant;
 
 /// Which device a test text runs on: the simulator keeps to one size of a few tiles, the
@@ -41,23 +42,6 @@ pub fn spots(len: usize, nv: usize) -> [(&'static str, usize); 4] {
         ("middle tile", tiles / 2 * nv + nv / 2),
         ("last tile", len - 2),
     ]
-}
-
-/// Deterministic pseudo-random stream (splitmix64).
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    }
 }
 
 /// Interval or object counts (0 to 4, mean 2, a run of zeros every few hundred) whose

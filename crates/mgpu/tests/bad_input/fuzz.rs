@@ -4,10 +4,11 @@
 //! (with the same output) or both reject with the same variant. Guards are checked as
 //! everywhere else.
 
-use crate::common::{to_index, variant, Counts, Rng, Scale};
+use crate::common::{to_index, variant, Counts, Scale};
 use crate::{bulk, intervalmove as iv, loadbalance};
 use mgpu::{Device, DeviceVec, Error};
 use mgpu_testkit::Guarded;
+use mgpu_testkit::Rng;
 
 /// Trials per family (each of two or three tiles): about a second on the simulator (3000
 /// per tuning table found no disagreement when this was written); fewer under the
