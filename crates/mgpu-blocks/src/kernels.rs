@@ -13,7 +13,7 @@
 //! it and the host wrappers (`host`, re-exported at the crate root) launch the same types.
 
 use core::marker::PhantomData;
-use mgpu_core::{AssociativeOp, Comparator, Cta, Element, Kernel};
+use mgpu_core::{AssociativeOp, Comparator, Cta, Element, EntryName, Kernel};
 use mgpu_ctascan::{
     cta_seg_scan_tile, seg_reduce_shared_bytes, seg_reduce_to_global, seg_scan_shared_bytes,
     ScanKind,
@@ -30,12 +30,6 @@ pub const NT: usize = 128;
 /// Values per thread of every `blocks` kernel (odd: conflict-free thread-order transposes;
 /// not a power of two: exercises the truncated Batcher network).
 pub const VT: usize = 7;
-
-/// The entry name of a kernel instantiation (implemented by the instance list).
-pub trait EntryName {
-    /// `blocks_<kernel>_<types>`.
-    const NAME: &'static str;
-}
 
 /// The first element of tile `block` and the number of its elements (at most `nv`).
 #[inline(always)]

@@ -1,11 +1,11 @@
 //! Host launchers of the bulk family, generic over [`Device`].
 
 use crate::device::{BulkArgs, ERROR_ORDER, ERROR_RANGE, MODE_INDEX_SEQUENCE, MODE_SEQUENCE};
-use crate::kernels::{BulkElement, KernelSet};
-use mgpu_core::{Arch, Index};
+use crate::kernels::{insert_nv, remove_nv, BulkElement, KernelSet};
+use mgpu_core::{Index, Violation};
 use mgpu_ctasearch::Bounds;
 use mgpu_partition::{IndexSource, PartitionIndex};
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Result};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
 
 /// The index types of the bulk family: u32 and u64 (the seeds' `int` is u32). Indices
 /// are a device array or a generated sequence ([`Source`]).
@@ -27,20 +27,15 @@ impl BulkIndex for u64 {}
 ///
 /// ```
 /// use mgpu_bulk::BulkData;
-/// assert_eq!(<f32 as BulkData>::ONE, 1.0);
+/// fn takes<T: BulkData>(_: T) {}
+/// takes(1.5f32);
 /// ```
-pub trait BulkData: BulkElement<u32> + BulkElement<u64> {
-    /// 1 (the step of a counting sequence).
-    const ONE: Self;
-}
-macro_rules! data {
-    ($($t:ty => $one:expr),*) => {$( impl BulkData for $t { const ONE: Self = $one; } )*};
-}
-data!(i32 => 1, u32 => 1, i64 => 1, u64 => 1, f32 => 1.0, f64 => 1.0);
+pub trait BulkData: BulkElement<u32> + BulkElement<u64> {}
+impl<T: BulkElement<u32> + BulkElement<u64>> BulkData for T {}
 
-/// Where the inserted values or the indices come from: a device array, or a generated sequence
+/// Where bulk values or indices come from: a device array, or a generated sequence
 /// `first + step * k` (the seeds' `counting_iterator` and `step_iterator`; wrapping for
-/// integers, `first + step * (k as T)` for floats).
+/// integers): the one [`mgpu_core::Source`] with device slices.
 ///
 /// # Examples
 ///
@@ -48,136 +43,27 @@ data!(i32 => 1, u32 => 1, i64 => 1, u64 => 1, f32 => 1.0, f64 => 1.0);
 /// use mgpu_bulk::Source;
 /// use mgpu_runtime::{DeviceVec, Simulator};
 /// let dev = Simulator::new();
-/// let v = DeviceVec::from_slice(&dev, &[1i32, 2]).unwrap();
-/// let a: Source<'_, i32, Simulator> = v.as_slice().into();
+/// let v = DeviceVec::from_slice(&dev, &[3u32, 9]).unwrap();
+/// let a: Source<'_, u32, Simulator> = v.as_slice().into();
 /// assert!(matches!(a, Source::Array(_)));
-/// let s: Source<'_, i32, Simulator> = Source::step(1000, 10);
-/// assert!(matches!(s, Source::Sequence { first: 1000, step: 10 }));
+/// let s: Source<'_, i64, Simulator> = Source::step(10, -1);
+/// assert!(matches!(s, Source::Sequence { first: 10, step: -1 }));
 /// ```
-pub enum Source<'a, T, D: Device> {
-    /// A device array.
-    Array(DeviceSlice<'a, T, D>),
-    /// The generated sequence `first + step * k`.
-    Sequence {
-        /// Element 0.
-        first: T,
-        /// Difference between consecutive elements.
-        step: T,
-    },
-}
+pub type Source<'a, T, D> = mgpu_core::Source<DeviceSlice<'a, T, D>, T>;
 
-impl<'a, T: BulkData, D: Device> Source<'a, T, D> {
-    /// `first, first + 1, first + 2, ...` (the seeds' `counting_iterator<T>(first)`).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_bulk::Source;
-    /// let s: Source<'_, f64, mgpu_runtime::Simulator> = Source::counting(2.0);
-    /// assert!(matches!(s, Source::Sequence { first: 2.0, step: 1.0 }));
-    /// ```
-    pub fn counting(first: T) -> Self {
-        Source::Sequence {
-            first,
-            step: T::ONE,
-        }
+/// What each bit of the bulk kernels' error word means.
+fn meaning(insert: bool, source_len: usize) -> [(u32, Violation); 2] {
+    if insert {
+        [
+            (ERROR_ORDER, Violation::InsertOrder),
+            (ERROR_RANGE, Violation::InsertRange { source_len }),
+        ]
+    } else {
+        [
+            (ERROR_ORDER, Violation::RemoveOrder),
+            (ERROR_RANGE, Violation::RemoveRange { source_len }),
+        ]
     }
-
-    /// `first, first + step, first + 2 * step, ...` (the seeds' `step_iterator`).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_bulk::Source;
-    /// let s: Source<'_, i64, mgpu_runtime::Simulator> = Source::step(10, -1);
-    /// assert!(matches!(s, Source::Sequence { first: 10, step: -1 }));
-    /// ```
-    pub fn step(first: T, step: T) -> Self {
-        Source::Sequence { first, step }
-    }
-}
-
-impl<'a, T, D: Device> From<DeviceSlice<'a, T, D>> for Source<'a, T, D> {
-    fn from(s: DeviceSlice<'a, T, D>) -> Self {
-        Source::Array(s)
-    }
-}
-
-/// The validation result of a queued bulk launch: the launch's error word, read back by
-/// [`PendingCheck::wait`] (which synchronises). Dropping it skips the check (the launch
-/// still ran memory-safely).
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let src = DeviceVec::from_slice(&dev, &[1i32, 2, 3]).unwrap();
-/// let idx = DeviceVec::from_slice(&dev, &[1u32]).unwrap();
-/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 2).unwrap();
-/// let pending = mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice().into(), out.as_mut_slice()).unwrap();
-/// pending.wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![1, 3]);
-/// ```
-#[must_use = "wait() reports invalid input"]
-pub struct PendingCheck<D: Device> {
-    error: ErrorWord<D>,
-    insert: bool,
-    source_len: usize,
-}
-
-impl<D: Device> PendingCheck<D> {
-    /// Synchronises and reports what the kernel found wrong with the indices, if anything,
-    /// as [`Error::InvalidInput`] naming it (the messages of `mgpu_cpu::bulk`).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use mgpu_runtime::{DeviceVec, Simulator};
-    /// let dev = Simulator::new();
-    /// let src = DeviceVec::from_slice(&dev, &[1i32, 2, 3]).unwrap();
-    /// let idx = DeviceVec::from_slice(&dev, &[2u32, 1]).unwrap(); // not sorted
-    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 1).unwrap();
-    /// let p = mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice().into(), out.as_mut_slice()).unwrap();
-    /// assert!(p.wait().unwrap_err().to_string().contains("not sorted"));
-    /// ```
-    pub fn wait(self) -> Result<()> {
-        let w = self.error.read()?;
-        if w == 0 {
-            return Ok(());
-        }
-        let n = self.source_len;
-        let mut what = Vec::new();
-        if self.insert {
-            if w & ERROR_ORDER != 0 {
-                what.push("the insert indices are not sorted".to_string());
-            }
-            if w & ERROR_RANGE != 0 {
-                what.push(format!("an insert index is past the source length {n}"));
-            }
-        } else {
-            if w & ERROR_ORDER != 0 {
-                what.push("the remove indices are not sorted and unique".to_string());
-            }
-            if w & ERROR_RANGE != 0 {
-                what.push(format!(
-                    "a remove index is out of range (source length {n})"
-                ));
-            }
-        }
-        Err(Error::InvalidInput(what.join("; ")))
-    }
-}
-
-fn same_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected != got {
-        return Err(Error::LengthMismatch {
-            what,
-            expected,
-            got,
-        });
-    }
-    Ok(())
 }
 
 /// The length of `indices` (`m` for a sequence) and, for a sequence, its last element
@@ -208,19 +94,33 @@ fn grid_fits(grid: usize) -> Result<()> {
     Ok(())
 }
 
-/// Elements per tile of `dev`'s remove (`insert == false`) or insert kernels.
-fn nv<D: Device, T: BulkElement<I>, I>(dev: &D, insert: bool) -> usize {
-    match (dev.arch(), insert) {
-        (Arch::Sm90, false) => <<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::NV,
-        (Arch::Sm90, true) => <<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::NV_INSERT,
-        (Arch::Sm70, false) => <<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::NV,
-        (Arch::Sm70, true) => <<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::NV_INSERT,
+/// Queues `S`'s remove (`insert == false`) or insert kernel, `grid` CTAs; `dependent`: a
+/// programmatic dependent launch of the partitions' kernel queued just before it.
+///
+/// # Safety
+/// `args` as `device::bulk_remove` / `device::bulk_insert` documents.
+unsafe fn launch<D: Device, T, I, S: KernelSet<T, I>>(
+    dev: &D,
+    insert: bool,
+    dependent: bool,
+    grid: usize,
+    args: &BulkArgs<T, I>,
+) -> Result<()> {
+    let grid = grid as u32;
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match (insert, dependent) {
+            (false, false) => dev.launch::<S::Remove>(grid, args),
+            (false, true) => dev.launch_dependent::<S::Remove>(grid, args),
+            (true, false) => dev.launch::<S::Insert>(grid, args),
+            (true, true) => dev.launch_dependent::<S::Insert>(grid, args),
+        }
     }
 }
 
 /// Bulk remove (the seeds' `BulkRemove`), queued without synchronising: `output` gets the
 /// elements of `source` whose positions are not in `indices` (sorted, unique, each
-/// `< source.len()`), in order. The returned [`PendingCheck`] reports invalid indices.
+/// `< source.len()`), in order. The returned [`Pending`] reports invalid indices.
 ///
 /// `indices` is a device array or a generated sequence (`Source::step(first, step)`, the
 /// seeds' `step_iterator`); a sequence has `source.len() - output.len()` elements and is
@@ -233,7 +133,7 @@ fn nv<D: Device, T: BulkElement<I>, I>(dev: &D, insert: bool) -> usize {
 ///
 /// # Errors
 /// At once: `output.len() != source.len() - indices.len()` (or more indices than source
-/// elements), a source length past `I`. From [`PendingCheck::wait`]: indices not strictly
+/// elements), a source length past `I`. From [`Pending::wait`]: indices not strictly
 /// increasing, or out of range.
 ///
 /// # Examples
@@ -252,41 +152,26 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     source: DeviceSlice<'_, T, D>,
     indices: Source<'_, I, D>,
     mut output: DeviceSliceMut<'_, T, D>,
-) -> Result<PendingCheck<D>> {
+) -> Result<Pending<D>> {
     let dev = source.device();
     let n = source.len();
     // A generated sequence has as many indices as elements leave the source.
     let (m, last) = index_len(&indices, n.saturating_sub(output.len()));
-    if m > n {
-        return Err(Error::LengthMismatch {
-            what: "bulk_remove indices (at most the source length)",
-            expected: n,
-            got: m,
-        });
-    }
-    same_len("bulk_remove output", n - m, output.len())?;
-    Error::check_fits::<I>("bulk_remove source length", n)?;
+    mgpu_core::checks::bulk_remove::<I>(n, m, Some(output.len()))?;
     if let (Source::Sequence { step, .. }, Some(last)) = (&indices, last) {
-        if m > 1 && Index::to_u64(*step) == 0 {
-            return Err(Error::InvalidInput(
-                "the remove indices are not sorted and unique".to_string(),
-            ));
-        }
-        if last >= n as u128 {
-            return Err(Error::InvalidInput(format!(
-                "a remove index is out of range (source length {n})"
-            )));
-        }
+        Violation::check(
+            [
+                (m > 1 && Index::to_u64(*step) == 0).then_some(Violation::RemoveOrder),
+                (last >= n as u128).then_some(Violation::RemoveRange { source_len: n }),
+            ]
+            .into_iter()
+            .flatten(),
+        )?;
     }
-    let mut check = PendingCheck {
-        error: ErrorWord::none(),
-        insert: false,
-        source_len: n,
-    };
     if n == 0 {
-        return Ok(check);
+        return Ok(Pending::done());
     }
-    let nv = nv::<D, T, I>(dev, false);
+    let nv = remove_nv::<T, I>(dev.arch());
     let grid = n.div_ceil(nv);
     grid_fits(grid)?;
     let mut args = BulkArgs::<T, I>::empty();
@@ -321,21 +206,19 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     // `grid + 1` entries, the lengths were checked above.
     // With an index array the kernel is a dependent launch of the partitions' kernel
     // (queued just before it); generated indices have no partitions.
-    type Sm90Remove<T, I> = <<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::Remove;
-    type Sm70Remove<T, I> = <<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::Remove;
+    let dependent = mp.is_some();
     unsafe {
-        match (dev.arch(), mp.is_some()) {
-            (Arch::Sm90, true) => dev.launch_dependent::<Sm90Remove<T, I>>(grid as u32, &args)?,
-            (Arch::Sm90, false) => dev.launch::<Sm90Remove<T, I>>(grid as u32, &args)?,
-            (Arch::Sm70, _) => dev.launch::<Sm70Remove<T, I>>(grid as u32, &args)?,
-        }
-    }
+        mgpu_core::by_arch!(
+            dev.arch(),
+            T as BulkElement<I>,
+            launch::<D, T, I>(dev, false, dependent, grid, &args)
+        )?
+    };
     drop(mp);
-    check.error = error;
-    Ok(check)
+    Ok(Pending::new(error, &meaning(false, n)))
 }
 
-/// [`bulk_remove_into`], then [`PendingCheck::wait`]: validates, synchronises.
+/// [`bulk_remove_into`], then [`Pending::wait`]: validates, synchronises.
 ///
 /// # Examples
 ///
@@ -362,7 +245,7 @@ pub fn bulk_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
 /// `source` with `values[k]` inserted before source position `indices[k]` (sorted,
 /// duplicates allowed, each `<= source.len()`; `source.len()` appends). Values with equal
 /// indices keep their order and precede the source element at that index. The returned
-/// [`PendingCheck`] reports invalid indices.
+/// [`Pending`] reports invalid indices.
 ///
 /// `values` and `indices` are device arrays or generated sequences ([`Source`]). Generated
 /// indices number `values.len()` (or, when the values are generated too,
@@ -376,7 +259,7 @@ pub fn bulk_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
 ///
 /// # Errors
 /// At once: `values` (an array) and `indices` of different lengths, `output.len() !=
-/// source.len() + indices.len()`, a source length past `I`. From [`PendingCheck::wait`]:
+/// source.len() + indices.len()`, a source length past `I`. From [`Pending::wait`]:
 /// indices not non-decreasing, or past `source.len()`.
 ///
 /// # Examples
@@ -397,43 +280,34 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     indices: Source<'_, I, D>,
     source: DeviceSlice<'_, T, D>,
     mut output: DeviceSliceMut<'_, T, D>,
-) -> Result<PendingCheck<D>> {
+) -> Result<Pending<D>> {
     let dev = source.device();
     let n = source.len();
-    // Generated indices: one per value, or per output slot past the source.
-    let implied = match &values {
-        Source::Array(v) => v.len(),
-        Source::Sequence { .. } => output.len().saturating_sub(n),
+    // Generated values or indices have as many elements as the other array; when both
+    // are generated, one per output slot past the source.
+    let implied = match (&values, &indices) {
+        (Source::Array(v), _) => v.len(),
+        (Source::Sequence { .. }, Source::Array(i)) => i.len(),
+        (Source::Sequence { .. }, Source::Sequence { .. }) => output.len().saturating_sub(n),
     };
     let (m, last) = index_len(&indices, implied);
     let mut args = BulkArgs::<T, I>::empty();
+    mgpu_core::checks::bulk_insert::<I>(n, implied, m, Some(output.len()))?;
     match &values {
-        Source::Array(v) => {
-            same_len("bulk_insert indices (one per value)", v.len(), m)?;
-            args.values = v.as_ptr();
-        }
+        Source::Array(v) => args.values = v.as_ptr(),
         Source::Sequence { first, step } => {
             args.first = *first;
             args.step = *step;
             args.mode |= MODE_SEQUENCE;
         }
     }
-    same_len("bulk_insert output", n + m, output.len())?;
-    Error::check_fits::<I>("bulk_insert source length", n)?;
     if matches!(last, Some(l) if l > n as u128) {
-        return Err(Error::InvalidInput(format!(
-            "an insert index is past the source length {n}"
-        )));
+        Violation::check([Violation::InsertRange { source_len: n }])?;
     }
-    let mut check = PendingCheck {
-        error: ErrorWord::none(),
-        insert: true,
-        source_len: n,
-    };
     if n + m == 0 {
-        return Ok(check);
+        return Ok(Pending::done());
     }
-    let nv = nv::<D, T, I>(dev, true);
+    let nv = insert_nv::<T, I>(dev.arch());
     let grid = (n + m).div_ceil(nv);
     grid_fits(grid)?;
     // Zeroed by the partitions' kernel (no memset).
@@ -471,24 +345,18 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     args.output_len = output.len() as u64;
     args.error = error.as_mut_ptr();
     // SAFETY: buffers sized as `device::bulk_insert` documents (checked above).
+    // The kernel is a dependent launch of the partitions' kernel, queued just before it.
     unsafe {
-        match dev.arch() {
-            Arch::Sm90 => dev
-                .launch_dependent::<<<T as BulkElement<I>>::Sm90 as KernelSet<T, I>>::Insert>(
-                    grid as u32,
-                    &args,
-                )?,
-            Arch::Sm70 => dev.launch::<<<T as BulkElement<I>>::Sm70 as KernelSet<T, I>>::Insert>(
-                grid as u32,
-                &args,
-            )?,
-        }
-    }
-    check.error = error;
-    Ok(check)
+        mgpu_core::by_arch!(
+            dev.arch(),
+            T as BulkElement<I>,
+            launch::<D, T, I>(dev, true, true, grid, &args)
+        )?
+    };
+    Ok(Pending::new(error, &meaning(true, n)))
 }
 
-/// [`bulk_insert_into`], then [`PendingCheck::wait`]: validates, synchronises.
+/// [`bulk_insert_into`], then [`Pending::wait`]: validates, synchronises.
 ///
 /// # Examples
 ///

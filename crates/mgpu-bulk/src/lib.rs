@@ -20,7 +20,7 @@
 //! ...`, never materialised; see `docs/bulk.md`). Values and indices may be device arrays
 //! or generated sequences ([`Source`]; generated indices are checked on the host).
 //!
-//! Each function has an asynchronous `_into` form returning a [`PendingCheck`], and a safe
+//! Each function has an asynchronous `_into` form returning a [`Pending`](mgpu_runtime::Pending), and a safe
 //! form that synchronises and reports invalid input as an [`Error`](mgpu_runtime::Error):
 //! the checks run inside the kernels (indices unsorted, duplicated where they must be
 //! unique, out of range) and no input makes a kernel touch memory outside its buffers.

@@ -20,10 +20,9 @@ fn ctx() -> Context {
 }
 
 /// Remove tile of the sm_90 tuning (NT * VT).
-const NV: usize = mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuning::SM90.vt;
+const NV: usize = mgpu_bulk::kernels::tuning::REMOVE.sm90.nv(4);
 /// Insert tile of the sm_90 tuning.
-const NV_INSERT: usize =
-    mgpu_bulk::kernels::tuning::SM90_INSERT.nt * mgpu_bulk::kernels::tuning::SM90_INSERT.vt;
+const NV_INSERT: usize = mgpu_bulk::kernels::tuning::INSERT.sm90.nv(4);
 
 fn timed(dev: &Context, what: &str, n: usize, mut f: impl FnMut()) {
     f();

@@ -638,8 +638,8 @@ fn every_swapped_pair_is_reported() {
     // Pairs around the tile boundaries of every tuning (NV 896 or the sm_90 shapes).
     for nv in [
         896usize,
-        mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuning::SM90.vt,
-        mgpu_bulk::kernels::tuning::SM90_INSERT.nt * mgpu_bulk::kernels::tuning::SM90_INSERT.vt,
+        mgpu_bulk::kernels::tuning::REMOVE.sm90.nv(4),
+        mgpu_bulk::kernels::tuning::INSERT.sm90.nv(4),
     ] {
         for b in (nv..n).step_by(nv) {
             let k = b / 3;

@@ -89,4 +89,24 @@ impl Error {
         }
         Ok(())
     }
+
+    /// `Ok` when `got == expected`, else [`Error::LengthMismatch`] naming `what`: the one
+    /// length check of every launcher and of the CPU backend.
+    ///
+    /// ```
+    /// use mgpu_core::Error;
+    /// assert!(Error::check_len("output", 3, 3).is_ok());
+    /// let e = Error::check_len("output", 3, 2).unwrap_err();
+    /// assert_eq!(e.to_string(), "output: expected length 3, got 2");
+    /// ```
+    pub fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+        if got != expected {
+            return Err(Error::LengthMismatch {
+                what,
+                expected,
+                got,
+            });
+        }
+        Ok(())
+    }
 }

@@ -34,6 +34,49 @@ impl Arch {
         }
     }
 
+    /// The architecture this crate is being compiled for: the PTX build of each
+    /// architecture sets `--cfg mgpu_arch="sm_70"` or `"sm_90"` (`cargo xtask ptx`), so an
+    /// entry point instantiated at `TARGET` gets that architecture's shape; sm_90 on the
+    /// host.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(mgpu_core::Arch::TARGET, mgpu_core::Arch::Sm90); // on the host
+    /// ```
+    #[cfg(mgpu_arch = "sm_70")]
+    pub const TARGET: Arch = Arch::Sm70;
+    /// The architecture this crate is being compiled for: the PTX build of each
+    /// architecture sets `--cfg mgpu_arch="sm_70"` or `"sm_90"` (`cargo xtask ptx`), so an
+    /// entry point instantiated at `TARGET` gets that architecture's shape; sm_90 on the
+    /// host.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(mgpu_core::Arch::TARGET, mgpu_core::Arch::Sm90); // on the host
+    /// ```
+    #[cfg(not(mgpu_arch = "sm_70"))]
+    pub const TARGET: Arch = Arch::Sm90;
+
+    /// The lowest compute capability whose devices run this architecture's PTX: 7.0 or
+    /// 9.0.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// assert_eq!(Arch::Sm70.compute_capability(), (7, 0));
+    /// let (major, minor) = Arch::Sm90.compute_capability();
+    /// assert_eq!(Arch::for_compute_capability(major, minor), Some(Arch::Sm90));
+    /// ```
+    pub fn compute_capability(self) -> (u32, u32) {
+        match self {
+            Arch::Sm70 => (7, 0),
+            Arch::Sm90 => (9, 0),
+        }
+    }
+
     /// `"sm_70"` or `"sm_90"`.
     pub fn name(self) -> &'static str {
         match self {
@@ -44,7 +87,8 @@ impl Arch {
 }
 
 /// A kernel: its body (run by every thread of every CTA), the PTX module (algorithm
-/// family) and entry point that hold its compiled form, and its launch shape.
+/// family) and entry point that hold its compiled form, and its launch shape (`NT`, `VT`,
+/// `NV`, shared memory, CTAs per SM), so the host never recomputes them.
 ///
 /// `Args` is a `#[repr(C)]` `Copy` struct of scalars and raw pointers, passed by value as
 /// the entry point's single parameter. Implementations are generated per instantiation;
@@ -63,6 +107,7 @@ impl Arch {
 ///     const MODULE: &'static str = "demo";
 ///     const ENTRY: &'static str = "demo_iota";
 ///     const NT: u32 = 32;
+///     const VT: u32 = 1;
 ///     const SHARED_BYTES: u32 = 0;
 ///     fn body<C: Cta>(cta: &C, a: &Args) {
 ///         let i = cta.block() * C::nt(cta) + cta.tid();
@@ -83,6 +128,11 @@ pub trait Kernel {
     const ENTRY: &'static str;
     /// Threads per CTA.
     const NT: u32;
+    /// Values per thread (what a value is, the kernel's tuning says: elements, merge
+    /// steps, outputs); 1 for kernels that are not tiled.
+    const VT: u32;
+    /// Values per tile, `NT * VT`: the host sizes its grid and partitions by it.
+    const NV: u32 = Self::NT * Self::VT;
     /// Dynamic shared memory per CTA in bytes.
     const SHARED_BYTES: u32;
     /// CTAs per SM the kernel is tuned to fit: with `NT` it becomes the entry's

@@ -17,6 +17,10 @@
 //! - [`Kernel`]: a kernel body with its entry name, module and launch shape, which the
 //!   host runtime launches on the GPU by name and in the simulator by body, and the
 //!   [`kernel_entry!`] macro that instantiates the `extern "ptx-kernel"` entry point.
+//! - The family kit every algorithm crate declares its kernels with: one tuning type
+//!   ([`Tuning`], [`Shape`]), [`EntryName`], [`kernel_type!`] (a kernel type and its
+//!   `Kernel` impl), [`tuned!`] (an instance at an architecture's shape) and
+//!   [`by_arch!`] (the host's one dispatch on the device's architecture).
 //!
 //! Device code here is `no_std`; the simulator is host only.
 //!
@@ -41,13 +45,18 @@
 )]
 
 mod bounds;
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod checks;
 mod cta;
 #[cfg(not(target_arch = "nvptx64"))]
 mod error;
+mod family;
 mod kernel;
 mod ops;
 mod sequence;
 mod types;
+#[cfg(not(target_arch = "nvptx64"))]
+mod violation;
 mod warp;
 
 #[cfg(target_arch = "nvptx64")]
@@ -59,13 +68,16 @@ pub use bounds::Bounds;
 pub use cta::{Cta, WARP_SIZE};
 #[cfg(not(target_arch = "nvptx64"))]
 pub use error::{Error, Result};
+pub use family::{EntryName, Shape, Tuning};
 pub use kernel::{Arch, Kernel};
 pub use ops::{
     AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, EqualTo, Greater, Less, Maximum,
     Minimum, Minus, Modulus, Multiplies, Plus,
 };
-pub use sequence::Sequence;
+pub use sequence::{Sequence, Source};
 pub use types::{Element, Index, Integer};
+#[cfg(not(target_arch = "nvptx64"))]
+pub use violation::Violation;
 pub use warp::{shfl_down, shfl_idx, shfl_up, shfl_xor};
 
 #[cfg(target_arch = "nvptx64")]

@@ -12,54 +12,45 @@
 //! Both run in parallel over fixed output chunks ([`CHUNK_LEN`]) for long inputs; the
 //! results are plain copies, so they are exact and independent of the thread count.
 
-use mgpu_core::{Element, Error, Index, Result};
+use mgpu_core::{Element, Index, Result, Violation};
 use rayon::prelude::*;
 
 use crate::chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
 
-fn same_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected != got {
-        return Err(Error::LengthMismatch {
-            what,
-            expected,
-            got,
-        });
-    }
-    Ok(())
-}
-
-/// Checks remove indices: strictly increasing and below `n`; the GPU's messages.
+/// Checks remove indices: strictly increasing and below `n`.
 fn check_remove<I: Index>(indices: &[I], n: usize) -> Result<()> {
-    let mut what = Vec::new();
-    if indices.windows(2).any(|w| w[0] >= w[1]) {
-        what.push("the remove indices are not sorted and unique".to_string());
-    }
-    if indices.iter().any(|i| i.to_u64() >= n as u64) {
-        what.push(format!(
-            "a remove index is out of range (source length {n})"
-        ));
-    }
-    if what.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::InvalidInput(what.join("; ")))
-    }
+    Violation::check(
+        [
+            indices
+                .windows(2)
+                .any(|w| w[0] >= w[1])
+                .then_some(Violation::RemoveOrder),
+            indices
+                .iter()
+                .any(|i| i.to_u64() >= n as u64)
+                .then_some(Violation::RemoveRange { source_len: n }),
+        ]
+        .into_iter()
+        .flatten(),
+    )
 }
 
-/// Checks insert indices: non-decreasing and at most `n`; the GPU's messages.
+/// Checks insert indices: non-decreasing and at most `n`.
 fn check_insert<I: Index>(indices: &[I], n: usize) -> Result<()> {
-    let mut what = Vec::new();
-    if indices.windows(2).any(|w| w[0] > w[1]) {
-        what.push("the insert indices are not sorted".to_string());
-    }
-    if indices.iter().any(|i| i.to_u64() > n as u64) {
-        what.push(format!("an insert index is past the source length {n}"));
-    }
-    if what.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::InvalidInput(what.join("; ")))
-    }
+    Violation::check(
+        [
+            indices
+                .windows(2)
+                .any(|w| w[0] > w[1])
+                .then_some(Violation::InsertOrder),
+            indices
+                .iter()
+                .any(|i| i.to_u64() > n as u64)
+                .then_some(Violation::InsertRange { source_len: n }),
+        ]
+        .into_iter()
+        .flatten(),
+    )
 }
 
 /// Splits `output` into consecutive pieces of the given lengths.
@@ -77,8 +68,8 @@ fn split_lengths<'a, T>(mut output: &'a mut [T], lens: &[usize]) -> Vec<&'a mut 
 /// in order, to `output` (Modern GPU's `BulkRemove`).
 ///
 /// Errors: `output.len() != source.len() - indices.len()` (or more indices than elements)
-/// is [`Error::LengthMismatch`]; indices not strictly increasing, or one
-/// `>= source.len()`, is [`Error::InvalidInput`] (nothing is written then).
+/// is [`Error::LengthMismatch`](mgpu_core::Error::LengthMismatch); indices not strictly increasing, or one
+/// `>= source.len()`, is [`Error::InvalidInput`](mgpu_core::Error::InvalidInput) (nothing is written then).
 ///
 /// # Examples
 ///
@@ -97,17 +88,7 @@ pub fn bulk_remove<T: Element, I: Index>(
     output: &mut [T],
 ) -> Result<()> {
     let n = source.len();
-    // The same order of checks as the GPU launcher, so two faults at once give the same
-    // error on both backends: the indices' count first, then the output.
-    if indices.len() > n {
-        return Err(Error::LengthMismatch {
-            what: "bulk_remove indices (at most the source length)",
-            expected: n,
-            got: indices.len(),
-        });
-    }
-    same_len("bulk_remove output", n - indices.len(), output.len())?;
-    Error::check_fits::<I>("bulk_remove source length", n)?;
+    mgpu_core::checks::bulk_remove::<I>(n, indices.len(), Some(output.len()))?;
     check_remove(indices, n)?;
     // One piece per source chunk: the indices in the chunk are found by binary search
     // (the seed's binary-search partitions), its output is the chunk minus those.
@@ -164,8 +145,8 @@ fn insert_split<I: Index>(indices: &[I], n: usize, d: usize) -> usize {
 /// precede the source element at that index; index `source.len()` appends.
 ///
 /// Errors: `indices.len() != values.len()` or `output.len() != source.len() +
-/// values.len()` is [`Error::LengthMismatch`]; indices not non-decreasing, or one past
-/// `source.len()`, is [`Error::InvalidInput`] (nothing is written then).
+/// values.len()` is [`Error::LengthMismatch`](mgpu_core::Error::LengthMismatch); indices not non-decreasing, or one past
+/// `source.len()`, is [`Error::InvalidInput`](mgpu_core::Error::InvalidInput) (nothing is written then).
 ///
 /// # Examples
 ///
@@ -182,9 +163,7 @@ pub fn bulk_insert<T: Element, I: Index>(
     output: &mut [T],
 ) -> Result<()> {
     let (m, n) = (values.len(), source.len());
-    same_len("bulk_insert indices", m, indices.len())?;
-    same_len("bulk_insert output", n + m, output.len())?;
-    Error::check_fits::<I>("bulk_insert source length", n)?;
+    mgpu_core::checks::bulk_insert::<I>(n, m, indices.len(), Some(output.len()))?;
     check_insert(indices, n)?;
     let total = n + m;
     let chunk = if total < PARALLEL_MIN_LEN {
@@ -215,6 +194,7 @@ pub fn bulk_insert<T: Element, I: Index>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mgpu_core::Error;
     use proptest::prelude::*;
 
     fn remove_ref(source: &[i64], indices: &[u32]) -> Vec<i64> {

@@ -4,98 +4,24 @@
 //! move and scatter copy interval by interval in order, so where destination intervals
 //! overlap the later interval wins here (on the GPU: one of the writers, unspecified which).
 
-use mgpu_core::{Element, Error, Index, Result};
+use mgpu_core::{Error, Index, Result, Sequence, Violation};
 use rayon::prelude::*;
 
 use crate::chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
 
-/// Element types with generated sequences `first + step * i` (wrapping for integers,
-/// `first + step * (i as T)` for floats), as on the GPU.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_cpu::intervalmove::SequenceElement;
-/// assert_eq!(u32::sequence(0, 3, 4), 12);
-/// ```
-pub trait SequenceElement: Element {
-    /// `first + step * i`.
-    fn sequence(first: Self, step: Self, i: u64) -> Self;
-}
-macro_rules! seq_int {
-    ($($t:ty),*) => {$( impl SequenceElement for $t {
-        fn sequence(first: Self, step: Self, i: u64) -> Self { first.wrapping_add(step.wrapping_mul(i as $t)) }
-    } )*};
-}
-seq_int!(i32, u32, i64, u64);
-macro_rules! seq_float {
-    ($($t:ty),*) => {$( impl SequenceElement for $t {
-        fn sequence(first: Self, step: Self, i: u64) -> Self { first + step * (i as $t) }
-    } )*};
-}
-seq_float!(f32, f64);
-
-/// Where interval data comes from: a slice or the sequence `first + step * position`.
+/// Where interval data comes from: a slice or the sequence `first + step * position`
+/// (wrapping for integers, `first + step * (position as T)` for floats, as on the GPU):
+/// the one [`mgpu_core::Source`] with host slices.
 ///
 /// # Examples
 ///
 /// ```
 /// use mgpu_cpu::intervalmove::Source;
-/// let s: Source<'_, i32> = Source::Sequence { first: 0, step: 1 };
+/// let s: Source<'_, i32> = Source::counting(0);
 /// assert_eq!(s.get(5), 5);
+/// assert_eq!(Source::Array(&[4u64, 5][..]).get(1), 5);
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub enum Source<'a, T> {
-    /// A slice.
-    Slice(&'a [T]),
-    /// The generated sequence `first + step * position`.
-    Sequence {
-        /// Element 0.
-        first: T,
-        /// Difference between consecutive elements.
-        step: T,
-    },
-}
-
-impl<T: SequenceElement> Source<'_, T> {
-    /// Element `i` (panics past the end of a slice).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_cpu::intervalmove::Source;
-    /// assert_eq!(Source::Slice(&[4u64, 5][..]).get(1), 5);
-    /// ```
-    pub fn get(&self, i: u64) -> T {
-        match self {
-            Source::Slice(s) => s[i as usize],
-            Source::Sequence { first, step } => T::sequence(*first, *step, i),
-        }
-    }
-    fn len(&self) -> Option<usize> {
-        match self {
-            Source::Slice(s) => Some(s.len()),
-            Source::Sequence { .. } => None,
-        }
-    }
-}
-
-impl<'a, T> From<&'a [T]> for Source<'a, T> {
-    fn from(s: &'a [T]) -> Self {
-        Source::Slice(s)
-    }
-}
-
-fn same_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected != got {
-        return Err(Error::LengthMismatch {
-            what,
-            expected,
-            got,
-        });
-    }
-    Ok(())
-}
+pub type Source<'a, T> = mgpu_core::Source<&'a [T], T>;
 
 /// The count of interval `j` (the last ends at `total`).
 #[inline]
@@ -128,23 +54,21 @@ fn validate<I: Index>(
             max,
         });
     }
+    let t = total as u64;
     if scan.is_empty() && total > 0 {
-        return Err(Error::InvalidInput(format!(
-            "a total of {total} with no intervals"
-        )));
+        return Violation::check([Violation::TotalWithoutIntervals { total: t }]);
     }
     let mut what = Vec::new();
     if scan.first().is_some_and(|s| s.to_u64() != 0) {
-        what.push("the scan does not start at 0".to_string());
+        what.push(Violation::ScanStart);
     }
     if scan.windows(2).any(|w| w[0] > w[1]) {
-        what.push("the scan is not non-decreasing".to_string());
+        what.push(Violation::ScanOrder);
     }
-    if scan.iter().any(|s| s.to_u64() > total as u64) {
-        what.push(format!("a scan value is past the total {total}"));
+    if scan.iter().any(|s| s.to_u64() > t) {
+        what.push(Violation::ScanPastTotal { total: t });
     }
     if what.is_empty() {
-        let t = total as u64;
         let out_of = |starts: &[I], len: u64| {
             (0..scan.len()).any(|j| {
                 let c = count(scan, t, j);
@@ -153,24 +77,16 @@ fn validate<I: Index>(
         };
         if let Some((g, Some(len))) = gather {
             if out_of(g, len as u64) {
-                what.push(format!(
-                    "a gather range is outside the input (length {len})"
-                ));
+                what.push(Violation::GatherRange { input_len: len });
             }
         }
         if let Some((s, len)) = scatter {
             if out_of(s, len as u64) {
-                what.push(format!(
-                    "a scatter range is outside the output (length {len})"
-                ));
+                what.push(Violation::ScatterRange { output_len: len });
             }
         }
     }
-    if what.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::InvalidInput(what.join("; ")))
-    }
+    Violation::check(what)
 }
 
 /// Fills `output` (the items `base..base + output.len()`) with `f(object, rank)`.
@@ -225,13 +141,13 @@ fn fill_parallel<T: Send, I: Index>(
 /// interval_expand(&scan, (&values[..]).into(), &mut out).unwrap();
 /// assert_eq!(out, [0, 1, 1, 2, 4, 4, 4, 4, 5, 5, 6, 6, 6, 8, 8]);
 /// ```
-pub fn interval_expand<T: SequenceElement, I: Index>(
+pub fn interval_expand<T: Sequence, I: Index>(
     scan: &[I],
     values: Source<'_, T>,
     output: &mut [T],
 ) -> Result<()> {
-    if let Some(l) = values.len() {
-        same_len("values (one per interval)", scan.len(), l)?;
+    if let Some(l) = values.array().map(|a| a.len()) {
+        Error::check_len("values (one per interval)", scan.len(), l)?;
     }
     validate(scan, output.len(), None, None)?;
     fill_parallel(scan, output, |j, _| values.get(j as u64));
@@ -252,14 +168,19 @@ pub fn interval_expand<T: SequenceElement, I: Index>(
 /// interval_gather(&[0u32, 2], &[3, 0], (&[0u32, 1, 2, 3, 4][..]).into(), &mut out).unwrap();
 /// assert_eq!(out, [3, 4, 0]);
 /// ```
-pub fn interval_gather<T: SequenceElement, I: Index>(
+pub fn interval_gather<T: Sequence, I: Index>(
     scan: &[I],
     gather: &[I],
     input: Source<'_, T>,
     output: &mut [T],
 ) -> Result<()> {
-    same_len("gather starts (one per interval)", scan.len(), gather.len())?;
-    validate(scan, output.len(), Some((gather, input.len())), None)?;
+    Error::check_len("gather starts (one per interval)", scan.len(), gather.len())?;
+    validate(
+        scan,
+        output.len(),
+        Some((gather, input.array().map(|a| a.len()))),
+        None,
+    )?;
     fill_parallel(scan, output, |j, r| input.get(gather[j].to_u64() + r));
     Ok(())
 }
@@ -280,7 +201,7 @@ pub fn interval_gather<T: SequenceElement, I: Index>(
 /// interval_move(&[0u32, 2], 3, &[10, 20], &[1, 0], Source::Sequence { first: 0, step: 1 }, &mut out).unwrap();
 /// assert_eq!(out, [20, 10, 11]);
 /// ```
-pub fn interval_move<T: SequenceElement, I: Index>(
+pub fn interval_move<T: Sequence, I: Index>(
     scan: &[I],
     total: usize,
     gather: &[I],
@@ -288,8 +209,8 @@ pub fn interval_move<T: SequenceElement, I: Index>(
     input: Source<'_, T>,
     output: &mut [T],
 ) -> Result<()> {
-    same_len("gather starts (one per interval)", scan.len(), gather.len())?;
-    same_len(
+    Error::check_len("gather starts (one per interval)", scan.len(), gather.len())?;
+    Error::check_len(
         "scatter starts (one per interval)",
         scan.len(),
         scatter.len(),
@@ -297,7 +218,7 @@ pub fn interval_move<T: SequenceElement, I: Index>(
     validate(
         scan,
         total,
-        Some((gather, input.len())),
+        Some((gather, input.array().map(|a| a.len()))),
         Some((scatter, output.len())),
     )?;
     for j in 0..scan.len() {
@@ -324,20 +245,20 @@ pub fn interval_move<T: SequenceElement, I: Index>(
 /// interval_scatter(&[0u32, 2], 3, &[1, 0], (&[5, 6, 7][..]).into(), &mut out).unwrap();
 /// assert_eq!(out, [7, 5, 6, 0]);
 /// ```
-pub fn interval_scatter<T: SequenceElement, I: Index>(
+pub fn interval_scatter<T: Sequence, I: Index>(
     scan: &[I],
     total: usize,
     scatter: &[I],
     input: Source<'_, T>,
     output: &mut [T],
 ) -> Result<()> {
-    same_len(
+    Error::check_len(
         "scatter starts (one per interval)",
         scan.len(),
         scatter.len(),
     )?;
-    if let Some(l) = input.len() {
-        same_len("input (one per output)", total, l)?;
+    if let Some(l) = input.array().map(|a| a.len()) {
+        Error::check_len("input (one per output)", total, l)?;
     }
     validate(scan, total, None, Some((scatter, output.len())))?;
     for j in 0..scan.len() {

@@ -7,21 +7,17 @@
 //! are contiguous and disjoint, filled in parallel, so the work is proportional to the
 //! objects plus the work items however the counts are distributed.
 
-use mgpu_core::{Error, Index, Result};
+use mgpu_core::{Error, Index, Result, Violation};
 use rayon::prelude::*;
 
 use crate::chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
-
-fn invalid(why: String) -> Error {
-    Error::InvalidInput(format!("load-balancing search: {why}"))
-}
 
 /// Checks that `scan` is an exclusive scan of counts summing to `total`: it starts at 0,
 /// never decreases, and ends at most at `total`.
 fn validate<I: Index>(scan: &[I], total: u64) -> Result<()> {
     let Some(last) = scan.last() else {
         if total != 0 {
-            return Err(invalid(format!("{total} work items but no objects")));
+            return Violation::check([Violation::TotalWithoutIntervals { total }]);
         }
         return Ok(());
     };
@@ -31,10 +27,9 @@ fn validate<I: Index>(scan: &[I], total: u64) -> Result<()> {
             max: I::MAX.to_u64(),
         });
     }
+    let mut found = Vec::new();
     if scan[0].to_u64() != 0 {
-        return Err(invalid(
-            "scan[0] is not 0: the scan must be the exclusive scan of the counts".into(),
-        ));
+        found.push(Violation::ScanStart);
     }
     let sorted = if scan.len() < PARALLEL_MIN_LEN {
         scan.windows(2).all(|w| w[0] <= w[1])
@@ -42,14 +37,19 @@ fn validate<I: Index>(scan: &[I], total: u64) -> Result<()> {
         scan.par_windows(2).all(|w| w[0] <= w[1])
     };
     if !sorted {
-        return Err(invalid("the scan is not non-decreasing".into()));
+        found.push(Violation::ScanOrder);
     }
-    if last.to_u64() > total {
-        return Err(invalid(format!(
-            "the total {total} is less than the last scan value"
-        )));
+    // The kernel checks every scan value against the total; on a sorted scan the last one
+    // decides, on an unsorted one any may.
+    let past = if sorted {
+        last.to_u64() > total
+    } else {
+        scan.iter().any(|s| s.to_u64() > total)
+    };
+    if past {
+        found.push(Violation::ScanPastTotal { total });
     }
-    Ok(())
+    Violation::check(found)
 }
 
 /// Calls `fill(object, run)` for every object's run of `out` (`out[i]` is work item `i`),

@@ -667,10 +667,13 @@ pub unsafe fn expand_naive<C: Cta, T: Sequence, I: Idx, const NT: usize>(
     if i == 0 && start != 0 {
         err |= ERROR_SCAN_START;
     }
-    if start > end {
+    // Every scan value is some thread's `start`: the order check compares it with the
+    // next scan value, the total check with the total (a last value past the total is
+    // not a decrease).
+    if i + 1 < n && start > end {
         err |= ERROR_SCAN_ORDER;
     }
-    if end > total {
+    if start > total {
         err |= ERROR_TOTAL;
     }
     let v = if a.mode & MODE_SEQUENCE != 0 {

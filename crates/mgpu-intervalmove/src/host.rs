@@ -4,10 +4,10 @@ use crate::device::{
     IntervalArgs, ERROR_GATHER, ERROR_SCAN_ORDER, ERROR_SCAN_START, ERROR_SCATTER, ERROR_TOTAL,
     MODE_GATHER, MODE_SCATTER, MODE_SEQUENCE,
 };
-use crate::kernels::{tuning, IntervalElement, KernelSet};
-use mgpu_core::{Arch, Index, Plus};
+use crate::kernels::{IntervalElement, KernelSet};
+use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_partition::PartitionIndex;
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Result};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
 use mgpu_scan::ScanOp;
 
 /// The index types of the interval family: u32 and u64 (the seeds' `int` is u32).
@@ -24,7 +24,8 @@ impl IntervalIndex for u32 {}
 impl IntervalIndex for u64 {}
 
 /// Where interval data comes from: a device array, or a generated sequence
-/// `first + step * position` (the seeds' `counting_iterator`; wrapping for integers).
+/// `first + step * position` (the seeds' `counting_iterator`; wrapping for integers): the
+/// one [`mgpu_core::Source`] with device slices.
 ///
 /// # Examples
 ///
@@ -38,54 +39,7 @@ impl IntervalIndex for u64 {}
 /// let c: Source<'_, i32, Simulator> = Source::counting(0);
 /// assert!(matches!(c, Source::Sequence { first: 0, step: 1 }));
 /// ```
-pub enum Source<'a, T, D: Device> {
-    /// A device array.
-    Array(DeviceSlice<'a, T, D>),
-    /// The generated sequence `first + step * position`.
-    Sequence {
-        /// Element at position 0.
-        first: T,
-        /// Difference between consecutive elements.
-        step: T,
-    },
-}
-
-impl<'a, T: IntervalData, D: Device> Source<'a, T, D> {
-    /// `first, first + 1, first + 2, ...` (the seeds' `counting_iterator<T>(first)`).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_intervalmove::Source;
-    /// let s: Source<'_, f64, mgpu_runtime::Simulator> = Source::counting(2.0);
-    /// assert!(matches!(s, Source::Sequence { first: 2.0, step: 1.0 }));
-    /// ```
-    pub fn counting(first: T) -> Self {
-        Source::Sequence {
-            first,
-            step: T::ONE,
-        }
-    }
-
-    /// `first, first + step, first + 2 * step, ...` (the seeds' `step_iterator`).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_intervalmove::Source;
-    /// let s: Source<'_, i64, mgpu_runtime::Simulator> = Source::step(10, -1);
-    /// assert!(matches!(s, Source::Sequence { first: 10, step: -1 }));
-    /// ```
-    pub fn step(first: T, step: T) -> Self {
-        Source::Sequence { first, step }
-    }
-}
-
-impl<'a, T, D: Device> From<DeviceSlice<'a, T, D>> for Source<'a, T, D> {
-    fn from(s: DeviceSlice<'a, T, D>) -> Self {
-        Source::Array(s)
-    }
-}
+pub type Source<'a, T, D> = mgpu_core::Source<DeviceSlice<'a, T, D>, T>;
 
 /// Element types the interval family moves: i32, u32, i64, u64, f32, f64.
 ///
@@ -93,98 +47,31 @@ impl<'a, T, D: Device> From<DeviceSlice<'a, T, D>> for Source<'a, T, D> {
 ///
 /// ```
 /// use mgpu_intervalmove::IntervalData;
-/// assert_eq!(<f32 as IntervalData>::ONE, 1.0);
+/// fn takes<T: IntervalData>(_: T) {}
+/// takes(1.5f32);
 /// ```
-pub trait IntervalData: IntervalElement<u32> + IntervalElement<u64> {
-    /// 1 (the step of a counting sequence).
-    const ONE: Self;
-}
-macro_rules! data {
-    ($($t:ty => $one:expr),*) => {$( impl IntervalData for $t { const ONE: Self = $one; } )*};
-}
-data!(i32 => 1, u32 => 1, i64 => 1, u64 => 1, f32 => 1.0, f64 => 1.0);
+pub trait IntervalData: IntervalElement<u32> + IntervalElement<u64> {}
+impl<T: IntervalElement<u32> + IntervalElement<u64>> IntervalData for T {}
 
-/// The validation result of a queued interval launch: the launch's error word, read back
-/// by [`PendingCheck::wait`] (which synchronises). Dropping it skips the check (the
-/// launch still ran memory-safely).
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();
-/// let vals = DeviceVec::from_slice(&dev, &[7i32, 9]).unwrap();
-/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 3).unwrap();
-/// let pending = mgpu_intervalmove::interval_expand_into(scan.as_slice(), 3, vals.as_slice().into(), out.as_mut_slice()).unwrap();
-/// pending.wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![7, 7, 9]);
-/// ```
-#[must_use = "wait() reports invalid input"]
-pub struct PendingCheck<D: Device> {
-    error: ErrorWord<D>,
-    total: usize,
-    input_len: Option<usize>,
-    output_len: usize,
-}
-
-impl<D: Device> PendingCheck<D> {
-    /// Synchronises and reports what the kernel found wrong with the input, if anything,
-    /// as [`Error::InvalidInput`] naming it.
-    ///
-    /// # Examples
-    ///
-    /// See [`PendingCheck`].
-    ///
-    /// ```
-    /// # use mgpu_runtime::{DeviceVec, Simulator};
-    /// let dev = Simulator::new();
-    /// let scan = DeviceVec::from_slice(&dev, &[0u32, 3, 2]).unwrap(); // not non-decreasing
-    /// let vals = DeviceVec::from_slice(&dev, &[1i32, 2, 3]).unwrap();
-    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 4).unwrap();
-    /// let p = mgpu_intervalmove::interval_expand_into(scan.as_slice(), 4, vals.as_slice().into(), out.as_mut_slice()).unwrap();
-    /// assert!(p.wait().unwrap_err().to_string().contains("not non-decreasing"));
-    /// ```
-    pub fn wait(self) -> Result<()> {
-        let w = self.error.read()?;
-        if w == 0 {
-            return Ok(());
-        }
-        let mut what = Vec::new();
-        if w & ERROR_SCAN_START != 0 {
-            what.push("the scan does not start at 0".to_string());
-        }
-        if w & ERROR_SCAN_ORDER != 0 {
-            what.push("the scan is not non-decreasing".to_string());
-        }
-        if w & ERROR_TOTAL != 0 {
-            what.push(format!("a scan value is past the total {}", self.total));
-        }
-        if w & ERROR_GATHER != 0 {
-            let len = self.input_len.unwrap_or(0);
-            what.push(format!(
-                "a gather range is outside the input (length {len})"
-            ));
-        }
-        if w & ERROR_SCATTER != 0 {
-            what.push(format!(
-                "a scatter range is outside the output (length {})",
-                self.output_len
-            ));
-        }
-        Err(Error::InvalidInput(what.join("; ")))
-    }
-}
-
-fn same_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected != got {
-        return Err(Error::LengthMismatch {
-            what,
-            expected,
-            got,
-        });
-    }
-    Ok(())
+/// What each bit of the interval kernels' error word means.
+fn meaning(total: usize, input_len: Option<usize>, output_len: usize) -> [(u32, Violation); 5] {
+    [
+        (ERROR_SCAN_START, Violation::ScanStart),
+        (ERROR_SCAN_ORDER, Violation::ScanOrder),
+        (
+            ERROR_TOTAL,
+            Violation::ScanPastTotal {
+                total: total as u64,
+            },
+        ),
+        (
+            ERROR_GATHER,
+            Violation::GatherRange {
+                input_len: input_len.unwrap_or(0),
+            },
+        ),
+        (ERROR_SCATTER, Violation::ScatterRange { output_len }),
+    ]
 }
 
 enum Which {
@@ -207,21 +94,21 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
     scatter: Option<DeviceSlice<'_, I, D>>,
     input: Source<'_, T, D>,
     mut output: DeviceSliceMut<'_, T, D>,
-) -> Result<PendingCheck<D>> {
+) -> Result<Pending<D>> {
     let dev = scan.device();
     let n = scan.len();
     Error::check_fits::<I>(INTERVAL_TOTAL, total)?;
     Error::check_fits::<I>("number of intervals", n)?;
     if n == 0 && total > 0 {
-        return Err(Error::InvalidInput(format!(
-            "a total of {total} with no intervals"
-        )));
+        Violation::check([Violation::TotalWithoutIntervals {
+            total: total as u64,
+        }])?;
     }
     if let Some(g) = &gather {
-        same_len("gather starts (one per interval)", n, g.len())?;
+        Error::check_len("gather starts (one per interval)", n, g.len())?;
     }
     if let Some(s) = &scatter {
-        same_len("scatter starts (one per interval)", n, s.len())?;
+        Error::check_len("scatter starts (one per interval)", n, s.len())?;
     }
     let mut args = IntervalArgs::<T, I>::empty();
     args.total = <I as Index>::from_usize(total).expect("checked");
@@ -241,12 +128,16 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
         }
     };
     match (&which, input_len) {
-        (Which::Expand | Which::Naive, Some(l)) => same_len("values (one per interval)", n, l)?,
-        (Which::Move, Some(l)) if gather.is_none() => same_len("input (one per output)", total, l)?,
+        (Which::Expand | Which::Naive, Some(l)) => {
+            Error::check_len("values (one per interval)", n, l)?
+        }
+        (Which::Move, Some(l)) if gather.is_none() => {
+            Error::check_len("input (one per output)", total, l)?
+        }
         _ => {}
     }
     if scatter.is_none() {
-        same_len("output (one per output item)", total, output.len())?;
+        Error::check_len("output (one per output item)", total, output.len())?;
     }
     if let Some(g) = &gather {
         args.gather = g.as_ptr();
@@ -258,15 +149,10 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
     }
     args.output = output.as_mut_ptr();
     args.output_len = output.len() as u64;
-    let mut check = PendingCheck {
-        error: ErrorWord::none(),
-        total,
-        input_len,
-        output_len: output.len(),
-    };
     if n == 0 {
-        return Ok(check);
+        return Ok(Pending::done());
     }
+    let meaning = meaning(total, input_len, output.len());
     // The load-balanced kernels' partitions kernel zeroes the word (no memset).
     let error = match which {
         Which::Naive => ErrorWord::zeroed(dev)?,
@@ -275,25 +161,21 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
     args.error = error.as_mut_ptr();
     match which {
         Which::Naive => {
-            let grid = n.div_ceil(tuning::NAIVE_NT);
+            let grid = n.div_ceil(<T as IntervalElement<I>>::Naive::NT as usize);
             grid_fits(grid)?;
             // SAFETY: buffers sized as `device::expand_naive` documents (checked above).
             unsafe { dev.launch::<<T as IntervalElement<I>>::Naive>(grid as u32, &args)? };
         }
         Which::Expand | Which::Move => {
             let expand = matches!(which, Which::Expand);
-            match dev.arch() {
-                Arch::Sm90 => launch_lbs::<D, T, I, <T as IntervalElement<I>>::Sm90>(
-                    &scan, expand, &mut args, &error,
-                )?,
-                Arch::Sm70 => launch_lbs::<D, T, I, <T as IntervalElement<I>>::Sm70>(
-                    &scan, expand, &mut args, &error,
-                )?,
-            }
+            mgpu_core::by_arch!(
+                dev.arch(),
+                T as IntervalElement<I>,
+                launch_lbs::<D, T, I>(&scan, expand, &mut args, &error)
+            )?;
         }
     }
-    check.error = error;
-    Ok(check)
+    Ok(Pending::new(error, &meaning))
 }
 
 fn grid_fits(grid: usize) -> Result<()> {
@@ -313,7 +195,7 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
 ) -> Result<()> {
     let dev = scan.device();
     let total = Index::to_usize(args.total);
-    let nv = if expand { S::NV_EXPAND } else { S::NV_MOVE };
+    let nv = if expand { S::Expand::NV } else { S::Move::NV } as usize;
     let grid = (total + scan.len()).div_ceil(nv);
     grid_fits(grid)?;
     // The partitions' kernel also zeroes the error word.
@@ -333,11 +215,11 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
 /// Interval expand (the seeds' `IntervalExpand`), queued without synchronising: output item
 /// `i` gets `values[object(i)]`, the value of the interval that generated it. `scan` is the
 /// exclusive scan of the intervals' counts and `total` their sum (`output.len()`). The
-/// returned [`PendingCheck`] reports invalid input.
+/// returned [`Pending`] reports invalid input.
 ///
 /// # Errors
 /// At once: lengths that disagree, a total or interval count past `I`, a total with no
-/// intervals. From [`PendingCheck::wait`]: a scan that does not start at 0, is not
+/// intervals. From [`Pending::wait`]: a scan that does not start at 0, is not
 /// non-decreasing or passes the total.
 ///
 /// # Examples
@@ -357,11 +239,11 @@ pub fn interval_expand_into<D: Device, T: IntervalData + IntervalElement<I>, I: 
     total: usize,
     values: Source<'_, T, D>,
     output: DeviceSliceMut<'_, T, D>,
-) -> Result<PendingCheck<D>> {
+) -> Result<Pending<D>> {
     queue(Which::Expand, scan, total, None, None, values, output)
 }
 
-/// [`interval_expand_into`], then [`PendingCheck::wait`]: validates, synchronises.
+/// [`interval_expand_into`], then [`Pending::wait`]: validates, synchronises.
 ///
 /// # Examples
 ///
@@ -411,11 +293,11 @@ pub fn interval_expand_naive_into<
     total: usize,
     values: Source<'_, T, D>,
     output: DeviceSliceMut<'_, T, D>,
-) -> Result<PendingCheck<D>> {
+) -> Result<Pending<D>> {
     queue(Which::Naive, scan, total, None, None, values, output)
 }
 
-/// [`interval_expand_naive_into`], then [`PendingCheck::wait`]: validates, synchronises.
+/// [`interval_expand_naive_into`], then [`Pending::wait`]: validates, synchronises.
 ///
 /// # Examples
 ///
@@ -445,7 +327,7 @@ pub fn interval_expand_naive<D: Device, T: IntervalData + IntervalElement<I>, I:
 /// the value of one of the intervals that write it, unspecified which.
 ///
 /// # Errors
-/// As [`interval_expand_into`]; also, from [`PendingCheck::wait`], a gather range outside
+/// As [`interval_expand_into`]; also, from [`Pending::wait`], a gather range outside
 /// the input or a scatter range outside the output (those elements are not copied).
 ///
 /// # Examples
@@ -469,7 +351,7 @@ pub fn interval_move_into<D: Device, T: IntervalData + IntervalElement<I>, I: In
     scatter: DeviceSlice<'_, I, D>,
     input: Source<'_, T, D>,
     output: DeviceSliceMut<'_, T, D>,
-) -> Result<PendingCheck<D>> {
+) -> Result<Pending<D>> {
     queue(
         Which::Move,
         scan,
@@ -481,7 +363,7 @@ pub fn interval_move_into<D: Device, T: IntervalData + IntervalElement<I>, I: In
     )
 }
 
-/// [`interval_move_into`], then [`PendingCheck::wait`]: validates, synchronises.
+/// [`interval_move_into`], then [`Pending::wait`]: validates, synchronises.
 ///
 /// # Examples
 ///
@@ -531,11 +413,11 @@ pub fn interval_gather_into<D: Device, T: IntervalData + IntervalElement<I>, I: 
     gather: DeviceSlice<'_, I, D>,
     input: Source<'_, T, D>,
     output: DeviceSliceMut<'_, T, D>,
-) -> Result<PendingCheck<D>> {
+) -> Result<Pending<D>> {
     queue(Which::Move, scan, total, Some(gather), None, input, output)
 }
 
-/// [`interval_gather_into`], then [`PendingCheck::wait`]: validates, synchronises.
+/// [`interval_gather_into`], then [`Pending::wait`]: validates, synchronises.
 ///
 /// # Examples
 ///
@@ -582,11 +464,11 @@ pub fn interval_scatter_into<D: Device, T: IntervalData + IntervalElement<I>, I:
     scatter: DeviceSlice<'_, I, D>,
     input: Source<'_, T, D>,
     output: DeviceSliceMut<'_, T, D>,
-) -> Result<PendingCheck<D>> {
+) -> Result<Pending<D>> {
     queue(Which::Move, scan, total, None, Some(scatter), input, output)
 }
 
-/// [`interval_scatter_into`], then [`PendingCheck::wait`]: validates, synchronises.
+/// [`interval_scatter_into`], then [`Pending::wait`]: validates, synchronises.
 ///
 /// # Examples
 ///

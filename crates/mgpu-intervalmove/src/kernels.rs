@@ -4,7 +4,7 @@
 
 use crate::device::{self, IntervalArgs, Sequence};
 use core::marker::PhantomData;
-use mgpu_core::{Cta, Kernel};
+use mgpu_core::{Arch, Cta, EntryName, Kernel};
 use mgpu_ctasearch::Idx;
 
 /// The name of the PTX module (family) every interval kernel lives in.
@@ -14,81 +14,79 @@ use mgpu_ctasearch::Idx;
 /// ```
 pub const MODULE: &str = "intervalmove";
 
-/// Launch shapes, one table per architecture (the seeds' launch box).
+/// Launch shapes (the kit's one [`Tuning`](mgpu_core::Tuning) type). A value is one
+/// merge step (an output or an interval); the shapes do not depend on its width.
 pub mod tuning {
-    /// One architecture's shapes.
+    use mgpu_core::{Shape, Tuning};
+
+    /// The expand: 128 threads of 15 steps on sm_90 (a long tile amortises the Merge Path
+    /// search; it needs little state per step), 7 on sm_70 (the seeds' shape); built to fit
+    /// 1536 threads per SM (40 registers).
     ///
     /// ```
-    /// let t = mgpu_intervalmove::kernels::tuning::SM90;
-    /// assert_eq!((t.nt * t.vt_expand, t.nt * t.vt_move), (1920, 896));
+    /// use mgpu_core::Arch;
+    /// assert_eq!(mgpu_intervalmove::kernels::tuning::EXPAND.shape(Arch::Sm90).nv(4), 1920);
     /// ```
-    #[derive(Clone, Copy, Debug)]
-    pub struct Table {
-        /// Threads per CTA of the load-balanced kernels.
-        pub nt: usize,
-        /// Merge steps (outputs plus intervals) per thread of the expand.
-        pub vt_expand: usize,
-        /// Merge steps per thread of move, gather and scatter.
-        pub vt_move: usize,
-    }
-    /// Hopper (sm_90): 128 threads; 15 steps per thread for the expand (a long tile
-    /// amortises the Merge Path search; it needs little state per step), 7 for the move
-    /// (which stages its tile's values in shared memory: a smaller tile fits more CTAs per
-    /// SM; on an H100, mean-10 counts, i32, 11 took 4.78 / 5.57 times a copy at 2^24 /
-    /// 2^27 outputs, 7 took 4.42 to 4.62 / 5.47).
-    pub const SM90: Table = Table {
-        nt: 128,
-        vt_expand: 15,
-        vt_move: 7,
+    pub const EXPAND: Tuning = Tuning {
+        sm70: Shape::uniform(128, 7),
+        sm90: Shape::uniform(128, 15),
+        threads_per_sm4: 1536,
+        threads_per_sm8: 1536,
     };
-    /// Volta to Ada (sm_70): 128 threads, 7 steps per thread (the seeds' shape).
-    pub const SM70: Table = Table {
-        nt: 128,
-        vt_expand: 7,
-        vt_move: 7,
-    };
-    /// Threads per CTA of the naive expand.
-    pub const NAIVE_NT: usize = 128;
-    /// Threads per SM the expand is built to fit (`.minnctapersm`; 40 registers).
-    pub const EXPAND_THREADS_PER_SM: usize = 1536;
-    /// Threads per SM move, gather and scatter are built to fit (40 registers).
-    pub const MOVE_THREADS_PER_SM: usize = 1536;
 
-    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
-    #[cfg(mgpu_arch = "sm_70")]
-    pub const ARCH_TABLE: Table = SM70;
-    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`).
-    #[cfg(not(mgpu_arch = "sm_70"))]
-    pub const ARCH_TABLE: Table = SM90;
+    /// Move, gather and scatter: 128 threads of 7 steps on both architectures (the move
+    /// stages its tile's values in shared memory: a smaller tile fits more CTAs per SM; on
+    /// an H100, mean-10 counts, i32, 11 took 4.78 / 5.57 times a copy at 2^24 / 2^27
+    /// outputs, 7 took 4.42 to 4.62 / 5.47); built to fit 1536 threads per SM.
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// assert_eq!(mgpu_intervalmove::kernels::tuning::MOVE.shape(Arch::Sm90).nv(8), 896);
+    /// ```
+    pub const MOVE: Tuning = Tuning::uniform(Shape::uniform(128, 7), 1536);
+
+    /// The naive expand: one thread per interval, 128 threads, no occupancy bound
+    /// (`.minnctapersm 1`).
+    ///
+    /// ```
+    /// assert_eq!(mgpu_intervalmove::kernels::tuning::NAIVE.min_ctas_per_sm(4, 128), 1);
+    /// ```
+    pub const NAIVE: Tuning = Tuning::uniform(Shape::uniform(128, 1), 128);
 }
 
-/// Entry names of kernel instantiations (implemented by the instance list).
-///
-/// ```
-/// use mgpu_intervalmove::kernels::{EntryName, Naive};
-/// assert_eq!(<Naive<f32, u64, 128> as EntryName>::NAME, "intervalmove_naive_f32_u64");
-/// ```
-pub trait EntryName {
-    /// `intervalmove_<kernel>_<type>_<index>`.
-    const NAME: &'static str;
+mgpu_core::kernel_type! {
+    /// [`device::expand`]: load-balanced interval expand.
+    ///
+    /// ```
+    /// use mgpu_core::Kernel;
+    /// type K = mgpu_intervalmove::kernels::Expand<i32, u32, 128, 7>;
+    /// assert_eq!((K::ENTRY, K::NV), ("intervalmove_expand_i32_u32", 896));
+    /// ```
+    pub struct Expand<T: Sequence, I: Idx>;
+    args: IntervalArgs<T, I>,
+    module: MODULE,
+    tuning: tuning::EXPAND,
+    width: core::mem::size_of::<T>(),
+    shared: device::shared_bytes(core::mem::size_of::<I>(), NT, VT, 1, core::mem::size_of::<T>()),
+    body: device::expand,
+}
+mgpu_core::kernel_type! {
+    /// [`device::interval_move`]: load-balanced interval move, gather and scatter.
+    ///
+    /// ```
+    /// use mgpu_core::Kernel;
+    /// type K = mgpu_intervalmove::kernels::Move<f64, u64, 128, 7>;
+    /// assert_eq!(K::ENTRY, "intervalmove_move_f64_u64");
+    /// ```
+    pub struct Move<T: Sequence, I: Idx>;
+    args: IntervalArgs<T, I>,
+    module: MODULE,
+    tuning: tuning::MOVE,
+    width: core::mem::size_of::<T>(),
+    shared: device::move_shared_bytes(core::mem::size_of::<T>(), core::mem::size_of::<I>(), NT, VT),
+    body: device::interval_move,
 }
 
-/// [`device::expand`]: load-balanced interval expand.
-///
-/// ```
-/// use mgpu_core::Kernel;
-/// type K = mgpu_intervalmove::kernels::Expand<i32, u32, 128, 7>;
-/// assert_eq!(K::ENTRY, "intervalmove_expand_i32_u32");
-/// ```
-pub struct Expand<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
-/// [`device::interval_move`]: load-balanced interval move, gather and scatter.
-///
-/// ```
-/// use mgpu_core::Kernel;
-/// type K = mgpu_intervalmove::kernels::Move<f64, u64, 128, 7>;
-/// assert_eq!(K::ENTRY, "intervalmove_move_f64_u64");
-/// ```
-pub struct Move<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
 /// [`device::expand_naive`]: one thread per interval.
 ///
 /// ```
@@ -98,38 +96,6 @@ pub struct Move<T, I, const NT: usize, const VT: usize>(PhantomData<(T, I)>);
 /// ```
 pub struct Naive<T, I, const NT: usize>(PhantomData<(T, I)>);
 
-macro_rules! lbs_kernel {
-    ($name:ident, $body:ident, $shared:ident, $threads:ident) => {
-        impl<T: Sequence, I: Idx, const NT: usize, const VT: usize> Kernel for $name<T, I, NT, VT>
-        where
-            Self: EntryName,
-        {
-            type Args = IntervalArgs<T, I>;
-            const MODULE: &'static str = MODULE;
-            const ENTRY: &'static str = <Self as EntryName>::NAME;
-            const NT: u32 = NT as u32;
-            const SHARED_BYTES: u32 =
-                $shared(core::mem::size_of::<T>(), core::mem::size_of::<I>(), NT, VT) as u32;
-            const MIN_CTAS_PER_SM: u32 = (tuning::$threads / NT) as u32;
-            #[inline(always)]
-            fn body<C: Cta>(cta: &C, args: &Self::Args) {
-                // SAFETY: the host launcher sizes every buffer as the body documents.
-                unsafe { device::$body::<C, T, I, NT, VT>(cta, args) }
-            }
-        }
-    };
-}
-/// Shared bytes of the expand from (element bytes, index bytes, NT, VT).
-const fn expand_shared(t: usize, i: usize, nt: usize, vt: usize) -> usize {
-    device::shared_bytes(i, nt, vt, 1, t)
-}
-/// Shared bytes of the move from (element bytes, index bytes, NT, VT).
-const fn move_shared(t: usize, i: usize, nt: usize, vt: usize) -> usize {
-    device::move_shared_bytes(t, i, nt, vt)
-}
-lbs_kernel!(Expand, expand, expand_shared, EXPAND_THREADS_PER_SM);
-lbs_kernel!(Move, interval_move, move_shared, MOVE_THREADS_PER_SM);
-
 impl<T: Sequence, I: Idx, const NT: usize> Kernel for Naive<T, I, NT>
 where
     Self: EntryName,
@@ -138,7 +104,9 @@ where
     const MODULE: &'static str = MODULE;
     const ENTRY: &'static str = <Self as EntryName>::NAME;
     const NT: u32 = NT as u32;
+    const VT: u32 = 1;
     const SHARED_BYTES: u32 = 0;
+    const MIN_CTAS_PER_SM: u32 = tuning::NAIVE.min_ctas_per_sm(core::mem::size_of::<T>(), NT);
     #[inline(always)]
     fn body<C: Cta>(cta: &C, args: &Self::Args) {
         // SAFETY: the host launcher sizes every buffer as the body documents.
@@ -150,14 +118,11 @@ where
 ///
 /// ```
 /// use mgpu_intervalmove::{kernels::KernelSet, IntervalElement};
+/// use mgpu_core::Kernel;
 /// type S = <i32 as IntervalElement<u32>>::Sm90;
-/// assert_eq!((S::NV_EXPAND, S::NV_MOVE), (1920, 896));
+/// assert_eq!((<S as KernelSet<i32, u32>>::Expand::NV, <S as KernelSet<i32, u32>>::Move::NV), (1920, 896));
 /// ```
 pub trait KernelSet<T, I> {
-    /// Merge steps per tile of the expand (`NT * VT`).
-    const NV_EXPAND: usize;
-    /// Merge steps per tile of move, gather and scatter.
-    const NV_MOVE: usize;
     /// The load-balanced expand.
     type Expand: Kernel<Args = IntervalArgs<T, I>>;
     /// The load-balanced move/gather/scatter.
@@ -168,20 +133,45 @@ pub trait KernelSet<T, I> {
 ///
 /// ```
 /// use mgpu_intervalmove::kernels::{Expand, KernelSet, Move, Set};
-/// type S = Set<Expand<f32, u64, 64, 5>, Move<f32, u64, 64, 3>, 320, 192>;
-/// assert_eq!(<S as KernelSet<f32, u64>>::NV_MOVE, 192);
+/// use mgpu_core::Kernel;
+/// type S = Set<Expand<f32, u64, 64, 5>, Move<f32, u64, 64, 3>>;
+/// assert_eq!(<S as KernelSet<f32, u64>>::Move::NV, 192);
 /// ```
-pub struct Set<E, M, const NV_EXPAND: usize, const NV_MOVE: usize>(PhantomData<(E, M)>);
+pub struct Set<E, M>(PhantomData<(E, M)>);
 
-impl<T, I, E, M, const NVE: usize, const NVM: usize> KernelSet<T, I> for Set<E, M, NVE, NVM>
+impl<T, I, E, M> KernelSet<T, I> for Set<E, M>
 where
     E: Kernel<Args = IntervalArgs<T, I>>,
     M: Kernel<Args = IntervalArgs<T, I>>,
 {
-    const NV_EXPAND: usize = NVE;
-    const NV_MOVE: usize = NVM;
     type Expand = E;
     type Move = M;
+}
+
+/// Merge steps per tile of the expand for `T`/`I` on `arch`.
+///
+/// ```
+/// use mgpu_core::Arch;
+/// assert_eq!(mgpu_intervalmove::kernels::expand_nv::<i32, u32>(Arch::Sm70), 896);
+/// ```
+pub fn expand_nv<T: IntervalElement<I>, I>(arch: Arch) -> usize {
+    fn of<T, I, S: KernelSet<T, I>>() -> usize {
+        S::Expand::NV as usize
+    }
+    mgpu_core::by_arch!(arch, T as IntervalElement<I>, of::<T, I>())
+}
+
+/// Merge steps per tile of move, gather and scatter for `T`/`I` on `arch`.
+///
+/// ```
+/// use mgpu_core::Arch;
+/// assert_eq!(mgpu_intervalmove::kernels::move_nv::<f64, u64>(Arch::Sm90), 896);
+/// ```
+pub fn move_nv<T: IntervalElement<I>, I>(arch: Arch) -> usize {
+    fn of<T, I, S: KernelSet<T, I>>() -> usize {
+        S::Move::NV as usize
+    }
+    mgpu_core::by_arch!(arch, T as IntervalElement<I>, of::<T, I>())
 }
 
 /// An element type with interval kernels for index type `I` (every [`Element`] with u32 and
@@ -226,15 +216,30 @@ macro_rules! for_each_intervalmove_instance {
     };
 }
 
+/// The kernel type of `$kernel` for `$t`/`$i` at the shape of `$arch` (`Sm70`, `Sm90`,
+/// `TARGET`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! intervalmove_kernel_type {
+    ($kernel:ident, $tuning:ident, $t:ident, $i:ident, $arch:ident) => {
+        $crate::__core::tuned!(
+            $crate::kernels::$kernel<$t, $i>,
+            $crate::kernels::tuning::$tuning,
+            $arch,
+            ::core::mem::size_of::<$t>()
+        )
+    };
+}
+
 /// The nvptx entry points of one instantiation, for the arch named by `mgpu_arch`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! intervalmove_entries {
     ($t:ident, $i:ident) => {
         $crate::__paste::paste! {
-            $crate::__core::kernel_entry!([<intervalmove_expand_ $t _ $i>], $crate::kernels::Expand<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt_expand }>);
-            $crate::__core::kernel_entry!([<intervalmove_move_ $t _ $i>], $crate::kernels::Move<$t, $i, { $crate::kernels::tuning::ARCH_TABLE.nt }, { $crate::kernels::tuning::ARCH_TABLE.vt_move }>);
-            $crate::__core::kernel_entry!([<intervalmove_naive_ $t _ $i>], $crate::kernels::Naive<$t, $i, { $crate::kernels::tuning::NAIVE_NT }>);
+            $crate::__core::kernel_entry!([<intervalmove_expand_ $t _ $i>], $crate::intervalmove_kernel_type!(Expand, EXPAND, $t, $i, TARGET));
+            $crate::__core::kernel_entry!([<intervalmove_move_ $t _ $i>], $crate::intervalmove_kernel_type!(Move, MOVE, $t, $i, TARGET));
+            $crate::__core::kernel_entry!([<intervalmove_naive_ $t _ $i>], $crate::kernels::Naive<$t, $i, { $crate::kernels::tuning::NAIVE.sm90.nt }>);
         }
     };
 }
@@ -255,18 +260,14 @@ macro_rules! names_and_dispatch {
         }
         impl IntervalElement<$i> for $t {
             type Sm90 = Set<
-                Expand<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt_expand }>,
-                Move<$t, $i, { tuning::SM90.nt }, { tuning::SM90.vt_move }>,
-                { tuning::SM90.nt * tuning::SM90.vt_expand },
-                { tuning::SM90.nt * tuning::SM90.vt_move },
+                crate::intervalmove_kernel_type!(Expand, EXPAND, $t, $i, Sm90),
+                crate::intervalmove_kernel_type!(Move, MOVE, $t, $i, Sm90),
             >;
             type Sm70 = Set<
-                Expand<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt_expand }>,
-                Move<$t, $i, { tuning::SM70.nt }, { tuning::SM70.vt_move }>,
-                { tuning::SM70.nt * tuning::SM70.vt_expand },
-                { tuning::SM70.nt * tuning::SM70.vt_move },
+                crate::intervalmove_kernel_type!(Expand, EXPAND, $t, $i, Sm70),
+                crate::intervalmove_kernel_type!(Move, MOVE, $t, $i, Sm70),
             >;
-            type Naive = Naive<$t, $i, { tuning::NAIVE_NT }>;
+            type Naive = Naive<$t, $i, { tuning::NAIVE.sm90.nt }>;
         }
     };
 }

@@ -17,7 +17,7 @@
 //! | [`interval_scatter`] | `output[scatter[obj] + rank] = input[i]` |
 //!
 //! Inputs are device arrays or generated sequences ([`Source`]). Each function has an
-//! asynchronous `_into` form returning a [`PendingCheck`], and a safe form that
+//! asynchronous `_into` form returning a [`Pending`](mgpu_runtime::Pending), and a safe form that
 //! synchronises and reports invalid input as an [`Error`](mgpu_runtime::Error): the checks
 //! run inside the kernels (a scan that is not non-decreasing or does not start at 0, a scan
 //! past the total, gather or scatter ranges outside their arrays) and no input makes a

@@ -102,16 +102,16 @@ fn bits<T: mgpu_core::Element>(v: &[T]) -> Vec<[u32; 2]> {
 /// Every function on the GPU == the CPU, bit for bit, for these counts.
 fn check<T, I>(dev: &Context, name: &str, counts: &[u64], seed: u64, naive: bool)
 where
-    T: IntervalData + IntervalElement<I> + cpu::SequenceElement,
+    T: IntervalData + IntervalElement<I> + mgpu_core::Sequence,
     I: IntervalIndex,
 {
     let (scan, total) = scan_of::<I>(counts);
     let n = counts.len();
     let vals: Vec<T> = (0..n.max(total) as u64)
         .map(|i| {
-            <T as cpu::SequenceElement>::sequence(
+            <T as mgpu_core::Sequence>::sequence(
                 T::ZERO,
-                <T as IntervalData>::ONE,
+                <T as mgpu_core::Sequence>::ONE,
                 i.wrapping_mul(2654435761),
             )
         })

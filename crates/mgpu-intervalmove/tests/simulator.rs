@@ -168,7 +168,7 @@ fn seed_comment_example_and_gather_scatter() {
 
 /// Every function on the simulator == the CPU for these counts.
 fn check_all<
-    T: IntervalData + cpu::SequenceElement + mgpu_intervalmove::IntervalElement<I>,
+    T: IntervalData + mgpu_core::Sequence + mgpu_intervalmove::IntervalElement<I>,
     I: IntervalIndex,
 >(
     dev: &Simulator,
@@ -180,9 +180,9 @@ fn check_all<
     let mut rng = Rng::new(seed);
     let vals: Vec<T> = (0..n.max(total))
         .map(|i| {
-            <T as cpu::SequenceElement>::sequence(
+            <T as mgpu_core::Sequence>::sequence(
                 T::ZERO,
-                <T as IntervalData>::ONE,
+                <T as mgpu_core::Sequence>::ONE,
                 i as u64 * 3 + 1,
             )
         })
@@ -420,7 +420,8 @@ fn bad_input_errors() {
     }
     let (a, b, c) = run(&[0, 2, 9], 4);
     for r in [a, b, c] {
-        assert!(r.unwrap_err().contains("past the total"));
+        let e = r.unwrap_err();
+        assert!(e.contains("past the total"), "{e}");
     }
     // A decreasing scan with large values past the total.
     let (a, b, _) = run(&[0, u32::MAX, 7, 1, 0], 2000);

@@ -7,22 +7,13 @@
 //! synchronise.
 
 use crate::device::{LoadBalanceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
-use crate::kernels::LoadBalanceIndex;
-use mgpu_core::{Arch, Index, Kernel, Plus};
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Result};
+use crate::kernels::{KernelSet, LoadBalanceIndex};
+use mgpu_core::{Index, Kernel, Plus, Violation};
+use mgpu_runtime::{
+    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Pending, Result,
+};
 use mgpu_scan::ScanOp;
 use std::ptr::null_mut;
-
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected != got {
-        return Err(Error::LengthMismatch {
-            what,
-            expected,
-            got,
-        });
-    }
-    Ok(())
-}
 
 /// Object indices `0..n` must fit `I` (the outputs are object indices).
 fn objects_fit<I: Index>(n: usize) -> Result<()> {
@@ -35,83 +26,29 @@ fn objects_fit<I: Index>(n: usize) -> Result<()> {
     Ok(())
 }
 
-/// The error a nonzero error word stands for.
-fn error_of(word: u32, total: u64) -> Error {
-    let why = if word & ERROR_FIRST != 0 {
-        "scan[0] is not 0: the scan must be the exclusive scan of the counts".to_string()
-    } else if word & ERROR_UNSORTED != 0 {
-        "the scan is not non-decreasing".to_string()
-    } else if word & ERROR_TOTAL != 0 {
-        format!("the total {total} is less than the last scan value")
-    } else {
-        format!("unknown error word {word:#x}")
-    };
-    Error::InvalidInput(format!("load-balancing search: {why}"))
+/// What each bit of the search kernel's error word means.
+fn meaning(total: u64) -> [(u32, Violation); 3] {
+    [
+        (ERROR_FIRST, Violation::ScanStart),
+        (ERROR_UNSORTED, Violation::ScanOrder),
+        (ERROR_TOTAL, Violation::ScanPastTotal { total }),
+    ]
 }
 
-/// Partitions, one launch of `K`, and the error check (synchronises).
-/// A queued load-balancing search whose input check is still on the device: the kernel's
-/// error word. [`LoadBalanceCheck::wait`] synchronises and reports it; dropping it skips the
-/// check (the launch still ran memory-safely).
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();
-/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();
-/// let pending = mgpu_loadbalance::load_balance_search_into(scan.as_slice(), 3, out.as_mut_slice()).unwrap();
-/// pending.wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![0, 0, 1]);
-/// ```
-#[must_use = "wait() reports invalid input"]
-pub struct LoadBalanceCheck<D: Device> {
-    error: ErrorWord<D>,
-    total: u64,
-}
-
-impl<D: Device> LoadBalanceCheck<D> {
-    /// Synchronises and reports what the kernel found wrong with the scan, if anything.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_runtime::{DeviceVec, Error, Simulator};
-    /// let dev = Simulator::new();
-    /// let bad = DeviceVec::from_slice(&dev, &[0u32, 3, 1]).unwrap();
-    /// let mut out = DeviceVec::<u32, _>::zeros(&dev, 4).unwrap();
-    /// let p = mgpu_loadbalance::load_balance_search_into(bad.as_slice(), 4, out.as_mut_slice()).unwrap();
-    /// assert!(matches!(p.wait(), Err(Error::InvalidInput(_))));
-    /// ```
-    pub fn wait(self) -> Result<()> {
-        let word = self.error.read()?;
-        if word != 0 {
-            return Err(error_of(word, self.total));
-        }
-        Ok(())
-    }
-}
-
-fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
+fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
     scan: DeviceSlice<'_, I, D>,
     total: u64,
-    nv: usize,
     objects: *mut I,
     ranks: *mut I,
-) -> Result<LoadBalanceCheck<D>> {
+) -> Result<Pending<D>> {
+    let nv = S::Search::NV as usize;
     let dev = scan.device();
     let n = scan.len();
     if n == 0 {
         if total != 0 {
-            return Err(Error::InvalidInput(format!(
-                "load-balancing search: {total} work items but no objects"
-            )));
+            Violation::check([Violation::TotalWithoutIntervals { total }])?;
         }
-        return Ok(LoadBalanceCheck {
-            error: ErrorWord::none(),
-            total,
-        });
+        return Ok(Pending::done());
     }
     objects_fit::<I>(n)?;
     let steps = total as usize + n;
@@ -136,8 +73,8 @@ fn run<D: Device, I: LoadBalanceIndex, K: Kernel<Args = LoadBalanceArgs<I>>>(
     };
     // SAFETY: `mp` has grid + 1 partitions, the outputs `total` elements (checked by the
     // callers), `error` one word: what `device::load_balance` documents.
-    unsafe { dev.launch_dependent::<K>(grid as u32, &args)? };
-    Ok(LoadBalanceCheck { error, total })
+    unsafe { dev.launch_dependent::<S::Search>(grid as u32, &args)? };
+    Ok(Pending::new(error, &meaning(total)))
 }
 
 fn dispatch<D: Device, I: LoadBalanceIndex>(
@@ -145,12 +82,13 @@ fn dispatch<D: Device, I: LoadBalanceIndex>(
     total: I,
     objects: *mut I,
     ranks: *mut I,
-) -> Result<LoadBalanceCheck<D>> {
+) -> Result<Pending<D>> {
     let total = Index::to_u64(total);
-    match scan.device().arch() {
-        Arch::Sm90 => run::<D, I, I::Sm90>(scan, total, I::NV_SM90, objects, ranks),
-        Arch::Sm70 => run::<D, I, I::Sm70>(scan, total, I::NV_SM70, objects, ranks),
-    }
+    mgpu_core::by_arch!(
+        scan.device().arch(),
+        I as LoadBalanceIndex,
+        run::<D, I>(scan, total, objects, ranks)
+    )
 }
 
 /// The load-balancing search (Modern GPU's `LoadBalanceSearch`, seed 001): `scan` is the
@@ -199,12 +137,12 @@ pub fn load_balance_search<D: Device, I: LoadBalanceIndex>(
 }
 
 /// [`load_balance_search`] queued without synchronising: the returned
-/// [`LoadBalanceCheck`] reports invalid input when waited on. The form for pipelines and
+/// [`Pending`] reports invalid input when waited on. The form for pipelines and
 /// benchmarks.
 ///
 /// # Errors
 /// At once: an output of the wrong length, more objects than `I` can index, work items
-/// with no objects. From [`LoadBalanceCheck::wait`]: the scan errors of
+/// with no objects. From [`Pending::wait`]: the scan errors of
 /// [`load_balance_search`].
 ///
 /// # Examples
@@ -221,8 +159,8 @@ pub fn load_balance_search_into<D: Device, I: LoadBalanceIndex>(
     scan: DeviceSlice<'_, I, D>,
     total: I,
     mut output: DeviceSliceMut<'_, I, D>,
-) -> Result<LoadBalanceCheck<D>> {
-    check_len("output", Index::to_usize(total), output.len())?;
+) -> Result<Pending<D>> {
+    Error::check_len("output", Index::to_usize(total), output.len())?;
     dispatch(scan, total, output.as_mut_ptr(), null_mut())
 }
 
@@ -252,8 +190,8 @@ pub fn load_balance_search_ranks<D: Device, I: LoadBalanceIndex>(
     mut objects: DeviceSliceMut<'_, I, D>,
     mut ranks: DeviceSliceMut<'_, I, D>,
 ) -> Result<()> {
-    check_len("objects", Index::to_usize(total), objects.len())?;
-    check_len("ranks", Index::to_usize(total), ranks.len())?;
+    Error::check_len("objects", Index::to_usize(total), objects.len())?;
+    Error::check_len("ranks", Index::to_usize(total), ranks.len())?;
     dispatch(scan, total, objects.as_mut_ptr(), ranks.as_mut_ptr())?.wait()
 }
 

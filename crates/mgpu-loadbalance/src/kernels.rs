@@ -6,107 +6,87 @@
 
 use crate::device::{self, LoadBalanceArgs};
 use core::marker::PhantomData;
-use mgpu_core::{Cta, Index, Kernel};
+use mgpu_core::{Arch, Index, Kernel};
 use mgpu_ctasearch::Idx;
 
 /// The name of the PTX module (family) of the load-balancing search kernels.
 pub const MODULE: &str = "loadbalance";
 
-/// Launch shapes, one table per architecture (moderngpu's launch box).
+/// Launch shapes (the kit's one [`Tuning`](mgpu_core::Tuning) type). A value is one merge
+/// step (a work item or an object), its width the index type's size.
 pub mod tuning {
-    /// One architecture's shapes.
+    use mgpu_core::{Shape, Tuning};
+
+    /// The search: 128 threads of 23 (u32) or 7 (u64) steps on sm_90, 7 on sm_70 (the
+    /// seeds' launch box); built to fit 1536 threads (12 CTAs) per SM.
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// let t = mgpu_loadbalance::kernels::tuning::SEARCH;
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm70).vt(8)), (128 * 23, 7));
+    /// ```
+    pub const SEARCH: Tuning = Tuning {
+        sm70: Shape::uniform(128, 7),
+        sm90: Shape {
+            nt: 128,
+            vt4: 23,
+            vt8: 7,
+        },
+        threads_per_sm4: 1536,
+        threads_per_sm8: 1536,
+    };
+}
+
+mgpu_core::kernel_type! {
+    /// [`device::load_balance`] for `I` indices, `NT` threads of `VT` steps.
     ///
     /// # Examples
     ///
     /// ```
-    /// let t = mgpu_loadbalance::kernels::tuning::SM90;
-    /// assert_eq!(t.vt(4) * t.nt, 128 * 23);
+    /// use mgpu_core::Kernel;
+    /// type K = mgpu_loadbalance::kernels::Search<u32, 128, 11>;
+    /// assert_eq!((K::ENTRY, K::NV), ("loadbalance_search_u32", 128 * 11));
     /// ```
-    #[derive(Clone, Copy, Debug)]
-    pub struct Table {
-        /// Threads per CTA.
-        pub nt: usize,
-        /// Merge steps per thread for 4-byte indices.
-        pub vt4: usize,
-        /// Merge steps per thread for 8-byte indices.
-        pub vt8: usize,
-    }
-
-    impl Table {
-        /// Steps per thread for an index of `bytes` bytes.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// assert_eq!(mgpu_loadbalance::kernels::tuning::SM70.vt(8), 7);
-        /// ```
-        pub const fn vt(&self, bytes: usize) -> usize {
-            if bytes == 4 {
-                self.vt4
-            } else {
-                self.vt8
-            }
-        }
-    }
-
-    /// Hopper (sm_90): 128 threads, 23 (u32) or 7 (u64) steps per thread.
-    pub const SM90: Table = Table {
-        nt: 128,
-        vt4: 23,
-        vt8: 7,
-    };
-    /// Volta to Ada (sm_70): 128 threads, 7 steps per thread (the seeds' launch box).
-    pub const SM70: Table = Table {
-        nt: 128,
-        vt4: 7,
-        vt8: 7,
-    };
-
-    /// CTAs per SM the kernels are built to fit (`.minnctapersm`): 1536 threads per SM.
-    pub const MIN_CTAS_PER_SM: u32 = 12;
-
-    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`,
-    /// set by `cargo xtask ptx`); sm_90 elsewhere.
-    #[cfg(mgpu_arch = "sm_70")]
-    pub const ARCH_TABLE: Table = SM70;
-    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`,
-    /// set by `cargo xtask ptx`); sm_90 elsewhere.
-    #[cfg(not(mgpu_arch = "sm_70"))]
-    pub const ARCH_TABLE: Table = SM90;
+    pub struct Search<I: Idx>;
+    args: LoadBalanceArgs<I>,
+    module: MODULE,
+    tuning: tuning::SEARCH,
+    width: core::mem::size_of::<I>(),
+    shared: device::shared_bytes(core::mem::size_of::<I>(), NT, VT),
+    body: device::load_balance,
 }
 
-/// Entry names of kernel instantiations (implemented by the instance list).
-pub trait EntryName {
-    /// `loadbalance_search_<index type>`.
-    const NAME: &'static str;
-}
-
-/// [`device::load_balance`] for `I` indices, `NT` threads of `VT` steps.
-///
-/// # Examples
+/// The kernels of one index type for one architecture: the search alone.
 ///
 /// ```
+/// use mgpu_loadbalance::kernels::KernelSet;
 /// use mgpu_core::Kernel;
-/// type K = mgpu_loadbalance::kernels::Search<u32, 128, 11>;
-/// assert_eq!(K::ENTRY, "loadbalance_search_u32");
+/// type S = <u64 as mgpu_loadbalance::LoadBalanceIndex>::Sm90;
+/// assert_eq!(<S as KernelSet<u64>>::Search::NV, 128 * 7);
 /// ```
-pub struct Search<I, const NT: usize, const VT: usize>(PhantomData<I>);
+pub trait KernelSet<I> {
+    /// The search kernel.
+    type Search: Kernel<Args = LoadBalanceArgs<I>>;
+}
 
-impl<I: Idx, const NT: usize, const VT: usize> Kernel for Search<I, NT, VT>
-where
-    Self: EntryName,
-{
-    type Args = LoadBalanceArgs<I>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const SHARED_BYTES: u32 = device::shared_bytes(core::mem::size_of::<I>(), NT, VT) as u32;
-    const MIN_CTAS_PER_SM: u32 = tuning::MIN_CTAS_PER_SM;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, args: &LoadBalanceArgs<I>) {
-        // SAFETY: the host launcher sizes every buffer as the body documents.
-        unsafe { device::load_balance::<C, I, NT, VT>(cta, args) }
+/// A [`KernelSet`] from its part.
+pub struct Set<S>(PhantomData<S>);
+
+impl<I, S: Kernel<Args = LoadBalanceArgs<I>>> KernelSet<I> for Set<S> {
+    type Search = S;
+}
+
+/// Merge steps per tile of the search for `I` on `arch`: the tile the host partitions by.
+///
+/// ```
+/// use mgpu_core::Arch;
+/// assert_eq!(mgpu_loadbalance::kernels::nv::<u32>(Arch::Sm70), 128 * 7);
+/// ```
+pub fn nv<I: LoadBalanceIndex>(arch: Arch) -> usize {
+    fn of<I, S: KernelSet<I>>() -> usize {
+        S::Search::NV as usize
     }
+    mgpu_core::by_arch!(arch, I as LoadBalanceIndex, of::<I>())
 }
 
 /// An index type the load-balancing search is instantiated for: u32 and u64.
@@ -115,17 +95,14 @@ where
 ///
 /// ```
 /// use mgpu_loadbalance::LoadBalanceIndex;
-/// assert_eq!(<u64 as LoadBalanceIndex>::NV_SM90, 128 * 7);
+/// fn takes<I: LoadBalanceIndex>(_: I) {}
+/// takes(7u64);
 /// ```
 pub trait LoadBalanceIndex: Index + Idx + mgpu_partition::PartitionIndex {
-    /// Merge steps per tile on sm_90.
-    const NV_SM90: usize;
-    /// Merge steps per tile on sm_70.
-    const NV_SM70: usize;
-    /// The sm_90 kernel.
-    type Sm90: Kernel<Args = LoadBalanceArgs<Self>>;
-    /// The sm_70 kernel.
-    type Sm70: Kernel<Args = LoadBalanceArgs<Self>>;
+    /// The sm_90 kernels.
+    type Sm90: KernelSet<Self>;
+    /// The sm_70 kernels.
+    type Sm70: KernelSet<Self>;
 }
 
 /// Calls `$m!(type)` for every load-balancing search instantiation: the single list the
@@ -139,16 +116,17 @@ macro_rules! for_each_loadbalance_instance {
     };
 }
 
-/// The kernel type for `$t` with the `$table` tuning.
+/// The kernel type for `$t` at the shape of `$arch` (`Sm70`, `Sm90`, `TARGET`).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! loadbalance_kernel_type {
-    ($t:ident, $table:ident) => {
-        $crate::kernels::Search<
-            $t,
-            { $crate::kernels::tuning::$table.nt },
-            { $crate::kernels::tuning::$table.vt(core::mem::size_of::<$t>()) },
-        >
+    ($t:ident, $arch:ident) => {
+        $crate::__core::tuned!(
+            $crate::kernels::Search<$t>,
+            $crate::kernels::tuning::SEARCH,
+            $arch,
+            ::core::mem::size_of::<$t>()
+        )
     };
 }
 
@@ -158,21 +136,19 @@ macro_rules! loadbalance_kernel_type {
 macro_rules! loadbalance_entries {
     ($t:ident) => {
         $crate::__paste::paste! {
-            $crate::__core::kernel_entry!([<loadbalance_search_ $t>], $crate::loadbalance_kernel_type!($t, ARCH_TABLE));
+            $crate::__core::kernel_entry!([<loadbalance_search_ $t>], $crate::loadbalance_kernel_type!($t, TARGET));
         }
     };
 }
 
 macro_rules! names_and_dispatch {
     ($t:ident) => {
-        impl<const NT: usize, const VT: usize> EntryName for Search<$t, NT, VT> {
+        impl<const NT: usize, const VT: usize> mgpu_core::EntryName for Search<$t, NT, VT> {
             const NAME: &'static str = concat!("loadbalance_search_", stringify!($t));
         }
         impl LoadBalanceIndex for $t {
-            const NV_SM90: usize = tuning::SM90.nt * tuning::SM90.vt(core::mem::size_of::<$t>());
-            const NV_SM70: usize = tuning::SM70.nt * tuning::SM70.vt(core::mem::size_of::<$t>());
-            type Sm90 = crate::loadbalance_kernel_type!($t, SM90);
-            type Sm70 = crate::loadbalance_kernel_type!($t, SM70);
+            type Sm90 = Set<crate::loadbalance_kernel_type!($t, Sm90)>;
+            type Sm70 = Set<crate::loadbalance_kernel_type!($t, Sm70)>;
         }
     };
 }

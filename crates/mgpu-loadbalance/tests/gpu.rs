@@ -126,8 +126,8 @@ fn gpu_matches_cpu_zero_runs_and_one_big_count() {
 fn gpu_matches_cpu_around_the_tile() {
     let dev = ctx();
     for nv in [
-        <u32 as LoadBalanceIndex>::NV_SM90,
-        <u64 as LoadBalanceIndex>::NV_SM90,
+        mgpu_loadbalance::kernels::nv::<u32>(mgpu_core::Arch::Sm90),
+        mgpu_loadbalance::kernels::nv::<u64>(mgpu_core::Arch::Sm90),
         896,
     ] {
         for steps in

@@ -181,9 +181,9 @@ fn expect_invalid(r: mgpu_core::Result<()>, what: &str) {
 fn bad_inputs() {
     let cases: Vec<(Vec<u32>, u32, &str)> = vec![
         (vec![0, 5, 3, 8], 10, "not non-decreasing"),
-        (vec![0, 2, 7, 10, 10], 9, "less than the last scan value"),
-        (vec![1, 2, 7], 10, "scan[0] is not 0"),
-        (vec![], 3, "no objects"),
+        (vec![0, 2, 7, 10, 10], 9, "a scan value is past the total 9"),
+        (vec![1, 2, 7], 10, "the scan does not start at 0"),
+        (vec![], 3, "a total of 3 with no intervals"),
         // A descent far from the start, in a later tile.
         (
             (0..3000u32)

@@ -11,35 +11,44 @@
 
 use crate::device::{self, CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use core::marker::PhantomData;
-use mgpu_core::{Comparator, Cta, Element, Index, Kernel};
+use core::mem::size_of;
+use mgpu_core::{Comparator, Cta, Element, EntryName, Index, Kernel};
 use mgpu_ctasearch::Idx;
 
 /// The name of the PTX module (family) of every partition kernel.
 pub const MODULE: &str = "partition";
 
+/// Launch shapes (the kit's one [`Tuning`](mgpu_core::Tuning) type): the same on every
+/// architecture, 128 threads, one partition point per group of lanes (a value is one
+/// thread).
+pub mod tuning {
+    use mgpu_core::{Shape, Tuning};
+
+    /// The Merge Path kernels: built to fit 2048 threads (16 CTAs) per SM, the whole SM on
+    /// sm_70 to sm_90, which bounds them to 32 registers. The host sizes the lane groups so
+    /// that one wave of 2048 threads per SM holds every group
+    /// ([`crate::partition_lanes_log2`]); more registers would make that two waves.
+    ///
+    /// ```
+    /// assert_eq!(mgpu_partition::kernels::tuning::MERGE.min_ctas_per_sm(4, 128), 16);
+    /// ```
+    pub const MERGE: Tuning = Tuning::uniform(Shape::uniform(128, 1), 2048);
+
+    /// The integer-keyed kernels (search, CSR, load-balancing, counting): 1024 threads (8
+    /// CTAs) per SM, 64 registers. They hold both the interpolation search (`f64`
+    /// estimates) and the cooperative bisection, which spill under 32 registers; they run
+    /// one lane per partition point (a few thousand threads), or groups of 32 lanes for at
+    /// most [`crate::COOP_MAX_PARTITIONS`] points, far from filling an SM either way.
+    ///
+    /// ```
+    /// assert_eq!(mgpu_partition::kernels::tuning::INDEX.min_ctas_per_sm(8, 128), 8);
+    /// ```
+    pub const INDEX: Tuning = Tuning::uniform(Shape::uniform(128, 1), 1024);
+}
+
 /// Threads per CTA of every partition kernel (a group of 1 to 32 lanes per partition
 /// point).
-pub const NT: usize = 128;
-
-/// Resident CTAs per SM the partition kernels are compiled for (`.minnctapersm`): 16 of
-/// 128 threads, 2048 threads, the whole SM on sm_70 to sm_90, which bounds them to 32
-/// registers. The host sizes the lane groups so that one wave of 2048 threads per SM
-/// holds every group ([`crate::partition_lanes_log2`]); more registers would make that
-/// two waves.
-pub const MIN_CTAS_PER_SM: u32 = (2048 / NT) as u32;
-
-/// `.minnctapersm` of the integer-keyed kernels (search, CSR, load-balancing, counting):
-/// 8 CTAs of 128 threads, 64 registers. They hold both the interpolation search (`f64`
-/// estimates) and the cooperative bisection, which spill under 32 registers; they run one
-/// lane per partition point (a few thousand threads), or groups of 32 lanes for at most
-/// [`crate::COOP_MAX_PARTITIONS`] points, far from filling an SM either way.
-pub const INDEX_MIN_CTAS_PER_SM: u32 = (1024 / NT) as u32;
-
-/// Entry names of kernel instantiations (implemented by the instance list).
-pub trait EntryName {
-    /// `partition_<kernel>_<type>[_<comparator>]`.
-    const NAME: &'static str;
-}
+pub const NT: usize = tuning::MERGE.sm90.nt;
 
 /// Merge Path partitions of `T` keys ordered by `C` ([`device::merge_partition`]).
 pub struct MergePartition<T, C>(PhantomData<(T, C)>);
@@ -67,8 +76,9 @@ where
     const MODULE: &'static str = MODULE;
     const ENTRY: &'static str = <Self as EntryName>::NAME;
     const NT: u32 = NT as u32;
+    const VT: u32 = 1;
     const SHARED_BYTES: u32 = 0;
-    const MIN_CTAS_PER_SM: u32 = MIN_CTAS_PER_SM;
+    const MIN_CTAS_PER_SM: u32 = tuning::MERGE.min_ctas_per_sm(size_of::<T>(), NT);
     #[inline(always)]
     fn body<X: Cta>(cta: &X, args: &MergeArgs<T>) {
         // SAFETY: the host launcher sizes every buffer as the body documents.
@@ -86,8 +96,9 @@ macro_rules! index_kernel {
             const MODULE: &'static str = MODULE;
             const ENTRY: &'static str = <Self as EntryName>::NAME;
             const NT: u32 = NT as u32;
+            const VT: u32 = 1;
             const SHARED_BYTES: u32 = 0;
-            const MIN_CTAS_PER_SM: u32 = INDEX_MIN_CTAS_PER_SM;
+            const MIN_CTAS_PER_SM: u32 = tuning::INDEX.min_ctas_per_sm(size_of::<I>(), NT);
             #[inline(always)]
             fn body<X: Cta>(cta: &X, args: &$args<I>) {
                 // SAFETY: the host launcher sizes every buffer as the body documents.

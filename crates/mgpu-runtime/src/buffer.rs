@@ -457,3 +457,10 @@ impl<D: Device> ErrorWord<D> {
         }
     }
 }
+
+impl<'a, T, D: Device> From<DeviceSlice<'a, T, D>> for mgpu_core::Source<DeviceSlice<'a, T, D>, T> {
+    /// The slice as the array of a [`mgpu_core::Source`].
+    fn from(s: DeviceSlice<'a, T, D>) -> Self {
+        mgpu_core::Source::Array(s)
+    }
+}

@@ -26,6 +26,7 @@
 mod buffer;
 mod cuda;
 mod device;
+mod pending;
 mod pool;
 mod simulator;
 
@@ -33,6 +34,7 @@ pub use buffer::{DeviceSlice, DeviceSliceMut, DeviceVec, ErrorWord, Temp};
 pub use cuda::Context;
 pub use device::{Device, DeviceInfo};
 pub use mgpu_core::{Error, Result};
+pub use pending::Pending;
 pub use pool::Pool;
 pub use simulator::Simulator;
 

@@ -61,10 +61,7 @@ impl Simulator {
 
     /// A simulator with the tuning of `arch`.
     pub fn with_arch(arch: Arch) -> Self {
-        let cc = match arch {
-            Arch::Sm70 => (7, 0),
-            Arch::Sm90 => (9, 0),
-        };
+        let cc = arch.compute_capability();
         Simulator(Arc::new(Inner {
             info: DeviceInfo {
                 name: "mgpu CTA simulator".to_string(),

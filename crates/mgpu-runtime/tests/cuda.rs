@@ -151,6 +151,7 @@ fn missing_family_is_a_clear_error() {
         const MODULE: &'static str = "no_such_family";
         const ENTRY: &'static str = "no_such_family_kernel";
         const NT: u32 = 32;
+        const VT: u32 = 1;
         const SHARED_BYTES: u32 = 0;
         fn body<C: Cta>(_: &C, _: &Args) {}
     }

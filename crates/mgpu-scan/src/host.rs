@@ -3,8 +3,8 @@
 use crate::device::{
     ScanArgs, ERROR_OVERFLOW, FLAG_CHECK_MONOTONIC, FLAG_INCLUSIVE, FLAG_REDUCE_ONLY,
 };
-use crate::kernels::{tuning, KernelSet, ScanOp};
-use mgpu_core::{Arch, Element, Index, Plus};
+use crate::kernels::{KernelSet, ScanOp};
+use mgpu_core::{Element, Index, Kernel, Plus};
 use mgpu_ctascan::ScanKind;
 use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
 use std::ptr::null_mut;
@@ -19,16 +19,16 @@ struct Job<T> {
     total: *mut T,
 }
 
-/// Queues the kernels of `job` with the kernel set `S` and tuning `table`. Returns the
-/// error word when the job checks for overflow (look-back path), for the caller to read.
+/// Queues the kernels of `job` with the kernel set `S` (of the device's architecture).
+/// Returns the error word when the job checks for overflow (look-back path), for the
+/// caller to read.
 fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     dev: &D,
-    table: tuning::Table,
     job: &Job<T>,
     reduce_only: bool,
 ) -> Result<Option<Temp<u32, D>>> {
     let lookback = Op::LOOKBACK && !reduce_only;
-    let nv = S::NV;
+    let nv = S::Partials::NV as usize;
     let tiles = job.n.div_ceil(nv);
     if tiles >= (1usize << 31) {
         return Err(Error::InvalidInput(format!(
@@ -73,12 +73,12 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     }
     // A reduction runs `partials` alone, as many CTAs as fit; a float scan sizes the grid
     // for the 40-register downsweep that shares it.
-    let threads_per_sm = if reduce_only {
-        tuning::REDUCE_THREADS_PER_SM
+    let ctas_per_sm = if reduce_only {
+        S::Partials::MIN_CTAS_PER_SM
     } else {
-        tuning::THREADS_PER_SM
+        S::Downsweep::MIN_CTAS_PER_SM
     };
-    let max_grid = (dev.info().sm_count as usize * (threads_per_sm / table.nt)).max(1);
+    let max_grid = (dev.info().sm_count as usize * ctas_per_sm as usize).max(1);
     let per_cta = tiles.div_ceil(max_grid.min(tiles));
     let grid = tiles.div_ceil(per_cta);
     args.tiles_per_cta = per_cta as u32;
@@ -113,10 +113,11 @@ fn dispatch<D: Device, T: Element, Op: ScanOp<T>>(
     job: &Job<T>,
     reduce_only: bool,
 ) -> Result<Option<Temp<u32, D>>> {
-    match dev.arch() {
-        Arch::Sm90 => queue::<D, T, Op, Op::Sm90>(dev, tuning::SM90, job, reduce_only),
-        Arch::Sm70 => queue::<D, T, Op, Op::Sm70>(dev, tuning::SM70, job, reduce_only),
-    }
+    mgpu_core::by_arch!(
+        dev.arch(),
+        Op as ScanOp<T>,
+        queue::<D, T, Op>(dev, job, reduce_only)
+    )
 }
 
 fn flags(kind: ScanKind) -> u32 {

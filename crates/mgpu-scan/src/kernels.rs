@@ -9,121 +9,84 @@ use mgpu_core::{AssociativeOp, Cta, Element, Kernel};
 /// The name of the PTX module (family) every scan kernel lives in.
 pub const MODULE: &str = "scan";
 
-/// Launch shapes, one table per architecture (CUB's tuning policies, moderngpu's launch
-/// box). `VT` is odd so thread-order shared-memory accesses are free of bank conflicts.
+/// Launch shapes (the kit's one [`Tuning`](mgpu_core::Tuning) type). A value is one
+/// input element, its width the element's size. `VT` is odd so thread-order shared-memory
+/// accesses are free of bank conflicts.
 pub mod tuning {
-    /// One architecture's shapes.
-    #[derive(Clone, Copy, Debug)]
-    pub struct Table {
-        /// Threads per CTA of every scan kernel.
-        pub nt: usize,
-        /// Values per thread for 4-byte types.
-        pub vt4: usize,
-        /// Values per thread for 8-byte types.
-        pub vt8: usize,
-    }
+    use mgpu_core::{Shape, Tuning};
 
-    impl Table {
-        /// Values per thread for an element of `words` 32-bit words.
-        pub const fn vt(&self, words: usize) -> usize {
-            if words == 1 {
-                self.vt4
-            } else {
-                self.vt8
-            }
-        }
-    }
-
-    /// Hopper (sm_90): 256 threads, 15 (4-byte) or 7 (8-byte) values per thread.
-    pub const SM90: Table = Table {
-        nt: 256,
-        vt4: 15,
-        vt8: 7,
-    };
-    /// Volta to Ada (sm_70): 256 threads, 11 or 5 values per thread.
-    pub const SM70: Table = Table {
-        nt: 256,
-        vt4: 11,
-        vt8: 5,
+    /// The look-back, spine and downsweep kernels: 256 threads of 15 (4-byte) or 7
+    /// (8-byte) elements on sm_90, 11 or 5 on sm_70; built to fit 1536 threads per SM
+    /// (40 registers a thread).
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// assert_eq!(mgpu_scan::kernels::tuning::SCAN.shape(Arch::Sm90).nv(4), 256 * 15);
+    /// ```
+    pub const SCAN: Tuning = Tuning {
+        sm70: Shape {
+            nt: 256,
+            vt4: 11,
+            vt8: 5,
+        },
+        sm90: Shape {
+            nt: 256,
+            vt4: 15,
+            vt8: 7,
+        },
+        threads_per_sm4: 1536,
+        threads_per_sm8: 1536,
     };
 
-    /// Threads per SM the scan kernels are built to fit (`.minnctapersm`): 1536, which
-    /// bounds them to 40 registers a thread.
-    pub const THREADS_PER_SM: usize = 1536;
-
-    /// Threads per SM the reduction kernel (`partials`, 32 registers) is built to fit: a
-    /// full SM, so more 16-byte loads are in flight.
-    pub const REDUCE_THREADS_PER_SM: usize = 2048;
-
-    /// CTAs per SM every scan kernel of `nt` threads is built to fit.
-    pub const fn min_ctas_per_sm(nt: usize) -> u32 {
-        (THREADS_PER_SM / nt) as u32
-    }
-
-    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`,
-    /// set by `cargo xtask ptx`); sm_90 elsewhere.
-    #[cfg(mgpu_arch = "sm_70")]
-    pub const ARCH_TABLE: Table = SM70;
-    /// The table of the architecture the PTX is being built for (`--cfg mgpu_arch=...`,
-    /// set by `cargo xtask ptx`); sm_90 elsewhere.
-    #[cfg(not(mgpu_arch = "sm_70"))]
-    pub const ARCH_TABLE: Table = SM90;
+    /// The reduction kernel (`partials`, 32 registers): the scan's tiles, built to fit a
+    /// full SM (2048 threads), so more 16-byte loads are in flight.
+    ///
+    /// ```
+    /// assert_eq!(mgpu_scan::kernels::tuning::REDUCE.min_ctas_per_sm(4, 256), 8);
+    /// ```
+    pub const REDUCE: Tuning = SCAN.fitting(2048);
 }
 
-/// Entry names of kernel instantiations (implemented by the instance list).
-pub trait EntryName {
-    /// `scan_<kernel>_<type>_<op>`.
-    const NAME: &'static str;
-}
-
-macro_rules! kernel_type {
-    ($(#[$m:meta])* $name:ident, $body:ident, $threads_per_sm:expr) => {
-        $(#[$m])*
-        pub struct $name<T, Op, const NT: usize, const VT: usize>(PhantomData<(T, Op)>);
-
-        impl<T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize> Kernel for $name<T, Op, NT, VT>
-        where
-            Self: EntryName,
-        {
-            type Args = ScanArgs<T>;
-            const MODULE: &'static str = MODULE;
-            const ENTRY: &'static str = <Self as EntryName>::NAME;
-            const NT: u32 = NT as u32;
-            const SHARED_BYTES: u32 = device::shared_bytes(core::mem::size_of::<T>(), NT, VT) as u32;
-            const MIN_CTAS_PER_SM: u32 = ($threads_per_sm / NT) as u32;
-            #[inline(always)]
-            fn body<C: Cta>(cta: &C, args: &ScanArgs<T>) {
-                // SAFETY: the host launcher sizes every buffer as the body documents.
-                unsafe { device::$body::<C, T, Op, NT, VT>(cta, args) }
-            }
-        }
-    };
-}
-
-kernel_type!(
+mgpu_core::kernel_type! {
     /// [`device::lookback`]: single-pass scan (integers).
-    Lookback,
-    lookback,
-    tuning::THREADS_PER_SM
-);
-kernel_type!(
+    pub struct Lookback<T: Element, Op: AssociativeOp<T>>;
+    args: ScanArgs<T>,
+    module: MODULE,
+    tuning: tuning::SCAN,
+    width: core::mem::size_of::<T>(),
+    shared: device::shared_bytes(core::mem::size_of::<T>(), NT, VT),
+    body: device::lookback,
+}
+mgpu_core::kernel_type! {
     /// [`device::partials`]: per-CTA reductions.
-    Partials,
-    partials,
-    tuning::REDUCE_THREADS_PER_SM
-);
-kernel_type!(
+    pub struct Partials<T: Element, Op: AssociativeOp<T>>;
+    args: ScanArgs<T>,
+    module: MODULE,
+    tuning: tuning::REDUCE,
+    width: core::mem::size_of::<T>(),
+    shared: device::shared_bytes(core::mem::size_of::<T>(), NT, VT),
+    body: device::partials,
+}
+mgpu_core::kernel_type! {
     /// [`device::spine`]: one-CTA scan of the partials.
-    Spine,
-    spine,
-    tuning::THREADS_PER_SM
-);
-kernel_type!(
+    pub struct Spine<T: Element, Op: AssociativeOp<T>>;
+    args: ScanArgs<T>,
+    module: MODULE,
+    tuning: tuning::SCAN,
+    width: core::mem::size_of::<T>(),
+    shared: device::shared_bytes(core::mem::size_of::<T>(), NT, VT),
+    body: device::spine,
+}
+mgpu_core::kernel_type! {
     /// [`device::downsweep`]: per-CTA scans from the partials (floats).
-    Downsweep,
-    downsweep,
-    tuning::THREADS_PER_SM
-);
+    pub struct Downsweep<T: Element, Op: AssociativeOp<T>>;
+    args: ScanArgs<T>,
+    module: MODULE,
+    tuning: tuning::SCAN,
+    width: core::mem::size_of::<T>(),
+    shared: device::shared_bytes(core::mem::size_of::<T>(), NT, VT),
+    body: device::downsweep,
+}
 
 /// A kernel slot a type/operator pair does not use (floats have no look-back kernel,
 /// integers no downsweep). Never launched; not in the PTX.
@@ -134,16 +97,16 @@ impl<T: Element> Kernel for Unused<T> {
     const MODULE: &'static str = MODULE;
     const ENTRY: &'static str = "scan_unused";
     const NT: u32 = 32;
+    const VT: u32 = 1;
     const SHARED_BYTES: u32 = 0;
     fn body<C: Cta>(_: &C, _: &ScanArgs<T>) {
         unreachable!("the scan host never launches an unused kernel slot")
     }
 }
 
-/// The kernels of one type/operator pair for one architecture.
+/// The kernels of one type/operator pair for one architecture (every kernel of a set
+/// has the same tile, `Partials::NV` values).
 pub trait KernelSet<T: Element> {
-    /// Values per tile (`NT * VT`).
-    const NV: usize;
     /// Single-pass scan, or [`Unused`].
     type Lookback: Kernel<Args = ScanArgs<T>>;
     /// Per-CTA reductions.
@@ -155,16 +118,15 @@ pub trait KernelSet<T: Element> {
 }
 
 /// A [`KernelSet`] from its parts.
-pub struct Set<L, P, S, D, const NV: usize>(PhantomData<(L, P, S, D)>);
+pub struct Set<L, P, S, D>(PhantomData<(L, P, S, D)>);
 
-impl<T: Element, L, P, S, D, const NV: usize> KernelSet<T> for Set<L, P, S, D, NV>
+impl<T: Element, L, P, S, D> KernelSet<T> for Set<L, P, S, D>
 where
     L: Kernel<Args = ScanArgs<T>>,
     P: Kernel<Args = ScanArgs<T>>,
     S: Kernel<Args = ScanArgs<T>>,
     D: Kernel<Args = ScanArgs<T>>,
 {
-    const NV: usize = NV;
     type Lookback = L;
     type Partials = P;
     type Spine = S;
@@ -197,6 +159,21 @@ pub trait ScanOp<T: Element>: AssociativeOp<T> {
     type Sm70: KernelSet<T>;
 }
 
+/// Elements per tile of the scan of `T` with `Op` on `arch` (every kernel of a set has the
+/// same tile).
+///
+/// ```
+/// use mgpu_core::{Arch, Plus};
+/// assert_eq!(mgpu_scan::kernels::nv::<u32, Plus>(Arch::Sm90), 256 * 15);
+/// assert_eq!(mgpu_scan::kernels::nv::<f64, Plus>(Arch::Sm70), 256 * 5);
+/// ```
+pub fn nv<T: Element, Op: ScanOp<T>>(arch: mgpu_core::Arch) -> usize {
+    fn of<T: Element, S: KernelSet<T>>() -> usize {
+        S::Partials::NV as usize
+    }
+    mgpu_core::by_arch!(arch, Op as ScanOp<T>, of::<T>())
+}
+
 /// Calls `$m!(kind, type, Op, op_name)` for every scan instantiation: the single list the
 /// entry points (kernels-ptx/entries) and the host dispatch are generated from.
 #[doc(hidden)]
@@ -227,17 +204,18 @@ macro_rules! for_each_scan_instance {
     };
 }
 
-/// The kernel type of `$kernel` for `$t`/`$op` with the `$table` tuning.
+/// The kernel type of `$kernel` for `$t`/`$op` at the shape of `$arch` (`Sm70`, `Sm90`,
+/// `TARGET`).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! scan_kernel_type {
-    ($kernel:ident, $t:ident, $op:ident, $table:ident) => {
-        $crate::kernels::$kernel<
-            $t,
-            $crate::__core::$op,
-            { $crate::kernels::tuning::$table.nt },
-            { $crate::kernels::tuning::$table.vt(<$t as $crate::__core::Element>::WORDS) },
-        >
+    ($kernel:ident, $tuning:ident, $t:ident, $op:ident, $arch:ident) => {
+        $crate::__core::tuned!(
+            $crate::kernels::$kernel<$t, $crate::__core::$op>,
+            $crate::kernels::tuning::$tuning,
+            $arch,
+            ::core::mem::size_of::<$t>()
+        )
     };
 }
 
@@ -247,16 +225,16 @@ macro_rules! scan_kernel_type {
 macro_rules! scan_entries {
     (int, $t:ident, $op:ident, $name:ident) => {
         $crate::__paste::paste! {
-            $crate::__core::kernel_entry!([<scan_lookback_ $t _ $name>], $crate::scan_kernel_type!(Lookback, $t, $op, ARCH_TABLE));
-            $crate::__core::kernel_entry!([<scan_partials_ $t _ $name>], $crate::scan_kernel_type!(Partials, $t, $op, ARCH_TABLE));
-            $crate::__core::kernel_entry!([<scan_spine_ $t _ $name>], $crate::scan_kernel_type!(Spine, $t, $op, ARCH_TABLE));
+            $crate::__core::kernel_entry!([<scan_lookback_ $t _ $name>], $crate::scan_kernel_type!(Lookback, SCAN, $t, $op, TARGET));
+            $crate::__core::kernel_entry!([<scan_partials_ $t _ $name>], $crate::scan_kernel_type!(Partials, REDUCE, $t, $op, TARGET));
+            $crate::__core::kernel_entry!([<scan_spine_ $t _ $name>], $crate::scan_kernel_type!(Spine, SCAN, $t, $op, TARGET));
         }
     };
     (float, $t:ident, $op:ident, $name:ident) => {
         $crate::__paste::paste! {
-            $crate::__core::kernel_entry!([<scan_partials_ $t _ $name>], $crate::scan_kernel_type!(Partials, $t, $op, ARCH_TABLE));
-            $crate::__core::kernel_entry!([<scan_spine_ $t _ $name>], $crate::scan_kernel_type!(Spine, $t, $op, ARCH_TABLE));
-            $crate::__core::kernel_entry!([<scan_downsweep_ $t _ $name>], $crate::scan_kernel_type!(Downsweep, $t, $op, ARCH_TABLE));
+            $crate::__core::kernel_entry!([<scan_partials_ $t _ $name>], $crate::scan_kernel_type!(Partials, REDUCE, $t, $op, TARGET));
+            $crate::__core::kernel_entry!([<scan_spine_ $t _ $name>], $crate::scan_kernel_type!(Spine, SCAN, $t, $op, TARGET));
+            $crate::__core::kernel_entry!([<scan_downsweep_ $t _ $name>], $crate::scan_kernel_type!(Downsweep, SCAN, $t, $op, TARGET));
         }
     };
 }
@@ -270,7 +248,7 @@ macro_rules! names_and_dispatch {
         names_and_dispatch!(@set $kind, $t, $op);
     };
     (@name $k:ident, $kname:ident, $t:ident, $op:ident, $name:ident) => {
-        impl<const NT: usize, const VT: usize> EntryName for $k<$t, mgpu_core::$op, NT, VT> {
+        impl<const NT: usize, const VT: usize> mgpu_core::EntryName for $k<$t, mgpu_core::$op, NT, VT> {
             const NAME: &'static str =
                 concat!("scan_", stringify!($kname), "_", stringify!($t), "_", stringify!($name));
         }
@@ -278,33 +256,31 @@ macro_rules! names_and_dispatch {
     (@set int, $t:ident, $op:ident) => {
         impl ScanOp<$t> for mgpu_core::$op {
             const LOOKBACK: bool = true;
-            type Sm90 = names_and_dispatch!(@int_set $t, $op, SM90);
-            type Sm70 = names_and_dispatch!(@int_set $t, $op, SM70);
+            type Sm90 = names_and_dispatch!(@int_set $t, $op, Sm90);
+            type Sm70 = names_and_dispatch!(@int_set $t, $op, Sm70);
         }
     };
     (@set float, $t:ident, $op:ident) => {
         impl ScanOp<$t> for mgpu_core::$op {
             const LOOKBACK: bool = false;
-            type Sm90 = names_and_dispatch!(@float_set $t, $op, SM90);
-            type Sm70 = names_and_dispatch!(@float_set $t, $op, SM70);
+            type Sm90 = names_and_dispatch!(@float_set $t, $op, Sm90);
+            type Sm70 = names_and_dispatch!(@float_set $t, $op, Sm70);
         }
     };
-    (@int_set $t:ident, $op:ident, $table:ident) => {
+    (@int_set $t:ident, $op:ident, $arch:ident) => {
         Set<
-            crate::scan_kernel_type!(Lookback, $t, $op, $table),
-            crate::scan_kernel_type!(Partials, $t, $op, $table),
-            crate::scan_kernel_type!(Spine, $t, $op, $table),
+            crate::scan_kernel_type!(Lookback, SCAN, $t, $op, $arch),
+            crate::scan_kernel_type!(Partials, REDUCE, $t, $op, $arch),
+            crate::scan_kernel_type!(Spine, SCAN, $t, $op, $arch),
             Unused<$t>,
-            { tuning::$table.nt * tuning::$table.vt(<$t as Element>::WORDS) },
         >
     };
-    (@float_set $t:ident, $op:ident, $table:ident) => {
+    (@float_set $t:ident, $op:ident, $arch:ident) => {
         Set<
             Unused<$t>,
-            crate::scan_kernel_type!(Partials, $t, $op, $table),
-            crate::scan_kernel_type!(Spine, $t, $op, $table),
-            crate::scan_kernel_type!(Downsweep, $t, $op, $table),
-            { tuning::$table.nt * tuning::$table.vt(<$t as Element>::WORDS) },
+            crate::scan_kernel_type!(Partials, REDUCE, $t, $op, $arch),
+            crate::scan_kernel_type!(Spine, SCAN, $t, $op, $arch),
+            crate::scan_kernel_type!(Downsweep, SCAN, $t, $op, $arch),
         >
     };
 }

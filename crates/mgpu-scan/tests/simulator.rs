@@ -11,7 +11,7 @@ mod common;
 use common::reference;
 use mgpu_core::{BitAnd, BitOr, BitXor, Element, Maximum, Minimum, Multiplies, Plus};
 use mgpu_runtime::{Arch, DeviceVec, Simulator};
-use mgpu_scan::{kernels::tuning, ScanKind, ScanOp};
+use mgpu_scan::{ScanKind, ScanOp};
 use mgpu_testkit::Rng;
 
 fn sizes(nv: usize) -> Vec<usize> {
@@ -21,12 +21,7 @@ fn sizes(nv: usize) -> Vec<usize> {
 fn check<T: Element, Op: ScanOp<T>>(gen: impl Fn(&mut Rng) -> T) {
     for arch in [Arch::Sm90, Arch::Sm70] {
         let dev = Simulator::with_arch(arch);
-        let table = if arch == Arch::Sm90 {
-            tuning::SM90
-        } else {
-            tuning::SM70
-        };
-        let nv = table.nt * table.vt(T::WORDS);
+        let nv = mgpu_scan::kernels::nv::<T, Op>(arch);
         for n in sizes(nv) {
             let mut rng = Rng::new(n as u64 * 7919 + T::WORDS as u64);
             let x: Vec<T> = (0..n).map(|_| gen(&mut rng)).collect();

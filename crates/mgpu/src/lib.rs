@@ -66,12 +66,13 @@ pub use algorithms::IntervalSource;
 pub use mgpu_bulk::{BulkData, BulkElement, BulkIndex};
 pub use mgpu_core::{
     AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, Element, EqualTo, Error, Greater,
-    Index, Integer, Less, Maximum, Minimum, Minus, Modulus, Multiplies, Plus, Result,
+    Index, Integer, Less, Maximum, Minimum, Minus, Modulus, Multiplies, Plus, Result, Sequence,
+    Source, Violation,
 };
 pub use mgpu_intervalmove::{IntervalData, IntervalElement, IntervalIndex};
 pub use mgpu_loadbalance::LoadBalanceIndex;
 pub use mgpu_runtime::{
-    Arch, Context, Device, DeviceInfo, DeviceSlice, DeviceSliceMut, DeviceVec, Simulator,
+    Arch, Context, Device, DeviceInfo, DeviceSlice, DeviceSliceMut, DeviceVec, Pending, Simulator,
 };
 pub use mgpu_scan::{ScanKind, ScanOp};
 

@@ -70,6 +70,7 @@ where
     const MODULE: &'static str = MODULE;
     const ENTRY: &'static str = <Self as EntryName>::NAME;
     const NT: u32 = NT as u32;
+    const VT: u32 = VT as u32;
     const SHARED_BYTES: u32 = (cs::cta_load_balance_shared_len(NT * VT) * 4) as u32;
     #[inline(always)]
     fn body<C: Cta>(cta: &C, a: &Self::Args) {

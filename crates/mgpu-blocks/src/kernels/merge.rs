@@ -79,6 +79,7 @@ where
     const MODULE: &'static str = MODULE;
     const ENTRY: &'static str = <Self as EntryName>::NAME;
     const NT: u32 = NT as u32;
+    const VT: u32 = VT as u32;
     // The tile's keys and two halo keys; then the thread-order transposes (NT * VT).
     const SHARED_BYTES: u32 = ((NT * VT + 2) * max(size_of::<K>(), 4)) as u32;
     #[inline(always)]

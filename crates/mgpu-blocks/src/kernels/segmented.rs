@@ -36,6 +36,7 @@ where
     const MODULE: &'static str = MODULE;
     const ENTRY: &'static str = <Self as EntryName>::NAME;
     const NT: u32 = NT as u32;
+    const VT: u32 = VT as u32;
     const SHARED_BYTES: u32 = max(
         max(
             NT * VT * 4,
@@ -194,6 +195,7 @@ where
     const MODULE: &'static str = MODULE;
     const ENTRY: &'static str = <Self as EntryName>::NAME;
     const NT: u32 = NT as u32;
+    const VT: u32 = VT as u32;
     // The values (then the results) at 0 and the flag bytes after them; the scan's area
     // reuses the start.
     const SHARED_BYTES: u32 = max(

@@ -32,6 +32,7 @@ where
     const MODULE: &'static str = MODULE;
     const ENTRY: &'static str = <Self as EntryName>::NAME;
     const NT: u32 = NT as u32;
+    const VT: u32 = VT as u32;
     const SHARED_BYTES: u32 = (NT * VT * max(size_of::<K>(), size_of::<V>())) as u32;
     #[inline(always)]
     fn body<C: Cta>(cta: &C, a: &Self::Args) {
@@ -89,6 +90,7 @@ where
     const MODULE: &'static str = MODULE;
     const ENTRY: &'static str = <Self as EntryName>::NAME;
     const NT: u32 = NT as u32;
+    const VT: u32 = VT as u32;
     const SHARED_BYTES: u32 = (NT * VT * size_of::<K>()) as u32;
     #[inline(always)]
     fn body<C: Cta>(cta: &C, a: &Self::Args) {

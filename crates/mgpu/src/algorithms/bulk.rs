@@ -5,8 +5,8 @@ use super::Pick;
 use crate::buffer::Buffer;
 use crate::Backend;
 use mgpu_bulk::{BulkData, BulkElement, BulkIndex, Source};
+use mgpu_core::Sequence;
 use mgpu_core::{Error, Result};
-use mgpu_cpu::intervalmove::SequenceElement;
 use mgpu_runtime::{Context, Simulator};
 
 /// Indices or values of a bulk operation on a [`Backend`]: a buffer, or the generated
@@ -112,7 +112,7 @@ fn device_source<'a, D: Pick, T: BulkData>(s: &BulkSource<'a, T>) -> Result<Sour
     })
 }
 
-fn host_vec<T: SequenceElement>(s: &BulkSource<'_, T>) -> Result<Vec<T>> {
+fn host_vec<T: Sequence>(s: &BulkSource<'_, T>) -> Result<Vec<T>> {
     match s {
         BulkSource::Buffer(Buffer::Host(v)) => Ok(v.clone()),
         BulkSource::Buffer(_) => Err(foreign()),
@@ -185,20 +185,13 @@ impl Backend {
         indices: BulkSource<'_, I>,
     ) -> Result<Buffer<T>>
     where
-        T: BulkData + BulkElement<I> + SequenceElement,
-        I: BulkIndex + SequenceElement,
+        T: BulkData + BulkElement<I> + Sequence,
+        I: BulkIndex + Sequence,
     {
         self.view(source, "source")?;
         self.check_source(&indices, "indices")?;
         let (n, m) = (source.len(), indices.len());
-        if m > n {
-            return Err(Error::LengthMismatch {
-                what: "bulk_remove indices (at most the source length)",
-                expected: n,
-                got: m,
-            });
-        }
-        Error::check_fits::<I>("bulk_remove source length", n)?; // before allocating
+        mgpu_core::checks::bulk_remove::<I>(n, m, None)?; // before allocating
         let mut out = self.zeros::<T>(n - m)?;
         match &mut out {
             Buffer::Cuda(_) => gpu_remove::<Context, T, I>(source, &indices, &mut out)?,
@@ -247,21 +240,14 @@ impl Backend {
         source: &Buffer<T>,
     ) -> Result<Buffer<T>>
     where
-        T: BulkData + BulkElement<I> + SequenceElement,
-        I: BulkIndex + SequenceElement,
+        T: BulkData + BulkElement<I> + Sequence,
+        I: BulkIndex + Sequence,
     {
         self.view(source, "source")?;
         self.check_source(&values, "values")?;
         self.check_source(&indices, "indices")?;
         let (n, m) = (source.len(), values.len());
-        if indices.len() != m {
-            return Err(Error::LengthMismatch {
-                what: "bulk_insert indices (one per value)",
-                expected: m,
-                got: indices.len(),
-            });
-        }
-        Error::check_fits::<I>("bulk_insert source length", n)?; // before allocating
+        mgpu_core::checks::bulk_insert::<I>(n, m, indices.len(), None)?; // before allocating
         let mut out = self.zeros::<T>(n + m)?;
         match &mut out {
             Buffer::Cuda(_) => gpu_insert::<Context, T, I>(&values, &indices, source, &mut out)?,

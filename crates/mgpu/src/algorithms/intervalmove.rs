@@ -4,13 +4,15 @@
 use super::Pick;
 use crate::buffer::Buffer;
 use crate::Backend;
+use mgpu_core::Sequence;
 use mgpu_core::{Element, Error, Result};
-use mgpu_cpu::intervalmove::{self as cpu, SequenceElement};
+use mgpu_cpu::intervalmove as cpu;
 use mgpu_intervalmove::{IntervalData, IntervalElement, IntervalIndex, Source};
 use mgpu_runtime::{Context, Simulator};
 
 /// Where interval data comes from on a [`Backend`]: a buffer, or the generated sequence
-/// `first + step * position` (the seeds' `counting_iterator`; wrapping for integers).
+/// `first + step * position` (the seeds' `counting_iterator`; wrapping for integers): the
+/// one [`mgpu_core::Source`] with buffers.
 ///
 /// # Examples
 ///
@@ -19,54 +21,15 @@ use mgpu_runtime::{Context, Simulator};
 /// let backend = Backend::cpu();
 /// let values = backend.upload(&[1i32, 2])?;
 /// let a: IntervalSource<'_, i32> = (&values).into();
-/// assert!(matches!(a, IntervalSource::Buffer(_)));
+/// assert!(matches!(a, IntervalSource::Array(_)));
 /// assert!(matches!(IntervalSource::counting(3i32), IntervalSource::Sequence { first: 3, step: 1 }));
 /// # Ok::<(), mgpu::Error>(())
 /// ```
-pub enum IntervalSource<'a, T: Copy + 'static> {
-    /// A buffer of the backend.
-    Buffer(&'a Buffer<T>),
-    /// The generated sequence `first + step * position`.
-    Sequence {
-        /// Element 0.
-        first: T,
-        /// Difference between consecutive elements.
-        step: T,
-    },
-}
-
-impl<T: IntervalData> IntervalSource<'_, T> {
-    /// `first, first + 1, ...`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let s = mgpu::IntervalSource::counting(0u64);
-    /// assert!(matches!(s, mgpu::IntervalSource::Sequence { first: 0, step: 1 }));
-    /// ```
-    pub fn counting(first: T) -> Self {
-        IntervalSource::Sequence {
-            first,
-            step: T::ONE,
-        }
-    }
-
-    /// `first, first + step, ...`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let s = mgpu::IntervalSource::step(1.0f32, 0.5);
-    /// assert!(matches!(s, mgpu::IntervalSource::Sequence { first: 1.0, step: 0.5 }));
-    /// ```
-    pub fn step(first: T, step: T) -> Self {
-        IntervalSource::Sequence { first, step }
-    }
-}
+pub type IntervalSource<'a, T> = mgpu_core::Source<&'a Buffer<T>, T>;
 
 impl<'a, T: Copy + 'static> From<&'a Buffer<T>> for IntervalSource<'a, T> {
     fn from(b: &'a Buffer<T>) -> Self {
-        IntervalSource::Buffer(b)
+        IntervalSource::Array(b)
     }
 }
 
@@ -105,17 +68,12 @@ fn gpu<D: Pick, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
     total: usize,
     gather: Option<&Buffer<I>>,
     scatter: Option<&Buffer<I>>,
-    input: &IntervalSource<'_, T>,
+    input: IntervalSource<'_, T>,
     output: &mut Buffer<T>,
 ) -> Result<()> {
     use mgpu_intervalmove as im;
     let s = pick::<D, I>(scan)?;
-    let src: Source<'_, T, D> = match input {
-        IntervalSource::Buffer(b) => {
-            Source::Array(D::pick(b).ok_or_else(unreachable_kind)?.as_slice())
-        }
-        IntervalSource::Sequence { first, step } => Source::step(*first, *step),
-    };
+    let src: Source<'_, T, D> = input.try_map_array(pick::<D, T>)?;
     let out = D::pick_mut(output)
         .ok_or_else(unreachable_kind)?
         .as_mut_slice();
@@ -160,7 +118,7 @@ impl Backend {
         output: &mut Buffer<T>,
     ) -> Result<()>
     where
-        T: IntervalData + IntervalElement<I> + SequenceElement,
+        T: IntervalData + IntervalElement<I> + Sequence,
         I: IntervalIndex,
     {
         self.view(scan, "scan")?;
@@ -170,26 +128,20 @@ impl Backend {
         if let Some(s) = scatter {
             self.view(s, "scatter")?;
         }
-        if let IntervalSource::Buffer(b) = &input {
+        if let IntervalSource::Array(b) = &input {
             self.view(b, "input")?;
         }
         self.view_mut(output, "output")?;
         match output {
             Buffer::Cuda(_) => {
-                gpu::<Context, T, I>(op, scan, total, gather, scatter, &input, output)
+                gpu::<Context, T, I>(op, scan, total, gather, scatter, input, output)
             }
             Buffer::Simulator(_) => {
-                gpu::<Simulator, T, I>(op, scan, total, gather, scatter, &input, output)
+                gpu::<Simulator, T, I>(op, scan, total, gather, scatter, input, output)
             }
             Buffer::Host(out) => {
                 let s = host(scan)?;
-                let src: cpu::Source<'_, T> = match &input {
-                    IntervalSource::Buffer(b) => cpu::Source::Slice(host(b)?),
-                    IntervalSource::Sequence { first, step } => cpu::Source::Sequence {
-                        first: *first,
-                        step: *step,
-                    },
-                };
+                let src: cpu::Source<'_, T> = input.try_map_array(host)?;
                 if matches!(op, Op::Expand | Op::Naive | Op::Gather) && out.len() != total {
                     return Err(Error::LengthMismatch {
                         what: "output (one per output item)",
@@ -247,7 +199,7 @@ impl Backend {
         values: IntervalSource<'_, T>,
     ) -> Result<Buffer<T>>
     where
-        T: IntervalData + IntervalElement<I> + SequenceElement,
+        T: IntervalData + IntervalElement<I> + Sequence,
         I: IntervalIndex,
     {
         // Before the allocation: a total past `I` is an error, not a huge allocation.
@@ -282,7 +234,7 @@ impl Backend {
         values: IntervalSource<'_, T>,
     ) -> Result<Buffer<T>>
     where
-        T: IntervalData + IntervalElement<I> + SequenceElement,
+        T: IntervalData + IntervalElement<I> + Sequence,
         I: IntervalIndex,
     {
         // Before the allocation: a total past `I` is an error, not a huge allocation.
@@ -327,7 +279,7 @@ impl Backend {
         output: &mut Buffer<T>,
     ) -> Result<()>
     where
-        T: IntervalData + IntervalElement<I> + SequenceElement,
+        T: IntervalData + IntervalElement<I> + Sequence,
         I: IntervalIndex,
     {
         self.interval_op(
@@ -369,7 +321,7 @@ impl Backend {
         input: IntervalSource<'_, T>,
     ) -> Result<Buffer<T>>
     where
-        T: IntervalData + IntervalElement<I> + SequenceElement + Element,
+        T: IntervalData + IntervalElement<I> + Sequence + Element,
         I: IntervalIndex,
     {
         // Before the allocation: a total past `I` is an error, not a huge allocation.
@@ -409,7 +361,7 @@ impl Backend {
         output: &mut Buffer<T>,
     ) -> Result<()>
     where
-        T: IntervalData + IntervalElement<I> + SequenceElement,
+        T: IntervalData + IntervalElement<I> + Sequence,
         I: IntervalIndex,
     {
         self.interval_op(Op::Scatter, scan, total, None, Some(scatter), input, output)

@@ -72,9 +72,9 @@ pub fn bad_input(b: &Backend) {
         }
     };
     invalid(&[0, 4, 2, 9], 10, "not non-decreasing");
-    invalid(&[3, 4, 9], 10, "scan[0] is not 0");
-    invalid(&[0, 4, 9], 8, "less than the last scan value");
-    invalid(&[], 1, "no objects");
+    invalid(&[3, 4, 9], 10, "does not start at 0");
+    invalid(&[0, 4, 9], 8, "a scan value is past the total 8");
+    invalid(&[], 1, "a total of 1 with no intervals");
     let big = b.upload(&[u32::MAX, 1]).unwrap();
     assert!(matches!(
         b.load_balance_search_counts(&big),

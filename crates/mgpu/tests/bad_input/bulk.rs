@@ -3,25 +3,19 @@
 //! `ERROR_RANGE`).
 
 use crate::common::{invalid, length, partition_point, spots, to_index, verdict, Scale};
-use mgpu::bulk::kernels::KernelSet;
+use mgpu::bulk::kernels;
 use mgpu::bulk::{BulkData, Source};
-use mgpu::cpu::intervalmove::SequenceElement;
-use mgpu::{Arch, BulkElement, BulkIndex, Device, DeviceVec, Error, Result};
+use mgpu::Sequence;
+use mgpu::{BulkElement, BulkIndex, Device, DeviceVec, Error, Result};
 use mgpu_testkit::Guarded;
 use mgpu_testkit::Rng;
 
 /// Elements per tile of bulk remove (source elements) and insert (outputs) on `dev`.
 pub fn nv<D: Device, T: BulkElement<I>, I>(dev: &D) -> (usize, usize) {
-    match dev.arch() {
-        Arch::Sm90 => (
-            <T::Sm90 as KernelSet<T, I>>::NV,
-            <T::Sm90 as KernelSet<T, I>>::NV_INSERT,
-        ),
-        Arch::Sm70 => (
-            <T::Sm70 as KernelSet<T, I>>::NV,
-            <T::Sm70 as KernelSet<T, I>>::NV_INSERT,
-        ),
-    }
+    (
+        kernels::remove_nv::<T, I>(dev.arch()),
+        kernels::insert_nv::<T, I>(dev.arch()),
+    )
 }
 
 /// A small valid remove and insert give the right results (the device is still usable).
@@ -46,8 +40,8 @@ pub fn usable<D: Device>(dev: &D) {
     );
 }
 
-fn value<T: BulkData + SequenceElement>(i: u64) -> T {
-    <T as SequenceElement>::sequence(T::ONE, T::ONE, i)
+fn value<T: BulkData + Sequence>(i: u64) -> T {
+    <T as Sequence>::sequence(T::ONE, T::ONE, i)
 }
 
 /// Indices as an array, or a generated sequence `first + step * k` (the CPU backend gets
@@ -68,7 +62,7 @@ pub fn remove<D: Device, T, I: BulkIndex>(
     out_len: usize,
     want: &Error,
 ) where
-    T: BulkData + BulkElement<I> + SequenceElement,
+    T: BulkData + BulkElement<I> + Sequence,
 {
     let case = format!("bulk_remove {}/{}: {case}", T::NAME, I::NAME);
     let source: Vec<T> = (0..n as u64).map(value).collect();
@@ -116,7 +110,7 @@ pub fn insert<D: Device, T, I: BulkIndex>(
     out_len: usize,
     want: &Error,
 ) where
-    T: BulkData + BulkElement<I> + SequenceElement,
+    T: BulkData + BulkElement<I> + Sequence,
 {
     let case = format!("bulk_insert {}/{}: {case}", T::NAME, I::NAME);
     let source: Vec<T> = (0..n as u64).map(value).collect();
@@ -307,7 +301,7 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
 /// end only; elsewhere also unsorted); plus an index of `I::MAX` in the first tile.
 pub fn remove_faults<D: Device, T, I: BulkIndex>(dev: &D, scale: Scale)
 where
-    T: BulkData + BulkElement<I> + SequenceElement,
+    T: BulkData + BulkElement<I> + Sequence,
 {
     let (nv, _) = nv::<D, T, I>(dev);
     for n in scale.sizes(nv) {
@@ -400,7 +394,7 @@ where
 /// elsewhere also unsorted); plus an index of `I::MAX` in the first tile.
 pub fn insert_faults<D: Device, T, I: BulkIndex>(dev: &D, scale: Scale)
 where
-    T: BulkData + BulkElement<I> + SequenceElement,
+    T: BulkData + BulkElement<I> + Sequence,
 {
     let (_, nv) = nv::<D, T, I>(dev);
     for len in scale.sizes(nv) {

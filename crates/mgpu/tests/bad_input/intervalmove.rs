@@ -4,24 +4,19 @@
 //! `ERROR_TOTAL`, `ERROR_GATHER`, `ERROR_SCATTER`); and overlapping scatter ranges.
 
 use crate::common::{invalid, length, overflow, spots, to_index, verdict, Counts, Scale};
-use mgpu::cpu::intervalmove::{SequenceElement, Source as CpuSource};
-use mgpu::intervalmove::kernels::KernelSet;
+use mgpu::cpu::intervalmove::Source as CpuSource;
+use mgpu::intervalmove::kernels;
 use mgpu::intervalmove::{IntervalData, Source};
-use mgpu::{Arch, Device, DeviceVec, Error, IntervalElement, IntervalIndex, Result};
+use mgpu::Sequence;
+use mgpu::{Device, DeviceVec, Error, IntervalElement, IntervalIndex, Result};
 use mgpu_testkit::Guarded;
 
 /// Merge steps per tile of the expand and of move/gather/scatter on `dev`.
 pub fn nv<D: Device, T: IntervalElement<I>, I>(dev: &D) -> (usize, usize) {
-    match dev.arch() {
-        Arch::Sm90 => (
-            <T::Sm90 as KernelSet<T, I>>::NV_EXPAND,
-            <T::Sm90 as KernelSet<T, I>>::NV_MOVE,
-        ),
-        Arch::Sm70 => (
-            <T::Sm70 as KernelSet<T, I>>::NV_EXPAND,
-            <T::Sm70 as KernelSet<T, I>>::NV_MOVE,
-        ),
-    }
+    (
+        kernels::expand_nv::<T, I>(dev.arch()),
+        kernels::move_nv::<T, I>(dev.arch()),
+    )
 }
 
 /// A small valid expand gives the right result (the device is still usable).
@@ -68,11 +63,11 @@ pub struct Input<T> {
 }
 
 /// Value `i` of the test data (`1 + i`, exact for every element type).
-fn value<T: IntervalData + SequenceElement>(i: u64) -> T {
-    <T as SequenceElement>::sequence(T::ONE, T::ONE, i)
+fn value<T: IntervalData + Sequence>(i: u64) -> T {
+    <T as Sequence>::sequence(T::ONE, T::ONE, i)
 }
 
-impl<T: IntervalData + SequenceElement> Input<T> {
+impl<T: IntervalData + Sequence> Input<T> {
     /// A valid input for the counts of `b`: gather reads the intervals in reverse order
     /// from an input of `total`, move reads them in order, scatter stores them in reverse
     /// order into an output of `total`.
@@ -103,7 +98,7 @@ pub fn run<D: Device, T, I: IntervalIndex>(
     x: &Input<T>,
 ) -> (Result<()>, Option<Result<()>>, Vec<T>, Vec<T>)
 where
-    T: IntervalData + IntervalElement<I> + SequenceElement,
+    T: IntervalData + IntervalElement<I> + Sequence,
 {
     let (scan, gather, scatter): (Vec<I>, Vec<I>, Vec<I>) =
         (to_index(&x.scan), to_index(&x.gather), to_index(&x.scatter));
@@ -147,7 +142,7 @@ where
                 step: T::ONE,
             }
         } else {
-            CpuSource::Slice(a)
+            CpuSource::Array(a)
         }
     }
     let mut host = vec![mgpu_testkit::poison::<T>(); x.out_len];
@@ -186,7 +181,7 @@ pub fn expect<D: Device, T, I: IntervalIndex>(
     x: &Input<T>,
     want: &Error,
 ) where
-    T: IntervalData + IntervalElement<I> + SequenceElement,
+    T: IntervalData + IntervalElement<I> + Sequence,
 {
     let case = format!("interval {op:?} {}/{}: {case}", T::NAME, I::NAME);
     let (got, cpu, _, _) = run::<D, T, I>(dev, &case, op, x);
@@ -351,7 +346,7 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
 /// scatter, by mode bits); a start that is not 0 also for gather and scatter.
 pub fn scan_faults<D: Device, T, I: IntervalIndex>(dev: &D, scale: Scale)
 where
-    T: IntervalData + IntervalElement<I> + SequenceElement,
+    T: IntervalData + IntervalElement<I> + Sequence,
 {
     let (nve, nvm) = nv::<D, T, I>(dev);
     for steps in scale.sizes(nve) {
@@ -422,7 +417,7 @@ where
 /// elements are accepted by both backends.)
 pub fn range_faults<D: Device, T, I: IntervalIndex>(dev: &D, scale: Scale)
 where
-    T: IntervalData + IntervalElement<I> + SequenceElement,
+    T: IntervalData + IntervalElement<I> + Sequence,
 {
     let (_, nv) = nv::<D, T, I>(dev);
     for steps in scale.sizes(nv) {
@@ -518,7 +513,7 @@ where
 /// holds the last writer's.
 pub fn overlapping_scatter<D: Device, T, I: IntervalIndex>(dev: &D, scale: Scale)
 where
-    T: IntervalData + IntervalElement<I> + SequenceElement,
+    T: IntervalData + IntervalElement<I> + Sequence,
 {
     let (_, nv) = nv::<D, T, I>(dev);
     for steps in scale.sizes(nv) {

@@ -3,15 +3,12 @@
 //! validation rejects (`ERROR_FIRST`, `ERROR_UNSORTED`, `ERROR_TOTAL`).
 
 use crate::common::{invalid, length, overflow, spots, to_index, verdict, Counts, Scale};
-use mgpu::{Arch, Device, DeviceVec, LoadBalanceIndex, Plus, ScanOp};
+use mgpu::{Device, DeviceVec, LoadBalanceIndex, Plus, ScanOp};
 use mgpu_testkit::Guarded;
 
 /// Merge steps (objects plus work items) per tile of the search on `dev`.
 pub fn nv<D: Device, I: LoadBalanceIndex>(dev: &D) -> usize {
-    match dev.arch() {
-        Arch::Sm90 => I::NV_SM90,
-        Arch::Sm70 => I::NV_SM70,
-    }
+    mgpu::loadbalance::kernels::nv::<I>(dev.arch())
 }
 
 /// A small valid search gives the right result (the device is still usable, and no stale

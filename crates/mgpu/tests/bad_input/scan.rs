@@ -3,8 +3,7 @@
 //! kernel) with the crossing in the first, a boundary, a middle and the last tile.
 
 use crate::common::{length, overflow, spots, verdict, Scale};
-use mgpu::scan::kernels::KernelSet;
-use mgpu::{Arch, Device, DeviceVec, Element, Index, Plus, ScanKind, ScanOp};
+use mgpu::{Device, DeviceVec, Element, Index, Plus, ScanKind, ScanOp};
 use mgpu_testkit::Guarded;
 
 /// Elements per tile of the scan of `T` with `Plus` on `dev`.
@@ -12,10 +11,7 @@ pub fn nv<D: Device, T: Element>(dev: &D) -> usize
 where
     Plus: ScanOp<T>,
 {
-    match dev.arch() {
-        Arch::Sm90 => <<Plus as ScanOp<T>>::Sm90 as KernelSet<T>>::NV,
-        Arch::Sm70 => <<Plus as ScanOp<T>>::Sm70 as KernelSet<T>>::NV,
-    }
+    mgpu::scan::kernels::nv::<T, Plus>(dev.arch())
 }
 
 /// A small valid count scan gives the right result (the device is still usable).

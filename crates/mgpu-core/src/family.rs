@@ -1,0 +1,347 @@
+//! The family kit: what every kernel family (algorithm crate) declares its kernels with.
+//!
+//! A family writes, in its `kernels.rs`:
+//!
+//! 1. one [`Tuning`] per kernel (its launch shape on each architecture and value width,
+//!    and the threads per SM it is built to fit);
+//! 2. its kernel types with [`kernel_type!`](crate::kernel_type) (a struct generic over its
+//!    types, `NT` and `VT`, and the [`Kernel`] impl that calls the body in `device.rs`);
+//! 3. one instance list (`for_each_<family>_instance!`) from which the nvptx entry points
+//!    ([`kernel_entry!`](crate::kernel_entry) with [`tuned!`](crate::tuned) at
+//!    [`Arch::TARGET`]) and, on the host, the [`EntryName`] impls and the family's kernel
+//!    sets (an associated type `Sm70` and `Sm90` per instance) are generated;
+//! 4. its host launchers pick the set of the device's architecture with
+//!    [`by_arch!`](crate::by_arch), the one place that matches on an [`Arch`].
+//!
+//! `docs/architecture.md` ("Adding a family") walks through the files in order.
+
+use crate::Arch;
+
+/// One architecture's launch shape of a kernel: threads per CTA and values per thread,
+/// the latter for 4-byte and 8-byte value types.
+///
+/// A *value* is what the kernel's tuning documents it as (elements of the input, merge
+/// steps, outputs); its *width* is the size in bytes of the type named there (the element
+/// type for scan and bulk, the index type for the load-balancing search).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Shape;
+/// let s = Shape { nt: 128, vt4: 15, vt8: 7 };
+/// assert_eq!((s.vt(4), s.vt(8), s.nv(8)), (15, 7, 896));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Threads per CTA.
+    pub nt: usize,
+    /// Values per thread for 4-byte values.
+    pub vt4: usize,
+    /// Values per thread for 8-byte values.
+    pub vt8: usize,
+}
+
+impl Shape {
+    /// `nt` threads of `vt` values for every width.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(mgpu_core::Shape::uniform(128, 7).vt(8), 7);
+    /// ```
+    pub const fn uniform(nt: usize, vt: usize) -> Shape {
+        Shape {
+            nt,
+            vt4: vt,
+            vt8: vt,
+        }
+    }
+
+    /// Values per thread for values of `bytes` bytes (4 or less: `vt4`, else `vt8`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(mgpu_core::Shape { nt: 256, vt4: 11, vt8: 5 }.vt(8), 5);
+    /// ```
+    pub const fn vt(&self, bytes: usize) -> usize {
+        if bytes <= 4 {
+            self.vt4
+        } else {
+            self.vt8
+        }
+    }
+
+    /// Values per tile (`nt * vt`) for values of `bytes` bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(mgpu_core::Shape { nt: 256, vt4: 11, vt8: 5 }.nv(4), 2816);
+    /// ```
+    pub const fn nv(&self, bytes: usize) -> usize {
+        self.nt * self.vt(bytes)
+    }
+}
+
+/// A kernel's tuning table: its [`Shape`] per architecture, and the threads per SM it is
+/// built to fit (`.minnctapersm` = threads per SM / `NT`, which bounds its registers) per
+/// value width. The one tuning type of every family (CUB's tuning policies, moderngpu's
+/// launch box), fixed in the committed PTX.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{Arch, Shape, Tuning};
+/// const T: Tuning = Tuning {
+///     sm70: Shape { nt: 128, vt4: 7, vt8: 7 },
+///     sm90: Shape { nt: 128, vt4: 23, vt8: 7 },
+///     threads_per_sm4: 1536,
+///     threads_per_sm8: 1024,
+/// };
+/// assert_eq!(T.shape(Arch::Sm90).nv(4), 128 * 23);
+/// assert_eq!((T.min_ctas_per_sm(4, 128), T.min_ctas_per_sm(8, 128)), (12, 8));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// The shape on Volta to Ada (sm_70 PTX).
+    pub sm70: Shape,
+    /// The shape on Hopper and later (sm_90 PTX).
+    pub sm90: Shape,
+    /// Threads per SM the kernel is built to fit for 4-byte values.
+    pub threads_per_sm4: usize,
+    /// Threads per SM the kernel is built to fit for 8-byte values.
+    pub threads_per_sm8: usize,
+}
+
+impl Tuning {
+    /// The same shape on both architectures, built to fit `threads_per_sm` threads per SM
+    /// for every width.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{Arch, Shape, Tuning};
+    /// let t = Tuning::uniform(Shape::uniform(128, 7), 1536);
+    /// assert_eq!(t.shape(Arch::Sm70), t.shape(Arch::Sm90));
+    /// ```
+    pub const fn uniform(shape: Shape, threads_per_sm: usize) -> Tuning {
+        Tuning {
+            sm70: shape,
+            sm90: shape,
+            threads_per_sm4: threads_per_sm,
+            threads_per_sm8: threads_per_sm,
+        }
+    }
+
+    /// The same shapes, built to fit `threads_per_sm` threads per SM for every width (a
+    /// kernel that shares another's tiles but not its register budget).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{Shape, Tuning};
+    /// let t = Tuning::uniform(Shape::uniform(256, 7), 1536).fitting(2048);
+    /// assert_eq!(t.min_ctas_per_sm(8, 256), 8);
+    /// ```
+    pub const fn fitting(self, threads_per_sm: usize) -> Tuning {
+        Tuning {
+            threads_per_sm4: threads_per_sm,
+            threads_per_sm8: threads_per_sm,
+            ..self
+        }
+    }
+
+    /// The shape on `arch`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{Arch, Shape, Tuning};
+    /// let t = Tuning::uniform(Shape::uniform(128, 7), 1536);
+    /// assert_eq!(t.shape(Arch::Sm90).nt, 128);
+    /// ```
+    pub const fn shape(&self, arch: Arch) -> Shape {
+        match arch {
+            Arch::Sm70 => self.sm70,
+            Arch::Sm90 => self.sm90,
+        }
+    }
+
+    /// `.minnctapersm` of an instance of `nt` threads for values of `bytes` bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{Shape, Tuning};
+    /// assert_eq!(Tuning::uniform(Shape::uniform(256, 7), 1536).min_ctas_per_sm(4, 256), 6);
+    /// ```
+    pub const fn min_ctas_per_sm(&self, bytes: usize, nt: usize) -> u32 {
+        let threads = if bytes <= 4 {
+            self.threads_per_sm4
+        } else {
+            self.threads_per_sm8
+        };
+        (threads / nt) as u32
+    }
+}
+
+/// The entry-point name of a kernel instantiation, `<family>_<kernel>_<types>`:
+/// implemented by each family's instance list (so the host can only name entries the PTX
+/// has), read by [`kernel_type!`](crate::kernel_type) as the kernel's
+/// [`Kernel::ENTRY`](crate::Kernel::ENTRY).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::EntryName;
+/// struct MyKernel;
+/// impl EntryName for MyKernel {
+///     const NAME: &'static str = "demo_kernel_u32";
+/// }
+/// assert_eq!(MyKernel::NAME, "demo_kernel_u32");
+/// ```
+pub trait EntryName {
+    /// The entry point's name.
+    const NAME: &'static str;
+}
+
+/// Declares a tiled kernel type and its [`Kernel`](crate::Kernel) impl: a struct generic
+/// over the listed type parameters plus `const NT: usize, const VT: usize` (appended), whose
+/// body calls `body::<C, params.., NT, VT>(cta, args)` (an `unsafe fn` of the family's
+/// `device.rs` whose safety contract the host launcher meets), whose entry name is its
+/// [`EntryName`](crate::EntryName) and whose `.minnctapersm` comes from its
+/// [`Tuning`](crate::Tuning) for values of `width` bytes. `shared` may use `NT`, `VT` and
+/// the type parameters.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta, Element, EntryName, Kernel, Shape, Tuning};
+/// #[derive(Clone, Copy)]
+/// #[repr(C)]
+/// pub struct Args<T> { out: *mut T }
+/// const FILL: Tuning = Tuning::uniform(Shape::uniform(32, 2), 1024);
+/// /// Writes zero into every slot of each CTA's `NT * VT` values.
+/// unsafe fn fill<C: Cta, T: Element, const NT: usize, const VT: usize>(cta: &C, a: &Args<T>) {
+///     for j in 0..VT {
+///         let i = cta.block() as usize * NT * VT + j * NT + cta.tid() as usize;
+///         unsafe { *a.out.add(i) = T::ZERO };
+///     }
+/// }
+/// mgpu_core::kernel_type! {
+///     /// The fill kernel.
+///     pub struct Fill<T: Element>;
+///     args: Args<T>,
+///     module: "demo",
+///     tuning: FILL,
+///     width: core::mem::size_of::<T>(),
+///     shared: 0,
+///     body: fill,
+/// }
+/// impl<const NT: usize, const VT: usize> EntryName for Fill<u32, NT, VT> {
+///     const NAME: &'static str = "demo_fill_u32";
+/// }
+/// type K = mgpu_core::tuned!(Fill<u32>, FILL, Sm90, 4);
+/// assert_eq!((K::ENTRY, K::NT, K::VT, K::NV, K::MIN_CTAS_PER_SM), ("demo_fill_u32", 32, 2, 64, 32));
+/// let mut v = vec![7u32; 128];
+/// sim::launch_kernel::<K>(2, &Args { out: v.as_mut_ptr() });
+/// assert!(v.iter().all(|&x| x == 0));
+/// ```
+#[macro_export]
+macro_rules! kernel_type {
+    (
+        $(#[$m:meta])*
+        $vis:vis struct $name:ident<$($p:ident: $bound:path),+ $(,)?>;
+        args: $args:ty,
+        module: $module:expr,
+        tuning: $tuning:expr,
+        width: $width:expr,
+        shared: $shared:expr,
+        body: $($body:ident)::+ $(,)?
+    ) => {
+        $(#[$m])*
+        $vis struct $name<$($p,)+ const NT: usize, const VT: usize>(
+            ::core::marker::PhantomData<($($p,)+)>,
+        );
+
+        impl<$($p: $bound,)+ const NT: usize, const VT: usize> $crate::Kernel
+            for $name<$($p,)+ NT, VT>
+        where
+            Self: $crate::EntryName,
+        {
+            type Args = $args;
+            const MODULE: &'static str = $module;
+            const ENTRY: &'static str = <Self as $crate::EntryName>::NAME;
+            const NT: u32 = NT as u32;
+            const VT: u32 = VT as u32;
+            const SHARED_BYTES: u32 = ($shared) as u32;
+            const MIN_CTAS_PER_SM: u32 = $tuning.min_ctas_per_sm($width, NT);
+            #[inline(always)]
+            fn body<C: $crate::Cta>(cta: &C, args: &Self::Args) {
+                // SAFETY: the host launcher sizes every buffer as the body documents.
+                unsafe { $($body)::+::<C, $($p,)+ NT, VT>(cta, args) }
+            }
+        }
+    };
+}
+
+/// The instance of kernel type `K<types..>` with the shape its [`Tuning`](crate::Tuning)
+/// gives on architecture `arch` (`Sm70`, `Sm90`, or `TARGET`: [`Arch::TARGET`], the
+/// architecture the PTX is being built for) for values of `width` bytes:
+/// `K<types.., NT, VT>`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{Shape, Tuning};
+/// struct K<T, const NT: usize, const VT: usize>(T);
+/// const T: Tuning = Tuning {
+///     sm70: Shape { nt: 64, vt4: 3, vt8: 2 },
+///     sm90: Shape { nt: 128, vt4: 7, vt8: 5 },
+///     threads_per_sm4: 1024,
+///     threads_per_sm8: 1024,
+/// };
+/// let _: mgpu_core::tuned!(K<u8>, T, Sm70, 8) = K::<u8, 64, 2>(0);
+/// let _: mgpu_core::tuned!(K<u8>, T, Sm90, 4) = K::<u8, 128, 7>(0);
+/// ```
+#[macro_export]
+macro_rules! tuned {
+    ($($k:ident)::+ <$($t:ty),+ $(,)?>, $tuning:expr, $arch:ident, $width:expr) => {
+        $($k)::+ <
+            $($t,)+
+            { $tuning.shape($crate::Arch::$arch).nt },
+            { $tuning.shape($crate::Arch::$arch).vt($width) },
+        >
+    };
+}
+
+/// Calls the generic function `f` with the kernel set of the device's architecture
+/// appended to its type arguments: `f::<A.., <X as Family>::Sm70>(args..)` or `..::Sm90`,
+/// where `X as Family` names one instance of a family (e.g. `T as BulkElement<I>`), whose
+/// kernel sets are its associated types `Sm70` and `Sm90`. The one place that matches on
+/// an [`Arch`]: families never do.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Arch;
+/// trait Family { type Sm70; type Sm90; }
+/// trait Set { const NV: usize; }
+/// struct Small; struct Large;
+/// impl Set for Small { const NV: usize = 896; }
+/// impl Set for Large { const NV: usize = 1920; }
+/// impl Family for u32 { type Sm70 = Small; type Sm90 = Large; }
+/// fn tiles<T, S: Set>(n: usize) -> usize { n.div_ceil(S::NV) }
+/// assert_eq!(mgpu_core::by_arch!(Arch::Sm70, u32 as Family, tiles::<u32>(10_000)), 12);
+/// assert_eq!(mgpu_core::by_arch!(Arch::Sm90, u32 as Family, tiles::<u32>(10_000)), 6);
+/// ```
+#[macro_export]
+macro_rules! by_arch {
+    ($arch:expr, $x:ty as $family:path, $f:ident::<$($g:ty),* $(,)?>($($a:expr),* $(,)?)) => {
+        match $arch {
+            $crate::Arch::Sm70 => $f::<$($g,)* <$x as $family>::Sm70>($($a),*),
+            $crate::Arch::Sm90 => $f::<$($g,)* <$x as $family>::Sm90>($($a),*),
+        }
+    };
+}
