@@ -4,7 +4,8 @@
 //! calls after 2 warm-ups with CUDA events, and the **copy ratio**, the median time over the
 //! median time of a device-to-device copy of `n` 4-byte elements in the same process) and
 //! the criterion benches of the CPU backend. This library holds what the binary shares:
-//! input generators, the row type and the CSV/JSON/SVG writers.
+//! input generators, the row type and the CSV/JSON/SVG writers, and the cold-start
+//! table ([`ColdRow`], [`COLD_START_OPS`]).
 //!
 //! # Examples
 //!
@@ -204,6 +205,192 @@ pub fn to_svg(device: &str, rows: &[Row]) -> String {
     s
 }
 
+/// The operations `mgpu-bench --cold-start` times, as (operation, element type), with
+/// the operation names of the benchmark rows: each one's first call in a fresh process
+/// with the driver's JIT cache off (`CUDA_CACHE_DISABLE=1`).
+///
+/// ```
+/// assert!(mgpu_benches::COLD_START_OPS.contains(&("scan_exclusive", "i32")));
+/// ```
+pub const COLD_START_OPS: [(&str, &str); 8] = [
+    ("scan_exclusive", "i32"),
+    ("reduce", "i32"),
+    ("load_balance_search", "u32"),
+    ("interval_expand", "i32"),
+    ("interval_expand_naive", "i32"),
+    ("interval_move", "i32"),
+    ("bulk_remove", "i32"),
+    ("bulk_insert", "i32"),
+];
+
+/// The input size of a cold-start call, log2 (2^20: the call's JIT time dominates).
+///
+/// ```
+/// assert_eq!(1usize << mgpu_benches::COLD_START_LOG2, 1 << 20);
+/// ```
+pub const COLD_START_LOG2: u32 = 20;
+
+/// What a cold-start child process prints before the milliseconds of its first call.
+///
+/// ```
+/// assert_eq!(mgpu_benches::COLD_MS_PREFIX, "cold-start first call ms: ");
+/// ```
+pub const COLD_MS_PREFIX: &str = "cold-start first call ms: ";
+
+/// The milliseconds a cold-start child printed (its last line starting with
+/// [`COLD_MS_PREFIX`]), or `None` when it printed none.
+///
+/// ```
+/// let out = "device: H100\ncold-start first call ms: 41.250\n";
+/// assert_eq!(mgpu_benches::parse_cold_ms(out), Some(41.25));
+/// assert_eq!(mgpu_benches::parse_cold_ms("benchmark failed"), None);
+/// ```
+pub fn parse_cold_ms(stdout: &str) -> Option<f64> {
+    stdout
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix(COLD_MS_PREFIX))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// One row of the cold-start table: an operation's first call in a fresh process with the
+/// JIT cache off, loading one module per kernel entry (the runtime's default) and its
+/// families' whole modules (`MGPU_JIT_WHOLE_FAMILY=1`, as before). `None`: that run failed.
+///
+/// ```
+/// let row = mgpu_benches::ColdRow {
+///     op: "reduce".into(),
+///     ty: "i32".into(),
+///     n: 1 << 20,
+///     per_entry_ms: Some(40.0),
+///     whole_family_ms: Some(6400.0),
+///     per_entry_process_ms: Some(400.0),
+///     whole_family_process_ms: Some(6800.0),
+/// };
+/// assert_eq!(row.speedup(), Some(160.0));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColdRow {
+    /// Operation name (as in [`COLD_START_OPS`]).
+    pub op: String,
+    /// Element type.
+    pub ty: String,
+    /// Input size.
+    pub n: usize,
+    /// Wall time of the first call (from just before it to after a synchronize), one
+    /// module per kernel entry, ms.
+    pub per_entry_ms: Option<f64>,
+    /// The same with whole-family modules (`MGPU_JIT_WHOLE_FAMILY=1`), ms.
+    pub whole_family_ms: Option<f64>,
+    /// Wall time of the whole child process (driver start, context, input, the call),
+    /// one module per entry, ms.
+    pub per_entry_process_ms: Option<f64>,
+    /// The same with whole-family modules, ms.
+    pub whole_family_process_ms: Option<f64>,
+}
+
+impl ColdRow {
+    /// How many times faster the first call is per entry than whole-family, when both
+    /// runs succeeded.
+    ///
+    /// ```
+    /// let mut row = mgpu_benches::ColdRow {
+    ///     op: "bulk_remove".into(), ty: "i32".into(), n: 4,
+    ///     per_entry_ms: Some(50.0), whole_family_ms: Some(1900.0),
+    ///     per_entry_process_ms: None, whole_family_process_ms: None,
+    /// };
+    /// assert_eq!(row.speedup(), Some(38.0));
+    /// row.per_entry_ms = None;
+    /// assert_eq!(row.speedup(), None);
+    /// ```
+    pub fn speedup(&self) -> Option<f64> {
+        Some(self.whole_family_ms? / self.per_entry_ms?)
+    }
+}
+
+/// Milliseconds with one decimal, or `failed`.
+fn ms_or_failed(v: Option<f64>) -> String {
+    v.map_or_else(|| "failed".to_string(), |v| format!("{v:.1}"))
+}
+
+/// The cold-start rows as CSV: `op,type,n,first_call_ms_per_entry,
+/// first_call_ms_whole_family,process_ms_per_entry,process_ms_whole_family` (a failed
+/// run: an empty field).
+///
+/// ```
+/// let row = mgpu_benches::ColdRow {
+///     op: "scan_exclusive".into(), ty: "i32".into(), n: 1 << 20,
+///     per_entry_ms: Some(35.5), whole_family_ms: None,
+///     per_entry_process_ms: Some(300.0), whole_family_process_ms: None,
+/// };
+/// let csv = mgpu_benches::cold_start_csv(&[row]);
+/// assert_eq!(csv.lines().nth(1), Some("\"scan_exclusive\",\"i32\",1048576,35.500,,300.000,"));
+/// ```
+pub fn cold_start_csv(rows: &[ColdRow]) -> String {
+    let q = |t: &str| format!("\"{}\"", t.replace('"', "\"\""));
+    let f = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
+    let mut s = String::from(
+        "op,type,n,first_call_ms_per_entry,first_call_ms_whole_family,process_ms_per_entry,\
+         process_ms_whole_family\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{}",
+            q(&r.op),
+            q(&r.ty),
+            r.n,
+            f(r.per_entry_ms),
+            f(r.whole_family_ms),
+            f(r.per_entry_process_ms),
+            f(r.whole_family_process_ms)
+        );
+    }
+    s
+}
+
+/// The cold-start rows as a plain-text table for the terminal.
+///
+/// ```
+/// let row = mgpu_benches::ColdRow {
+///     op: "reduce".into(), ty: "i32".into(), n: 1 << 20,
+///     per_entry_ms: Some(40.0), whole_family_ms: Some(6400.0),
+///     per_entry_process_ms: Some(400.0), whole_family_process_ms: Some(6800.0),
+/// };
+/// let table = mgpu_benches::cold_start_table(&[row]);
+/// assert!(table.lines().next().unwrap().starts_with("operation"));
+/// assert!(table.contains("6400.0") && table.contains("160.0x"));
+/// ```
+pub fn cold_start_table(rows: &[ColdRow]) -> String {
+    let mut s = format!(
+        "{:<22} {:<5} {:>5} {:>22} {:>22} {:>8} {:>22} {:>22}\n",
+        "operation",
+        "type",
+        "n",
+        "first call, entry ms",
+        "first call, family ms",
+        "speedup",
+        "process, entry ms",
+        "process, family ms"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<22} {:<5} {:>5} {:>22} {:>22} {:>8} {:>22} {:>22}",
+            r.op,
+            r.ty,
+            format!("2^{:.0}", (r.n as f64).log2()),
+            ms_or_failed(r.per_entry_ms),
+            ms_or_failed(r.whole_family_ms),
+            r.speedup()
+                .map_or_else(|| "-".to_string(), |x| format!("{x:.1}x")),
+            ms_or_failed(r.per_entry_process_ms),
+            ms_or_failed(r.whole_family_process_ms)
+        );
+    }
+    s
+}
+
 /// How work-item counts are drawn (issue 4's benchmark distributions).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CountDist {
@@ -325,6 +512,49 @@ mod tests {
             c.iter().filter(|&&x| x == 0).count() * 10 > c.len() * 8,
             "about 90% zeros"
         );
+    }
+
+    #[test]
+    fn cold_start_csv_has_a_field_per_column_and_marks_failures_empty() {
+        let rows: Vec<ColdRow> = COLD_START_OPS
+            .iter()
+            .enumerate()
+            .map(|(i, (op, ty))| ColdRow {
+                op: op.to_string(),
+                ty: ty.to_string(),
+                n: 1 << COLD_START_LOG2,
+                per_entry_ms: (i % 3 != 0).then_some(10.0 + i as f64),
+                whole_family_ms: Some(1000.0),
+                per_entry_process_ms: (i % 3 != 0).then_some(300.0),
+                whole_family_process_ms: Some(1300.0),
+            })
+            .collect();
+        let csv = cold_start_csv(&rows);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), COLD_START_OPS.len() + 1);
+        let columns = lines[0].split(',').count();
+        assert_eq!(columns, 7);
+        for (line, row) in lines[1..].iter().zip(&rows) {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), columns, "{line}");
+            assert_eq!(fields[0], format!("\"{}\"", row.op));
+            assert_eq!(fields[3].is_empty(), row.per_entry_ms.is_none(), "{line}");
+        }
+        let table = cold_start_table(&rows);
+        assert_eq!(table.lines().count(), rows.len() + 1);
+        assert!(table.lines().nth(1).unwrap().contains("failed"));
+        assert!(table.lines().nth(2).unwrap().contains("90.9x"));
+    }
+
+    #[test]
+    fn cold_start_ops_are_unique_and_parse_takes_the_last_line() {
+        let mut ops: Vec<&str> = COLD_START_OPS.iter().map(|(o, _)| *o).collect();
+        ops.sort_unstable();
+        ops.dedup();
+        assert_eq!(ops.len(), COLD_START_OPS.len());
+        let out = format!("{COLD_MS_PREFIX}1.5\nnoise\n{COLD_MS_PREFIX}2.25\n");
+        assert_eq!(parse_cold_ms(&out), Some(2.25));
+        assert_eq!(parse_cold_ms(&format!("{COLD_MS_PREFIX}x\n")), None);
     }
 
     #[test]

@@ -383,6 +383,61 @@ pub const FAULTS_ON_PURPOSE: [(&str, &str); 2] = [
 /// The prefix of the large-size tests (sizes past 2^31): only `run.sh --large` runs them.
 pub const LARGE_PREFIX: &str = "large_";
 
+/// The `--cold` branch of `run.sh` (an `elif` of its mode test): with the driver's JIT
+/// cache off, the demo's wall time with one module per kernel entry and with whole-family
+/// modules, written to `${OUT:-.}/cold_demo.csv`, then `mgpu-bench --cold-start` when the
+/// bundle has the benchmark.
+fn cold_branch(with_bench: bool) -> String {
+    let mut s = String::from(
+        r#"elif [ "$mode" = cold ]; then
+    # The driver neither reads nor writes its JIT cache: every module is compiled anew.
+    export CUDA_CACHE_DISABLE=1
+    mkdir -p "${OUT:-.}"
+    echo "== cold start, CUDA_CACHE_DISABLE=1; results in ${OUT:-.}"
+    cold_summary=()
+    echo "modules,demo_wall_ms,status" > "${OUT:-.}/cold_demo.csv"
+    for whole in 0 1; do
+        if [ "$whole" = 1 ]; then label="whole family (MGPU_JIT_WHOLE_FAMILY=1)"; else label="per entry"; fi
+        echo "== mgpu-demo, modules $label"
+        start=$(now_ms)
+        if MGPU_JIT_WHOLE_FAMILY=$whole ./mgpu-demo; then
+            verdict=ok
+            passed=$((passed + 1))
+        else
+            verdict=FAILED
+            failed=$((failed + 1))
+            failed_names+=("mgpu-demo(MGPU_JIT_WHOLE_FAMILY=$whole)")
+        fi
+        took=$(( $(now_ms) - start ))
+        cold_summary+=("$(printf 'mgpu-demo, modules %-40s %8s ms  %s' "$label" "$took" "$verdict")")
+        echo "\"$label\",$took,$verdict" >> "${OUT:-.}/cold_demo.csv"
+    done
+"#,
+    );
+    if with_bench {
+        s.push_str(
+            r#"    if [ -x ./mgpu-bench ]; then
+        echo "== mgpu-bench --cold-start --out ${OUT:-.} ${bench_args[*]+"${bench_args[*]}"}"
+        if ./mgpu-bench --cold-start --out "${OUT:-.}" ${bench_args[@]+"${bench_args[@]}"}; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            failed_names+=("mgpu-bench --cold-start")
+        fi
+    fi
+"#,
+        );
+    } else {
+        s.push_str("    echo \"run.sh: no mgpu-bench in this bundle; no cold-start table\"\n");
+    }
+    s.push_str(
+        r#"    echo "== cold start summary (wall time of the whole process, CUDA_CACHE_DISABLE=1)"
+    printf '%s\n' "${cold_summary[@]}"
+"#,
+    );
+    s
+}
+
 /// The text of `run.sh` for these test executables, with or without the benchmark.
 /// `large_only` names those whose GPU tests are all in the large group: only `--large`
 /// runs them (a sanitizer refuses a program that makes no CUDA call).
@@ -393,6 +448,11 @@ pub fn run_script(tests: &[String], large_only: &[String], with_bench: bool) -> 
 # an NVIDIA GPU and driver (no Rust needed):
 #   ./run.sh [--bench-args ARGS...]     the demo, every GPU test binary, the benchmark
 #   ./run.sh --large                    only the large-size tests (sizes past 2^31)
+#   ./run.sh --cold                     the cold start, with the driver's JIT cache off
+#                                       (CUDA_CACHE_DISABLE=1): the demo's wall time with
+#                                       one module per kernel entry and with whole-family
+#                                       modules (MGPU_JIT_WHOLE_FAMILY=1), then
+#                                       mgpu-bench --cold-start (each operation's first call)
 #   ./run.sh --sanitize [--tools LIST]  the demo and every GPU test binary under
 #                                       compute-sanitizer (LIST: comma-separated, default
 #                                       memcheck,racecheck,synccheck,initcheck), sizes
@@ -424,8 +484,9 @@ bench_args=()
         --bench-args) shift; bench_args=("$@"); break ;;
         --large) mode=large; shift ;;
         --sanitize) mode=sanitize; shift ;;
+        --cold) mode=cold; shift ;;
         --tools) tools="${2:-}"; shift 2 || { echo "run.sh: --tools needs a list" >&2; exit 2; } ;;
-        *) echo "run.sh: unknown argument $1 (usage: ./run.sh [--large | --sanitize [--tools LIST]] [--bench-args ARGS...])" >&2; exit 2 ;;
+        *) echo "run.sh: unknown argument $1 (usage: ./run.sh [--large | --cold | --sanitize [--tools LIST]] [--bench-args ARGS...])" >&2; exit 2 ;;
     esac
 done
 
@@ -451,6 +512,16 @@ nvidia-smi -L || echo "run.sh: warning: nvidia-smi -L failed"
     s.push_str(" )\n");
     s.push_str(
         r#"
+# Milliseconds since the epoch (bash 5's EPOCHREALTIME, else GNU date).
+now_ms() {
+    if [ -n "${EPOCHREALTIME:-}" ]; then
+        local us="${EPOCHREALTIME/[.,]/}"
+        echo $((us / 1000))
+    else
+        echo $(($(date +%s%N) / 1000000))
+    fi
+}
+
 # One test binary: run_test NAME [HARNESS ARGS...]; counts it passed or failed.
 run_test() {
     local t="$1"
@@ -515,7 +586,11 @@ elif [ "$mode" = sanitize ]; then
     done
     echo "== sanitizer summary (tool, binary, errors, seconds, verdict)"
     printf '%s\n' "${summary[@]}"
-else
+"#,
+    );
+    s.push_str(&cold_branch(with_bench));
+    s.push_str(
+        r#"else
     echo "== mgpu-demo"
     if ! ./mgpu-demo; then
         echo "run.sh: mgpu-demo FAILED"
@@ -627,6 +702,119 @@ Finished something
         assert!(s.contains("echo \"$passed passed, $failed failed\""));
         let s = run_script(&[], &[], false);
         assert!(!s.contains("./mgpu-bench --out"));
+    }
+
+    #[test]
+    fn run_script_has_a_cold_mode() {
+        let s = run_script(&["test-mgpu-scan-gpu".into()], &[], true);
+        assert!(s.contains("        --cold) mode=cold; shift ;;\n"));
+        assert!(s.contains("elif [ \"$mode\" = cold ]; then"));
+        assert!(s.contains("    export CUDA_CACHE_DISABLE=1\n"));
+        assert!(s.contains("MGPU_JIT_WHOLE_FAMILY=$whole ./mgpu-demo"));
+        assert!(s.contains("./mgpu-bench --cold-start --out \"${OUT:-.}\""));
+        assert!(s.contains("cold_demo.csv"));
+        // The other modes are as they were: the cold branch comes before the normal one.
+        let cold = s.find("elif [ \"$mode\" = cold ]").unwrap();
+        let normal = s.find("else\n    echo \"== mgpu-demo\"").unwrap();
+        assert!(s.find("elif [ \"$mode\" = sanitize ]").unwrap() < cold && cold < normal);
+        // Outside the cold branch, the JIT cache is mentioned in comments only.
+        for line in s[..cold].lines().chain(s[normal..].lines()) {
+            assert!(
+                !line.contains("CUDA_CACHE_DISABLE") || line.starts_with('#'),
+                "{line}"
+            );
+        }
+        let s = run_script(&[], &[], false);
+        assert!(s.contains("elif [ \"$mode\" = cold ]; then"));
+        assert!(!s.contains("--cold-start --out"));
+        assert!(s.contains("no mgpu-bench in this bundle; no cold-start table"));
+    }
+
+    /// Runs `run.sh` with `args` in a folder of stub binaries (shell scripts that log
+    /// their arguments and the cold-start variables), when bash is there. Returns the exit
+    /// status, the output and the log, or `None` without bash.
+    fn run_stub_bundle(
+        name: &str,
+        with_bench: bool,
+        args: &[&str],
+    ) -> Option<(i32, String, String, PathBuf)> {
+        let bash = Command::new("bash").arg("--version").output().ok()?;
+        if !bash.status.success() {
+            return None;
+        }
+        let dir =
+            std::env::temp_dir().join(format!("mgpu-xtask-run-sh-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let stub = "#!/usr/bin/env bash\n\
+                    echo \"$(basename \"$0\") $* cache=${CUDA_CACHE_DISABLE:-} \
+                    whole=${MGPU_JIT_WHOLE_FAMILY:-}\" >> \"$(dirname \"$0\")/log\"\n";
+        let mut bins = vec!["mgpu-demo", "test-mgpu-scan-gpu"];
+        if with_bench {
+            bins.push("mgpu-bench");
+        }
+        for bin in bins {
+            fs::write(dir.join(bin), stub).unwrap();
+            make_executable(&dir.join(bin)).unwrap();
+        }
+        fs::write(
+            dir.join("run.sh"),
+            run_script(&["test-mgpu-scan-gpu".into()], &[], with_bench),
+        )
+        .unwrap();
+        let out = Command::new("bash")
+            .arg(dir.join("run.sh"))
+            .args(args)
+            .env("OUT", dir.join("results"))
+            .env_remove("CUDA_CACHE_DISABLE")
+            .env_remove("MGPU_JIT_WHOLE_FAMILY")
+            .output()
+            .unwrap();
+        let log = fs::read_to_string(dir.join("log")).unwrap_or_default();
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        Some((out.status.code().unwrap_or(-1), text, log, dir))
+    }
+
+    #[test]
+    fn run_script_cold_mode_runs_the_demo_both_ways_and_the_cold_start_bench() {
+        let Some((code, text, log, dir)) = run_stub_bundle("cold", true, &["--cold"]) else {
+            return;
+        };
+        assert_eq!(code, 0, "{text}");
+        assert_eq!(
+            log,
+            "mgpu-demo  cache=1 whole=0\n\
+             mgpu-demo  cache=1 whole=1\n\
+             mgpu-bench --cold-start --out RESULTS cache=1 whole=\n"
+                .replace("RESULTS", &dir.join("results").display().to_string()),
+            "{text}"
+        );
+        assert!(text.contains("3 passed, 0 failed"), "{text}");
+        let csv = fs::read_to_string(dir.join("results/cold_demo.csv")).unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3, "{csv}");
+        assert!(
+            lines[1].starts_with("\"per entry\",") && lines[1].ends_with(",ok"),
+            "{csv}"
+        );
+        assert!(lines[2].starts_with("\"whole family"), "{csv}");
+        // The normal mode is untouched: the JIT cache stays on, nothing is set.
+        let (code, text, log, _) = run_stub_bundle("normal", true, &[]).unwrap();
+        assert_eq!(code, 0, "{text}");
+        assert!(log.starts_with("mgpu-demo  cache= whole=\n"), "{log}");
+        assert!(log.contains("test-mgpu-scan-gpu --ignored --test-threads=1 --skip large_"));
+        assert!(!log.contains("--cold-start"), "{log}");
+        // Without the benchmark, --cold times the demo alone.
+        let (code, text, log, _) = run_stub_bundle("nobench", false, &["--cold"]).unwrap();
+        assert_eq!(code, 0, "{text}");
+        assert_eq!(log.lines().count(), 2, "{log}");
+        assert!(text.contains("no cold-start table"), "{text}");
+        for d in ["cold", "normal", "nobench"] {
+            let _ = fs::remove_dir_all(
+                std::env::temp_dir().join(format!("mgpu-xtask-run-sh-{d}-{}", std::process::id())),
+            );
+        }
     }
 
     #[test]

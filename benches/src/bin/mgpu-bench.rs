@@ -3,11 +3,23 @@
 //! 4-byte elements, same process). Writes `bench.csv`, `bench.json` and `bench.svg` to
 //! `--out DIR` (default `.`).
 //!
-//! Usage: `mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING]`
+//! `--cold-start` measures the cold start instead (issue 16, item 6): for each operation of
+//! [`COLD_START_OPS`], the wall time of its first call in a fresh process with the
+//! driver's JIT cache off (`CUDA_CACHE_DISABLE=1`, so every kernel is JIT-compiled anew),
+//! once loading one module per kernel entry (the runtime's default) and once loading
+//! whole family modules (`MGPU_JIT_WHOLE_FAMILY=1`, the behaviour before). Each
+//! measurement re-executes this binary with the hidden `--cold-one OP`, which opens the
+//! context, fills a 2^20 input, and times from just before the call to after a
+//! synchronize. Prints a table and writes `cold_start.csv` to `--out DIR`.
+//!
+//! Usage: `mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING] [--cold-start]`
+//! (`--out DIR` is created when missing).
 
 use cudarc::driver::sys::CUevent_flags;
 use mgpu_benches::{
-    counts_covering, median, random_layout, to_csv, to_json, to_svg, CountDist, Rng, Row,
+    cold_start_csv, cold_start_table, counts_covering, median, parse_cold_ms, random_layout,
+    to_csv, to_json, to_svg, ColdRow, CountDist, Rng, Row, COLD_MS_PREFIX, COLD_START_LOG2,
+    COLD_START_OPS,
 };
 use mgpu_core::{Element, Plus};
 use mgpu_runtime::{Context, Device, DeviceVec, Result};
@@ -341,14 +353,258 @@ fn l2_fetch_granularity(ctx: &Context) {
     println!("L2 fetch granularity: {v} bytes ({r:?})");
 }
 
+/// Wall time of `call`, from just before it (the queue drained) to after a synchronize, ms.
+fn first_call_ms(ctx: &Context, call: impl FnOnce() -> Result<()>) -> Result<f64> {
+    ctx.synchronize()?;
+    let start = std::time::Instant::now();
+    call()?;
+    ctx.synchronize()?;
+    Ok(start.elapsed().as_secs_f64() * 1e3)
+}
+
+/// `--cold-one OP`: opens the context, prepares OP's 2^20 input and returns the wall time
+/// of OP's first call (the one that loads its kernels), ms.
+fn cold_one(op: &str) -> Result<f64> {
+    if !COLD_START_OPS.iter().any(|&(o, _)| o == op) {
+        return Err(mgpu_runtime::Error::InvalidInput(format!(
+            "--cold-one: unknown operation {op:?} (known: {:?})",
+            COLD_START_OPS.map(|(o, _)| o)
+        )));
+    }
+    let ctx = Context::new(0)?;
+    println!("device: {}", ctx.info().name);
+    let n = 1usize << COLD_START_LOG2;
+    let mut rng = Rng::new(0xc01d ^ n as u64);
+    let ctx = &ctx;
+    match op {
+        "scan_exclusive" | "reduce" => {
+            let host: Vec<i32> = (0..n).map(|_| rng.below(16) as i32).collect();
+            let x = DeviceVec::from_slice(ctx, &host)?;
+            if op == "reduce" {
+                let mut out = DeviceVec::<i32, _>::uninit(ctx, 1)?;
+                first_call_ms(ctx, || {
+                    mgpu_scan::reduce_into(x.as_slice(), out.as_mut_slice(), Plus)
+                })
+            } else {
+                let mut y = DeviceVec::<i32, _>::uninit(ctx, n)?;
+                first_call_ms(ctx, || {
+                    mgpu_scan::scan_into(
+                        x.as_slice(),
+                        y.as_mut_slice(),
+                        ScanKind::Exclusive,
+                        None,
+                        Plus,
+                    )
+                })
+            }
+        }
+        "load_balance_search" | "interval_expand" | "interval_expand_naive" | "interval_move" => {
+            let counts = counts_covering(n, CountDist::Uniform { max: 20 }, &mut rng);
+            let m = counts.len();
+            let mut scan = counts.clone();
+            mgpu_cpu::scan_counts_exclusive_in_place(&mut scan)?;
+            let scan = DeviceVec::from_slice(ctx, &scan)?;
+            match op {
+                "load_balance_search" => {
+                    let mut out = DeviceVec::<u32, _>::uninit(ctx, n)?;
+                    first_call_ms(ctx, || {
+                        mgpu_loadbalance::load_balance_search_into(
+                            scan.as_slice(),
+                            n as u32,
+                            out.as_mut_slice(),
+                        )?
+                        .wait()
+                    })
+                }
+                "interval_move" => {
+                    let gather = DeviceVec::from_slice(ctx, &random_layout(&counts, &mut rng))?;
+                    let scatter = DeviceVec::from_slice(ctx, &random_layout(&counts, &mut rng))?;
+                    let src = DeviceVec::<i32, _>::zeros(ctx, n)?;
+                    let mut out = DeviceVec::<i32, _>::uninit(ctx, n)?;
+                    first_call_ms(ctx, || {
+                        mgpu_intervalmove::interval_move_into(
+                            scan.as_slice(),
+                            n,
+                            gather.as_slice(),
+                            scatter.as_slice(),
+                            src.as_slice().into(),
+                            out.as_mut_slice(),
+                        )?
+                        .wait()
+                    })
+                }
+                _ => {
+                    let values = DeviceVec::<i32, _>::zeros(ctx, m)?;
+                    let mut out = DeviceVec::<i32, _>::uninit(ctx, n)?;
+                    let naive = op == "interval_expand_naive";
+                    first_call_ms(ctx, || {
+                        let pending = if naive {
+                            mgpu_intervalmove::interval_expand_naive_into(
+                                scan.as_slice(),
+                                n,
+                                values.as_slice().into(),
+                                out.as_mut_slice(),
+                            )?
+                        } else {
+                            mgpu_intervalmove::interval_expand_into(
+                                scan.as_slice(),
+                                n,
+                                values.as_slice().into(),
+                                out.as_mut_slice(),
+                            )?
+                        };
+                        pending.wait()
+                    })
+                }
+            }
+        }
+        "bulk_remove" => {
+            let source = DeviceVec::<i32, _>::zeros(ctx, n)?;
+            let idx: Vec<u32> = (0..n as u32).filter(|_| rng.below(2) == 0).collect();
+            let i = DeviceVec::from_slice(ctx, &idx)?;
+            let mut out = DeviceVec::<i32, _>::uninit(ctx, n - idx.len())?;
+            first_call_ms(ctx, || {
+                mgpu_bulk::bulk_remove_into(
+                    source.as_slice(),
+                    i.as_slice().into(),
+                    out.as_mut_slice(),
+                )?
+                .wait()
+            })
+        }
+        "bulk_insert" => {
+            let source = DeviceVec::<i32, _>::zeros(ctx, n)?;
+            let m = n / 2;
+            let mut pos: Vec<u32> = (0..m).map(|_| rng.below(n as u64 + 1) as u32).collect();
+            pos.sort_unstable();
+            let i = DeviceVec::from_slice(ctx, &pos)?;
+            let values = DeviceVec::<i32, _>::zeros(ctx, m)?;
+            let mut out = DeviceVec::<i32, _>::uninit(ctx, n + m)?;
+            first_call_ms(ctx, || {
+                mgpu_bulk::bulk_insert_into(
+                    values.as_slice().into(),
+                    i.as_slice().into(),
+                    source.as_slice(),
+                    out.as_mut_slice(),
+                )?
+                .wait()
+            })
+        }
+        _ => unreachable!("checked above"),
+    }
+}
+
+/// One cold-start child: this binary with `--cold-one op`, the JIT cache off and whole
+/// families or not. Returns (first call ms, process ms), or `None` when it failed (its
+/// output is shown).
+fn cold_child(exe: &std::path::Path, op: &str, whole_family: bool) -> Option<(f64, f64)> {
+    let mode = if whole_family {
+        "MGPU_JIT_WHOLE_FAMILY=1"
+    } else {
+        "per entry"
+    };
+    let start = std::time::Instant::now();
+    let out = std::process::Command::new(exe)
+        .args(["--cold-one", op])
+        .env("CUDA_CACHE_DISABLE", "1")
+        .env(
+            "MGPU_JIT_WHOLE_FAMILY",
+            if whole_family { "1" } else { "0" },
+        )
+        .output();
+    let process_ms = start.elapsed().as_secs_f64() * 1e3;
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("cannot run {} --cold-one {op}: {e}", exe.display());
+            return None;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    match parse_cold_ms(&stdout) {
+        Some(ms) if out.status.success() => {
+            println!("{op:<22} {mode:<24} first call {ms:>10.3} ms, process {process_ms:>10.3} ms");
+            Some((ms, process_ms))
+        }
+        _ => {
+            eprintln!(
+                "{op} ({mode}) FAILED ({}):\n{stdout}{}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            None
+        }
+    }
+}
+
+/// `--cold-start`: every operation of [`COLD_START_OPS`] that `only` selects, each in two
+/// fresh processes (per entry, whole family). Prints the table, writes `cold_start.csv`
+/// to `out_dir`; false when a run failed.
+fn cold_start(out_dir: &std::path::Path, only: Option<&str>) -> bool {
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("mgpu-bench --cold-start: cannot find its own executable: {e}");
+            return false;
+        }
+    };
+    println!(
+        "cold start: each operation's first call in a fresh process, CUDA_CACHE_DISABLE=1, \
+         n = 2^{COLD_START_LOG2}"
+    );
+    let mut rows = Vec::new();
+    for (op, ty) in COLD_START_OPS {
+        if only.is_some_and(|o| !op.contains(o)) {
+            continue;
+        }
+        let per_entry = cold_child(&exe, op, false);
+        let whole = cold_child(&exe, op, true);
+        rows.push(ColdRow {
+            op: op.to_string(),
+            ty: ty.to_string(),
+            n: 1 << COLD_START_LOG2,
+            per_entry_ms: per_entry.map(|r| r.0),
+            whole_family_ms: whole.map(|r| r.0),
+            per_entry_process_ms: per_entry.map(|r| r.1),
+            whole_family_process_ms: whole.map(|r| r.1),
+        });
+    }
+    print!("{}", cold_start_table(&rows));
+    let path = out_dir.join("cold_start.csv");
+    let mut ok = true;
+    if let Err(e) = std::fs::write(&path, cold_start_csv(&rows)) {
+        eprintln!("cannot write {}: {e}", path.display());
+        ok = false;
+    }
+    ok && rows
+        .iter()
+        .all(|r| r.per_entry_ms.is_some() && r.whole_family_ms.is_some())
+}
+
 fn main() {
     let mut out_dir = String::from(".");
     let mut sizes = vec![20u32, 24, 27];
     let mut only = None;
+    let mut cold = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--out" => out_dir = args.next().expect("--out DIR"),
+            "--cold-start" => cold = true,
+            "--cold-one" => {
+                // Hidden: one child of --cold-start.
+                let op = args.next().expect("--cold-one OP");
+                match cold_one(&op) {
+                    Ok(ms) => {
+                        println!("{COLD_MS_PREFIX}{ms:.3}");
+                        return;
+                    }
+                    Err(e) => {
+                        eprintln!("mgpu-bench --cold-one {op} failed: {e}");
+                        std::process::exit(1);
+                    }
+                }
+            }
             "--sizes" => {
                 sizes = args
                     .next()
@@ -359,10 +615,21 @@ fn main() {
             }
             "--only" => only = args.next(),
             _ => {
-                eprintln!("usage: mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING]");
+                eprintln!(
+                    "usage: mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING] \
+                     [--cold-start]"
+                );
                 std::process::exit(2);
             }
         }
+    }
+    if let Err(e) = std::fs::create_dir_all(&out_dir) {
+        eprintln!("mgpu-bench: cannot create --out {out_dir}: {e}");
+        std::process::exit(1);
+    }
+    if cold {
+        let ok = cold_start(std::path::Path::new(&out_dir), only.as_deref());
+        std::process::exit(if ok { 0 } else { 1 });
     }
     let ctx = match Context::new(0) {
         Ok(c) => c,

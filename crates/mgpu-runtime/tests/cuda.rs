@@ -170,6 +170,42 @@ fn missing_family_is_a_clear_error() {
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
+fn missing_entry_is_a_clear_error() {
+    // A registered family without that entry: a stale-PTX hint, whether the runtime loads
+    // the entry alone (the default) or the whole family (MGPU_JIT_WHOLE_FAMILY=1).
+    use mgpu_core::{Cta, Kernel};
+    #[derive(Clone, Copy)]
+    #[repr(C)]
+    struct Args {
+        out: *mut u32,
+    }
+    struct Missing;
+    impl Kernel for Missing {
+        type Args = Args;
+        const MODULE: &'static str = "blocks";
+        const ENTRY: &'static str = "blocks_no_such_kernel";
+        const NT: u32 = 32;
+        const SHARED_BYTES: u32 = 0;
+        fn body<C: Cta>(_: &C, _: &Args) {}
+    }
+    let ctx = gpu();
+    let args = Args {
+        out: std::ptr::null_mut(),
+    };
+    for _ in 0..2 {
+        match unsafe { ctx.launch::<Missing>(1, &args) } {
+            Err(Error::Cuda(msg)) => {
+                assert!(msg.contains("blocks_no_such_kernel"), "{msg}");
+                assert!(msg.contains("stale"), "{msg}");
+            }
+            other => panic!("expected Error::Cuda, got {other:?}"),
+        }
+    }
+    ctx.synchronize().unwrap();
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
 fn clones_share_one_stream_and_threads_can_use_it() {
     let ctx = gpu();
     let other = ctx.clone();

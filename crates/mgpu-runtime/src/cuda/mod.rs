@@ -13,9 +13,12 @@
 //!   stream (its own, or the caller's with [`Context::from_stream`]).
 //! - Memory comes from the stream-ordered allocator (`cuMemAllocAsync`) when the device
 //!   has memory pools, so frees need no synchronisation; otherwise from `cuMemAlloc`.
-//! - A family's PTX module is JIT-compiled on first use (about 160 ms for a small module
-//!   on an H100, cached by the driver afterwards) and kept with its functions until the
-//!   last clone of the context is dropped.
+//! - A kernel's PTX module is JIT-compiled on first use and kept with its function until
+//!   the last clone of the context is dropped: one module per kernel entry, cut out of its
+//!   family's committed PTX, so a first call compiles only the kernels it launches (a
+//!   family's whole module took seconds: 6.4 s for scan on an H100 with an empty JIT
+//!   cache; `MGPU_JIT_WHOLE_FAMILY=1` restores that, for measuring). The driver caches
+//!   the compiled code across processes.
 //! - A device fault (trap, illegal address, ...) poisons the CUDA context for good: it is
 //!   reported as [`Error::ContextLost`] and every later call returns that at once.
 //!
@@ -27,8 +30,9 @@
 //! - `open`: opening a [`Context`] ([`Context::new`], [`Context::from_stream`],
 //!   [`Context::with_arch`]) and reading the device's properties.
 //! - `interop`: cudarc's stream and context, and cudarc buffers borrowed as mgpu slices.
-//! - `modules`: the per-context cache of PTX modules, each family JIT-compiled on first
-//!   use (or read from `MGPU_PTX_DIR`), and the kernel functions looked up in them.
+//! - `modules`: the per-context cache of PTX modules, one per kernel entry, each
+//!   JIT-compiled on first use from its family's PTX (the committed PTX, or a file of
+//!   `MGPU_PTX_DIR`), and the kernel functions looked up in them.
 //! - `launch`: queuing a kernel, plain or as a programmatic dependent launch.
 //! - `device`: the [`Device`] impl (memory, copies, fills, launches, synchronisation).
 //! - this file: [`Context`] and the state its clones share (fault poisoning, error
@@ -47,8 +51,7 @@ mod open;
 use crate::{DeviceInfo, Error, Pool, Result};
 use cudarc::driver::{result, sys, CudaStream, DriverError};
 use driver::{describe, is_fatal};
-use modules::Module;
-use std::collections::HashMap;
+use modules::Modules;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -60,8 +63,9 @@ struct Inner {
     async_alloc: bool,
     /// Set by the first device fault: the description every later call returns.
     lost: OnceLock<String>,
-    /// Loaded modules by family ([`Kernel::MODULE`](mgpu_core::Kernel::MODULE)).
-    modules: Mutex<HashMap<&'static str, Module>>,
+    /// Loaded modules, one per kernel entry ([`Kernel::ENTRY`](mgpu_core::Kernel::ENTRY)),
+    /// or per family with `MGPU_JIT_WHOLE_FAMILY=1`.
+    modules: Mutex<Modules>,
 }
 
 impl Drop for Inner {
@@ -83,9 +87,9 @@ impl Drop for Inner {
             .modules
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
-        for (_, m) in modules.drain() {
+        for handle in modules.drain() {
             // SAFETY: loaded by load_module, unloaded once; no work is queued any more.
-            let _ = unsafe { result::module::unload(m.handle) };
+            let _ = unsafe { result::module::unload(handle) };
         }
     }
 }
@@ -147,8 +151,9 @@ impl Inner {
 }
 
 /// A CUDA device: a context (the device's primary context), one stream all work goes on,
-/// the kernel modules (the committed PTX of `mgpu-kernels-ptx`, JIT-compiled per family on
-/// first use), the temporaries' [`Pool`] and the device's [`DeviceInfo`].
+/// the kernel modules (the committed PTX of `mgpu-kernels-ptx`, JIT-compiled one kernel
+/// entry at a time, on its first launch), the temporaries' [`Pool`] and the device's
+/// [`DeviceInfo`].
 ///
 /// Cloning is cheap and shares all of it; memory cached by the pool is freed when the last
 /// clone (and the last [`DeviceVec`](crate::DeviceVec) on it) is dropped.

@@ -4,11 +4,11 @@
 //! and reading the device's properties.
 
 use super::driver::{describe, plain_error, probe_driver};
+use super::modules::Modules;
 use super::{Context, Inner};
 use crate::{DeviceInfo, Error, Pool, Result};
 use cudarc::driver::{result, sys, CudaContext, CudaStream, DriverError};
 use mgpu_core::Arch;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 impl Context {
@@ -156,7 +156,7 @@ impl Context {
             async_alloc: ctx.has_async_alloc(),
             stream,
             lost: OnceLock::new(),
-            modules: Mutex::new(HashMap::new()),
+            modules: Mutex::new(Modules::new()),
         })))
     }
 }
