@@ -185,6 +185,7 @@ fn missing_entry_is_a_clear_error() {
         const MODULE: &'static str = "blocks";
         const ENTRY: &'static str = "blocks_no_such_kernel";
         const NT: u32 = 32;
+        const VT: u32 = 1;
         const SHARED_BYTES: u32 = 0;
         fn body<C: Cta>(_: &C, _: &Args) {}
     }
