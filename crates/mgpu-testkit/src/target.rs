@@ -40,8 +40,8 @@ pub enum Target {
 
 /// The largest input a simulator instance uses: the edge cases and a few tiles.
 pub const SIMULATOR_BUDGET: usize = 16_384;
-/// The largest input a CPU-backend instance uses: a million elements and a bit.
-pub const CPU_BUDGET: usize = 1 << 21;
+/// The largest input a CPU-backend instance uses: 2^20, a million elements and a bit.
+pub const CPU_BUDGET: usize = 1 << 20;
 
 impl Target {
     /// Every target, in the order the macros instantiate them.
