@@ -21,6 +21,7 @@
 //! - **Plain-loop references**: [`exclusive_scan`] and [`inclusive_scan`] (left folds),
 //!   [`load_balance_search`], [`interval_expand`], [`interval_gather`],
 //!   [`interval_scatter`], [`interval_move`], [`bulk_remove`] and [`bulk_insert`].
+//! - **Seed 001's worked example** ([`seed001`]), which more than one suite checks.
 //! - **One suite, every backend**: a family's checks are written once, as functions of a
 //!   backend and its [`Target`]; [`backend_tests!`] makes one `#[test]` per check on the
 //!   facade's CPU backend, the simulator (both tunings) and CUDA (ignored without a GPU),
@@ -53,6 +54,7 @@ use mgpu_runtime::{Device, DeviceSliceMut, DeviceVec, Result};
 mod gen;
 mod reference;
 mod rng;
+pub mod seed001;
 mod target;
 pub use gen::{
     bits, edge_counts, pareto_counts, random_bits, shuffled_layout, sorted_indices,

@@ -10,7 +10,6 @@
 
 mod buffers;
 mod common;
-mod loadbalance;
 mod scan;
 
 use mgpu::{Backend, Context};
@@ -52,12 +51,6 @@ macro_rules! backend_suite {
             #[test] $(#[$attr])*
             fn count_scan_overflow() { scan::count_overflow(&backend()) }
 
-            #[test] $(#[$attr])*
-            fn load_balance_search_u32() { loadbalance::search::<u32>(&backend()) }
-            #[test] $(#[$attr])*
-            fn load_balance_search_u64() { loadbalance::search::<u64>(&backend()) }
-            #[test] $(#[$attr])*
-            fn load_balance_search_bad_input() { loadbalance::bad_input(&backend()) }
         }
     };
 }
