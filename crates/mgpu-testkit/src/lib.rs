@@ -21,6 +21,8 @@
 //! - **Plain-loop references**: [`exclusive_scan`] and [`inclusive_scan`] (left folds),
 //!   [`load_balance_search`], [`interval_expand`], [`interval_gather`],
 //!   [`interval_scatter`], [`interval_move`], [`bulk_remove`] and [`bulk_insert`].
+//! - **Check helpers**: [`expect_invalid`] (the bad-input error and its message) and
+//!   [`proptest_runner`] (a property with its case count inside a check function).
 //! - **Seed 001's worked example** ([`seed001`]), which more than one suite checks.
 //! - **One suite, every backend**: a family's checks are written once, as functions of a
 //!   backend and its [`Target`]; [`backend_tests!`] makes one `#[test]` per check on the
@@ -51,11 +53,13 @@
 use mgpu_core::Element;
 use mgpu_runtime::{Device, DeviceSliceMut, DeviceVec, Result};
 
+mod check;
 mod gen;
 mod reference;
 mod rng;
 pub mod seed001;
 mod target;
+pub use check::{expect_invalid, proptest_runner};
 pub use gen::{
     bits, edge_counts, pareto_counts, random_bits, shuffled_layout, sorted_indices,
     sorted_unique_indices, to_index, uniform_counts, uniform_values, EdgeCounts, FromU64,

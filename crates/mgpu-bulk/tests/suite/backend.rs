@@ -4,9 +4,9 @@
 use crate::golden::*;
 use mgpu::cpu::intervalmove::SequenceElement;
 use mgpu::{Backend, BulkData, BulkElement, BulkIndex, BulkSource, Error};
+use mgpu_testkit::expect_invalid;
 use mgpu_testkit::{self as kit, Rng, Target};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 
 /// Remove tile of the sm_90 tuning (NT * VT).
 const NV: usize = mgpu_bulk::kernels::tuning::SM90.nt * mgpu_bulk::kernels::tuning::SM90.vt;
@@ -20,15 +20,6 @@ impl<T: BulkData + BulkElement<I> + SequenceElement, I> Elem<I> for T {}
 /// The index types of the facade's bulk calls.
 pub trait Ix: BulkIndex + SequenceElement {}
 impl<I: BulkIndex + SequenceElement> Ix for I {}
-
-/// A proptest runner of `cases` cases (the same counts as the earlier `proptest!` blocks).
-fn runner(cases: u32) -> TestRunner {
-    TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    })
-}
 
 fn remove<T: Elem<I>, I: Ix>(b: &Backend, source: &[T], indices: &[u64]) -> Result<Vec<T>, Error> {
     let s = b.upload(source)?;
@@ -206,14 +197,6 @@ fn edge_cases_every_type(b: &Backend, _: Target) {
         insert_at::<f64, u32>(b, 0, &[0, 0, 0], |j| j as f64);
         insert_at::<f32, u64>(b, 5, &[], |j| j as f32);
         insert_at::<i32, u32>(b, 3000, &[1500; 2000], |j| -(j as i32));
-    }
-}
-
-fn expect_invalid<T>(r: Result<T, Error>, what: &str) {
-    match r {
-        Err(Error::InvalidInput(m)) => assert!(m.contains(what), "{m}"),
-        Err(e) => panic!("expected InvalidInput({what}), got {e}"),
-        Ok(_) => panic!("expected InvalidInput({what}), got Ok"),
     }
 }
 
@@ -580,7 +563,7 @@ fn remove_random(b: &Backend, _: Target) {
         0usize..3000,
         proptest::collection::vec(any::<bool>(), 1..40),
     );
-    runner(24)
+    mgpu_testkit::proptest_runner(24)
         .run(&strategy, |(n, keep)| {
             remove_pattern::<i32, u32>(b, n, &keep, |j| j as i32 * 7);
             remove_pattern::<f64, u64>(b, n, &keep, |j| j as f64 - 0.5);
@@ -591,7 +574,7 @@ fn remove_random(b: &Backend, _: Target) {
 
 /// Random sizes and sorted insert positions (24 cases).
 fn insert_random(b: &Backend, _: Target) {
-    runner(24)
+    mgpu_testkit::proptest_runner(24)
         .run(&sorted_strategy(1500), |(n, indices)| {
             insert_at::<i32, u32>(b, n, &indices, |j| j as i32);
             insert_at::<u64, u64>(b, n, &indices, |j| j as u64 ^ 0xdead);
@@ -605,7 +588,7 @@ fn insert_random(b: &Backend, _: Target) {
 /// would catch it as a crash or a poisoned result).
 fn garbage_indices_are_memory_safe(b: &Backend, _: Target) {
     let strategy = (0usize..2000, proptest::collection::vec(0u64..2200, 0..1500));
-    runner(24)
+    mgpu_testkit::proptest_runner(24)
         .run(&strategy, |(n, raw)| {
             let source: Vec<i32> = (0..n as i32).collect();
             let increasing = raw.windows(2).all(|w| w[0] < w[1]);

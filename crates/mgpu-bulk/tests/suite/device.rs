@@ -7,7 +7,6 @@ use mgpu_core::Index;
 use mgpu_runtime::{Device, DeviceVec, Error};
 use mgpu_testkit::{self as kit, Guarded, Rng, Target};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 
 /// An output of the wrong length, and values of another length than the indices, are
 /// `LengthMismatch`.
@@ -259,18 +258,10 @@ fn nv_for(total: usize, parts: usize) -> usize {
     (total / parts).max(1)
 }
 
-/// 64 cases, as the earlier `proptest!` block.
-fn runner() -> TestRunner {
-    TestRunner::new(Config {
-        cases: 64,
-        failure_persistence: None,
-        ..Config::default()
-    })
-}
-
 fn insert_partitions_match_the_merge<D: Device>(dev: &D, _: Target) {
     let strategy = (sorted_strategy(1500), 1usize..2500);
-    runner()
+    // 64 cases, as the earlier `proptest!` block.
+    mgpu_testkit::proptest_runner(64)
         .run(&strategy, |((n, indices), parts)| {
             let nv = nv_for(n + indices.len(), parts);
             check_partitions(dev, n, &array::<u32>(&indices), nv);
@@ -286,7 +277,8 @@ fn insert_partitions_of_garbage_match_serial<D: Device>(dev: &D, _: Target) {
         proptest::collection::vec(0u64..3200, 0..3000),
         1usize..2500,
     );
-    runner()
+    // 64 cases, as the earlier `proptest!` block.
+    mgpu_testkit::proptest_runner(64)
         .run(&strategy, |(n, raw, parts)| {
             let nv = nv_for(n + raw.len(), parts);
             check_partitions(dev, n, &array::<u32>(&raw), nv);
@@ -308,7 +300,8 @@ fn insert_partitions_of_sequences_match_serial<D: Device>(dev: &D, _: Target) {
         0usize..3000,
         1usize..2500,
     );
-    runner()
+    // 64 cases, as the earlier `proptest!` block.
+    mgpu_testkit::proptest_runner(64)
         .run(&strategy, |(n, first, step, m, parts)| {
             let nv = nv_for(n + m, parts);
             let seq = Indices::Sequence(first as u32, step as u32, m);

@@ -6,7 +6,6 @@ use mgpu::cpu::intervalmove::SequenceElement;
 use mgpu::{Backend, Buffer, Error, IntervalData, IntervalElement, IntervalIndex, IntervalSource};
 use mgpu_testkit::{self as kit, Rng, Target};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 
 /// Tile of the sm_90 and sm_70 tunings (NT * VT).
 const NV: usize = 128 * 7;
@@ -312,12 +311,7 @@ fn counts_strategy() -> impl Strategy<Value = Vec<u64>> {
 
 /// Random counts (24 cases, as the earlier `proptest!` block) through every call.
 fn random_counts<T: Elem<I>, I: IntervalIndex>(b: &Backend, _: Target) {
-    let mut runner = TestRunner::new(Config {
-        cases: 24,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    runner
+    mgpu_testkit::proptest_runner(24)
         .run(&(counts_strategy(), any::<u64>()), |(counts, seed)| {
             check::<T, I>(b, UNTIMED, "random", &counts, seed, true);
             Ok(())

@@ -8,7 +8,6 @@ use mgpu_intervalmove::{self as im, Source};
 use mgpu_runtime::{Device, DeviceSliceMut, DeviceVec, Error};
 use mgpu_testkit::{Guarded, Target};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 
 /// The seeds' demonstrations through the counts forms: the scan is computed on the device.
 fn seed_counts_forms<D: Device>(dev: &D, _: Target) {
@@ -86,12 +85,7 @@ fn garbage_input_is_memory_safe<D: Device>(dev: &D, _: Target) {
         any::<bool>(),
         any::<bool>(),
     );
-    let mut runner = TestRunner::new(Config {
-        cases: 32,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    runner
+    mgpu_testkit::proptest_runner(32)
         .run(
             &strategy,
             |(mut scan, starts, small, total, out_len, wild, sorted)| {

@@ -2,10 +2,10 @@
 //! against the test kit's plain-loop search, bit for bit.
 
 use mgpu::{Backend, Error, Index, LoadBalanceIndex, Plus, ScanOp};
+use mgpu_testkit::expect_invalid;
 use mgpu_testkit::seed001::{COUNTS, EXC_SCAN, LBS, RANKS};
 use mgpu_testkit::{self as kit, Rng, Target};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 
 /// The index types of the search.
 pub trait Ix: LoadBalanceIndex {}
@@ -190,25 +190,12 @@ fn random_counts<I: Ix>(b: &Backend, _: Target)
 where
     Plus: ScanOp<I>,
 {
-    let mut runner = TestRunner::new(Config {
-        cases: 24,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    runner
+    mgpu_testkit::proptest_runner(24)
         .run(&counts_strategy(), |counts| {
             check::<I>(b, Target::Cpu, "random", &counts);
             Ok(())
         })
         .unwrap();
-}
-
-fn expect_invalid<T>(r: Result<T, Error>, what: &str) {
-    match r {
-        Err(Error::InvalidInput(m)) => assert!(m.contains(what), "{m}"),
-        Err(e) => panic!("expected InvalidInput({what}), got {e}"),
-        Ok(_) => panic!("expected InvalidInput({what}), got Ok"),
-    }
 }
 
 /// Every bad input: the error and its message on every backend (the scan and ranks

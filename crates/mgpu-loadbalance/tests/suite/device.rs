@@ -7,16 +7,9 @@ use mgpu_loadbalance::{
     load_balance_search, load_balance_search_counts, load_balance_search_ranks,
 };
 use mgpu_runtime::{Device, DeviceVec};
+use mgpu_testkit::expect_invalid;
 use mgpu_testkit::{Guarded, Target};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
-
-fn expect_invalid(r: mgpu_core::Result<()>, what: &str) {
-    match r {
-        Err(Error::InvalidInput(m)) => assert!(m.contains(what), "{m}"),
-        other => panic!("expected InvalidInput({what}), got {other:?}"),
-    }
-}
 
 /// Bad scans (small ones, and 3 * 10^6 objects within the budget with the first fault
 /// 5/6 of the way in): `InvalidInput`, nothing written outside the outputs (guarded), and
@@ -119,12 +112,7 @@ fn arbitrary_scans_are_safe<D: Device>(dev: &D, _: Target) {
         0u32..3,
         -20i64..20,
     );
-    let mut runner = TestRunner::new(Config {
-        cases: 24,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    runner
+    mgpu_testkit::proptest_runner(24)
         .run(&strategy, |(steps, start, slack)| {
             let mut s = start as i64;
             let scan: Vec<u32> = steps
