@@ -147,6 +147,17 @@ where
             _ => sign,
         })
     });
+    // Dense random factors 2 and 0.5 (one in 64 each), the rest -1 or 1: the products walk
+    // the powers of two, exact up to the few tiles of the simulator's sizes.
+    let few_tiles: Vec<usize> = sizes::<T>(t).into_iter().filter(|&n| n <= 20_000).collect();
+    check_at::<T, Multiplies>(backend, t, &few_tiles, |r, _| {
+        T::exact(match r.below(64) {
+            0 => 2.0,
+            1 => 0.5,
+            k if k < 33 => -1.0,
+            _ => 1.0,
+        })
+    });
     // Random factors 2 and 0.5 (one in 4096 each), the rest -1 or 1: the products walk
     // the powers of two, exact far beyond these sizes.
     check::<T, Multiplies>(backend, t, |r, _| {
