@@ -2,7 +2,7 @@
 
 use crate::device::{BulkArgs, ERROR_ORDER, ERROR_RANGE, MODE_INDEX_SEQUENCE, MODE_SEQUENCE};
 use crate::kernels::{insert_nv, remove_nv, BulkElement, KernelSet};
-use mgpu_core::{Index, Violation};
+use mgpu_core::{checks, Index, Violation};
 use mgpu_ctasearch::Bounds;
 use mgpu_partition::{IndexSource, PartitionIndex};
 use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
@@ -66,23 +66,10 @@ fn meaning(insert: bool, source_len: usize) -> [(u32, Violation); 2] {
     }
 }
 
-/// The length of `indices` (`m` for a sequence) and, for a sequence, its last element
-/// (exact, never wrapped).
-fn index_len<I: BulkIndex, D: Device>(
-    indices: &Source<'_, I, D>,
-    m: usize,
-) -> (usize, Option<u128>) {
-    match indices {
-        Source::Array(a) => (a.len(), None),
-        Source::Sequence { first, step } => {
-            let last = if m == 0 {
-                None
-            } else {
-                Some(Index::to_u64(*first) as u128 + Index::to_u64(*step) as u128 * (m as u128 - 1))
-            };
-            (m, last)
-        }
-    }
+/// The number of `indices`: an array's length, or `implied` for a generated sequence
+/// (which has as many elements as the other arguments call for).
+fn index_count<I: Copy + 'static, D: Device>(indices: &Source<'_, I, D>, implied: usize) -> usize {
+    indices.array().map_or(implied, |a| a.len())
 }
 
 fn grid_fits(grid: usize) -> Result<()> {
@@ -156,17 +143,10 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     let dev = source.device();
     let n = source.len();
     // A generated sequence has as many indices as elements leave the source.
-    let (m, last) = index_len(&indices, n.saturating_sub(output.len()));
-    mgpu_core::checks::bulk_remove::<I>(n, m, Some(output.len()))?;
-    if let (Source::Sequence { step, .. }, Some(last)) = (&indices, last) {
-        Violation::check(
-            [
-                (m > 1 && Index::to_u64(*step) == 0).then_some(Violation::RemoveOrder),
-                (last >= n as u128).then_some(Violation::RemoveRange { source_len: n }),
-            ]
-            .into_iter()
-            .flatten(),
-        )?;
+    let m = index_count(&indices, n.saturating_sub(output.len()));
+    checks::bulk_remove::<I>(n, m, Some(output.len()))?;
+    if let Source::Sequence { first, step } = indices {
+        checks::bulk_remove_sequence(first, step, m, n)?;
     }
     if n == 0 {
         return Ok(Pending::done());
@@ -290,9 +270,12 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
         (Source::Sequence { .. }, Source::Array(i)) => i.len(),
         (Source::Sequence { .. }, Source::Sequence { .. }) => output.len().saturating_sub(n),
     };
-    let (m, last) = index_len(&indices, implied);
+    let m = index_count(&indices, implied);
+    checks::bulk_insert::<I>(n, implied, m, Some(output.len()))?;
+    if let Source::Sequence { first, step } = indices {
+        checks::bulk_insert_sequence(first, step, m, n)?;
+    }
     let mut args = BulkArgs::<T, I>::empty();
-    mgpu_core::checks::bulk_insert::<I>(n, implied, m, Some(output.len()))?;
     match &values {
         Source::Array(v) => args.values = v.as_ptr(),
         Source::Sequence { first, step } => {
@@ -300,9 +283,6 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
             args.step = *step;
             args.mode |= MODE_SEQUENCE;
         }
-    }
-    if matches!(last, Some(l) if l > n as u128) {
-        Violation::check([Violation::InsertRange { source_len: n }])?;
     }
     if n + m == 0 {
         return Ok(Pending::done());

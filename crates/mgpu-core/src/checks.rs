@@ -3,7 +3,7 @@
 //! gives the same [`Error`](crate::Error), kind and text, everywhere. Checks of the data
 //! itself are [`Violation`](crate::Violation)s.
 
-use crate::{Error, Index, Result};
+use crate::{Error, Index, Result, Violation};
 
 /// Bulk remove's sizes, in this order: at most `source_len` indices, an output of
 /// `source_len - indices` (when `output` is given: the facade allocates its own), a source
@@ -58,4 +58,64 @@ pub fn bulk_insert<I: Index>(
         Error::check_len("bulk_insert output", source_len + values, out)?;
     }
     Error::check_fits::<I>("bulk_insert source length", source_len)
+}
+
+/// The exact last value of the sequence `first + step * k`, `k < len` (no wrapping), or
+/// `None` when it is empty.
+fn sequence_last<I: Index>(first: I, step: I, len: usize) -> Option<u128> {
+    (len > 0).then(|| first.to_u64() as u128 + step.to_u64() as u128 * (len as u128 - 1))
+}
+
+/// Bulk remove indices given as the sequence `first + step * k`, `k < len`: strictly
+/// increasing (a step of at least 1 when there are two or more) and every one below
+/// `source_len`, computed exactly (a sequence that would wrap the index type is out of
+/// range, not wrapped). The device launchers check generated indices with it on the host,
+/// and so does the facade before the CPU backend sees them.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::bulk_remove_sequence(0u32, 2, 5, 10).is_ok());
+/// let e = checks::bulk_remove_sequence(u32::MAX, 2, 2, 3000).unwrap_err().to_string();
+/// assert!(e.ends_with("a remove index is out of range (source length 3000)"), "{e}");
+/// assert!(checks::bulk_remove_sequence(7u32, 0, 2, 3000).is_err());
+/// ```
+pub fn bulk_remove_sequence<I: Index>(
+    first: I,
+    step: I,
+    len: usize,
+    source_len: usize,
+) -> Result<()> {
+    let last = sequence_last(first, step, len);
+    Violation::check(
+        [
+            (len > 1 && step.to_u64() == 0).then_some(Violation::RemoveOrder),
+            last.filter(|&l| l >= source_len as u128)
+                .map(|_| Violation::RemoveRange { source_len }),
+        ]
+        .into_iter()
+        .flatten(),
+    )
+}
+
+/// Bulk insert indices given as the sequence `first + step * k`, `k < len`: every one at
+/// most `source_len`, computed exactly (a step of 0 repeats an index, which insert
+/// allows).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::bulk_insert_sequence(3u64, 0, 100, 3).is_ok());
+/// assert!(checks::bulk_insert_sequence(2999u32, 2, 2, 3000).is_err());
+/// ```
+pub fn bulk_insert_sequence<I: Index>(
+    first: I,
+    step: I,
+    len: usize,
+    source_len: usize,
+) -> Result<()> {
+    let past = sequence_last(first, step, len).is_some_and(|l| l > source_len as u128);
+    Violation::check(past.then_some(Violation::InsertRange { source_len }))
 }

@@ -12,6 +12,25 @@
 //!   after it, so a test sees any write outside the output a call was given.
 //! - **Seeded random inputs**: [`Rng`] (SplitMix64) is the one generator the tests draw
 //!   their random inputs from, the same stream for the same seed on every run.
+//! - **Shared inputs** drawn from it: [`uniform_counts`] (uniform in `[0, 2·avg]`, cut to
+//!   cover exactly n items, as `ANCHORS.md` describes), [`pareto_counts`] (heavy-tailed),
+//!   [`edge_counts`] (all zero, one huge, leading and trailing zeros, thousands of zeros
+//!   in a row, length 1), [`sorted_unique_indices`] (bulk remove), [`sorted_indices`]
+//!   (bulk insert, duplicates allowed), [`shuffled_layout`] (interval move's starts),
+//!   [`uniform_values`] and [`random_bits`].
+//! - **Plain-loop references**: [`exclusive_scan`] and [`inclusive_scan`] (left folds),
+//!   [`load_balance_search`], [`interval_expand`], [`interval_gather`],
+//!   [`interval_scatter`], [`interval_move`], [`bulk_remove`] and [`bulk_insert`].
+//! - **Check helpers**: [`expect_invalid`] (the bad-input error and its message) and
+//!   [`proptest_runner`] (a property with its case count inside a check function).
+//! - **Seed 001's worked example** ([`seed001`]), which more than one suite checks.
+//! - **One suite, every backend**: a family's checks are written once, as functions of a
+//!   backend and its [`Target`]; [`backend_tests!`] makes one `#[test]` per check on the
+//!   facade's CPU backend, the simulator (both tunings) and CUDA (ignored without a GPU),
+//!   and [`device_tests!`] the same for the family crates' own launchers on the
+//!   simulators and CUDA. Each target has a size budget ([`Target::sizes`]): small on
+//!   the simulator, a million on the CPU, up to 10^8 on CUDA, all under the sanitizer
+//!   cap.
 //!
 //! Large tests (sizes past 2^31) are named `large_*` and are `#[ignore]`d like every GPU
 //! test; `run.sh` runs them only with `--large` and skips them otherwise.
@@ -34,8 +53,23 @@
 use mgpu_core::Element;
 use mgpu_runtime::{Device, DeviceSliceMut, DeviceVec, Result};
 
+mod check;
+mod gen;
+mod reference;
 mod rng;
+pub mod seed001;
+mod target;
+pub use check::{expect_invalid, proptest_runner};
+pub use gen::{
+    bits, edge_counts, pareto_counts, random_bits, shuffled_layout, sorted_indices,
+    sorted_unique_indices, to_index, uniform_counts, uniform_values, EdgeCounts, FromU64,
+};
+pub use reference::{
+    bulk_insert, bulk_remove, exclusive_scan, inclusive_scan, interval_expand, interval_gather,
+    interval_move, interval_scatter, load_balance_search, offsets,
+};
 pub use rng::Rng;
+pub use target::{Target, CPU_BUDGET, SIMULATOR_BUDGET};
 
 /// The environment variable that caps test sizes (elements), set by the sanitizer runs.
 pub const MAX_LEN_VAR: &str = "MGPU_TEST_MAX_LEN";

@@ -192,6 +192,9 @@ impl Backend {
         self.check_source(&indices, "indices")?;
         let (n, m) = (source.len(), indices.len());
         mgpu_core::checks::bulk_remove::<I>(n, m, None)?; // before allocating
+        if let BulkSource::Sequence { first, step, len } = indices {
+            mgpu_core::checks::bulk_remove_sequence(first, step, len, n)?;
+        }
         let mut out = self.zeros::<T>(n - m)?;
         match &mut out {
             Buffer::Cuda(_) => gpu_remove::<Context, T, I>(source, &indices, &mut out)?,
@@ -248,6 +251,9 @@ impl Backend {
         self.check_source(&indices, "indices")?;
         let (n, m) = (source.len(), values.len());
         mgpu_core::checks::bulk_insert::<I>(n, m, indices.len(), None)?; // before allocating
+        if let BulkSource::Sequence { first, step, len } = indices {
+            mgpu_core::checks::bulk_insert_sequence(first, step, len, n)?;
+        }
         let mut out = self.zeros::<T>(n + m)?;
         match &mut out {
             Buffer::Cuda(_) => gpu_insert::<Context, T, I>(&values, &indices, source, &mut out)?,

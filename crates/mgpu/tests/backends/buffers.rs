@@ -2,9 +2,10 @@
 //! backend.
 
 use mgpu::{Backend, Buffer, Error, Maximum, Plus};
+use mgpu_testkit::Target;
 
 /// Upload and read back every element type; zeros; `len` and `is_empty`.
-pub fn upload_and_zeros(backend: &Backend) {
+pub fn upload_and_zeros(backend: &Backend, _: Target) {
     assert_eq!(
         backend.upload(&[1i32, -2]).unwrap().to_vec().unwrap(),
         [1, -2]
@@ -44,7 +45,7 @@ pub fn upload_and_zeros(backend: &Backend) {
 
 /// Buffers the backend returns are its own: they feed its next calls, also through a
 /// clone of the backend; the variant matches the backend.
-pub fn results_stay_on_the_backend(backend: &Backend) {
+pub fn results_stay_on_the_backend(backend: &Backend, _: Target) {
     let x = backend.upload(&[3i32, 1, 4, 1, 5]).unwrap();
     let (inclusive, total) = backend.scan_inclusive(&x, Plus).unwrap();
     assert_eq!(total, 14);
@@ -91,7 +92,7 @@ fn assert_foreign<T: std::fmt::Debug>(r: mgpu::Result<T>, what: &str) {
 
 /// A buffer of another backend is `Error::InvalidInput` with a clear message, and an
 /// in-place call leaves it untouched.
-pub fn foreign_buffers_are_refused(backend: &Backend) {
+pub fn foreign_buffers_are_refused(backend: &Backend, _: Target) {
     for other in strangers(backend) {
         let x = other.upload(&[1i32, 2, 3]).unwrap();
         assert_foreign(backend.scan_exclusive(&x, Plus), "input");
@@ -109,4 +110,10 @@ pub fn foreign_buffers_are_refused(backend: &Backend) {
         let mine = backend.upload(&[5u64]).unwrap();
         assert_foreign(other.reduce(&mine, Plus), "input");
     }
+}
+
+mgpu_testkit::backend_tests! {
+    upload_and_zeros,
+    results_stay_on_the_backend,
+    foreign_buffers_are_refused,
 }

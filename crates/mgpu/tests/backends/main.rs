@@ -1,74 +1,13 @@
-//! The facade's behavioural suite, written once and run on every backend (STYLE.md, "One
-//! suite, every backend"): the CPU backend, the CTA simulator (the real kernels on the
-//! host), and a CUDA GPU (ignored where there is none; `cargo test -p mgpu -- --ignored` on
-//! a GPU machine runs it).
-//!
-//! The checks are generic functions of a `&Backend` (in `scan` and `buffers`);
-//! `backend_suite!` makes one `#[test]` per check for one backend. Sizes stay small enough
-//! for the simulator (at most 5 scan tiles). Later algorithm families add their checks
-//! beside `scan` and list them in the macro.
+//! The facade's own behaviour, written once and run on every backend (STYLE.md, "One
+//! suite, every backend"): buffers on the CPU backend, the CTA simulator with either
+//! tuning, and a CUDA GPU (ignored where there is none; `cargo test -p mgpu -- --ignored`
+//! on a GPU machine runs it), instantiated by `mgpu_testkit::backend_tests!`. The
+//! algorithms' checks live in each family's suite (`crates/mgpu-*/tests/suite/`), which
+//! runs them through the facade on every backend in the same way.
 
 mod buffers;
-mod common;
-mod loadbalance;
-mod scan;
 
 use mgpu::{Backend, Context};
-
-macro_rules! backend_suite {
-    ($name:ident, $make:expr $(, #[$attr:meta])*) => {
-        mod $name {
-            use super::*;
-
-            fn backend() -> Backend {
-                $make
-            }
-
-            #[test] $(#[$attr])*
-            fn upload_and_zeros() { buffers::upload_and_zeros(&backend()) }
-            #[test] $(#[$attr])*
-            fn results_stay_on_the_backend() { buffers::results_stay_on_the_backend(&backend()) }
-            #[test] $(#[$attr])*
-            fn foreign_buffers_are_refused() { buffers::foreign_buffers_are_refused(&backend()) }
-
-            #[test] $(#[$attr])*
-            fn scan_i32() { scan::integers::<i32>(&backend()) }
-            #[test] $(#[$attr])*
-            fn scan_u32() { scan::integers::<u32>(&backend()) }
-            #[test] $(#[$attr])*
-            fn scan_i64() { scan::integers::<i64>(&backend()) }
-            #[test] $(#[$attr])*
-            fn scan_u64() { scan::integers::<u64>(&backend()) }
-            #[test] $(#[$attr])*
-            fn scan_f32() { scan::floats::<f32>(&backend()) }
-            #[test] $(#[$attr])*
-            fn scan_f64() { scan::floats::<f64>(&backend()) }
-            #[test] $(#[$attr])*
-            fn scan_empty_and_single() { scan::empty_and_single(&backend()) }
-            #[test] $(#[$attr])*
-            fn count_scan_u32() { scan::counts::<u32>(&backend()) }
-            #[test] $(#[$attr])*
-            fn count_scan_u64() { scan::counts::<u64>(&backend()) }
-            #[test] $(#[$attr])*
-            fn count_scan_overflow() { scan::count_overflow(&backend()) }
-
-            #[test] $(#[$attr])*
-            fn load_balance_search_u32() { loadbalance::search::<u32>(&backend()) }
-            #[test] $(#[$attr])*
-            fn load_balance_search_u64() { loadbalance::search::<u64>(&backend()) }
-            #[test] $(#[$attr])*
-            fn load_balance_search_bad_input() { loadbalance::bad_input(&backend()) }
-        }
-    };
-}
-
-backend_suite!(cpu, Backend::cpu());
-backend_suite!(simulator, Backend::simulator());
-backend_suite!(
-    cuda,
-    Backend::cuda(0).expect("needs a CUDA GPU"),
-    #[ignore = "needs a CUDA GPU"]
-);
 
 /// `describe` and `detect`, which depend on the machine rather than on a backend's
 /// semantics.

@@ -1,0 +1,229 @@
+//! Plain-loop references: what every backend's result is compared with. Each is the
+//! definition written as the simplest sequential loop (no search, no tiling, no
+//! parallelism), with indices, offsets and counts as `u64` (convert with
+//! [`to_index`](crate::to_index)).
+
+/// The exclusive scan of `x` under `op` from `init`, by a left fold, and the total (the
+/// fold of everything).
+///
+/// # Examples
+///
+/// ```
+/// let (scan, total) = mgpu_testkit::exclusive_scan(&[3u32, 2, 5], 0, |a, b| a + b);
+/// assert_eq!((scan, total), (vec![0, 3, 5], 10));
+/// ```
+pub fn exclusive_scan<T: Copy>(x: &[T], init: T, op: impl Fn(T, T) -> T) -> (Vec<T>, T) {
+    let mut acc = init;
+    let mut out = Vec::with_capacity(x.len());
+    for &v in x {
+        out.push(acc);
+        acc = op(acc, v);
+    }
+    (out, acc)
+}
+
+/// The inclusive scan of `x` under `op` from `init`, by a left fold, and the total.
+///
+/// # Examples
+///
+/// ```
+/// let (scan, total) = mgpu_testkit::inclusive_scan(&[4i32, -1, 7], i32::MIN, i32::max);
+/// assert_eq!((scan, total), (vec![4, 4, 7], 7));
+/// ```
+pub fn inclusive_scan<T: Copy>(x: &[T], init: T, op: impl Fn(T, T) -> T) -> (Vec<T>, T) {
+    let mut acc = init;
+    let mut out = Vec::with_capacity(x.len());
+    for &v in x {
+        acc = op(acc, v);
+        out.push(acc);
+    }
+    (out, acc)
+}
+
+/// The exclusive scan of `counts` (wrapping) and their total: the offsets of the objects'
+/// work items.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(mgpu_testkit::offsets(&[2, 0, 3]), (vec![0, 2, 2], 5));
+/// ```
+pub fn offsets(counts: &[u64]) -> (Vec<u64>, u64) {
+    exclusive_scan(counts, 0, u64::wrapping_add)
+}
+
+/// The load-balancing search of the exclusive scan `scan` (non-decreasing, from 0, every
+/// value at most `total`): for each of the `total` work items its object (`upper_bound -
+/// 1` of the item in `scan`) and its rank within the object, by walking the objects.
+///
+/// # Examples
+///
+/// Seed 001's first objects: counts 1, 2, 4, 0, 4.
+///
+/// ```
+/// let (objects, ranks) = mgpu_testkit::load_balance_search(&[0, 1, 3, 7, 7], 11);
+/// assert_eq!(objects, [0, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4]);
+/// assert_eq!(ranks, [0, 0, 1, 0, 1, 2, 3, 0, 1, 2, 3]);
+/// ```
+pub fn load_balance_search(scan: &[u64], total: u64) -> (Vec<u64>, Vec<u64>) {
+    let mut objects = Vec::with_capacity(total as usize);
+    let mut ranks = Vec::with_capacity(total as usize);
+    for (j, &start) in scan.iter().enumerate() {
+        let end = scan.get(j + 1).copied().unwrap_or(total);
+        for r in 0..end - start {
+            objects.push(j as u64);
+            ranks.push(r);
+        }
+    }
+    assert_eq!(objects.len() as u64, total, "scan[0] must be 0");
+    (objects, ranks)
+}
+
+/// The end of interval `j` of `scan`: the next start, or `total` after the last.
+fn end(scan: &[u64], total: u64, j: usize) -> u64 {
+    scan.get(j + 1).copied().unwrap_or(total)
+}
+
+/// Interval expand: object `j`'s value `values[j]` repeated over its interval
+/// `scan[j]..scan[j + 1]` of the `total` outputs.
+///
+/// # Examples
+///
+/// ```
+/// let out = mgpu_testkit::interval_expand(&[0, 2, 2, 5], 6, &['a', 'b', 'c', 'd']);
+/// assert_eq!(out, ['a', 'a', 'c', 'c', 'c', 'd']);
+/// ```
+pub fn interval_expand<T: Copy>(scan: &[u64], total: u64, values: &[T]) -> Vec<T> {
+    let mut out = Vec::with_capacity(total as usize);
+    for j in 0..scan.len() {
+        for _ in scan[j]..end(scan, total, j) {
+            out.push(values[j]);
+        }
+    }
+    out
+}
+
+/// Interval gather: output `scan[j] + r` is `input[gather[j] + r]` for every rank `r` of
+/// interval `j`.
+///
+/// # Examples
+///
+/// ```
+/// let out = mgpu_testkit::interval_gather(&[0, 2], 3, &[4, 0], &[10, 11, 12, 13, 14, 15]);
+/// assert_eq!(out, [14, 15, 10]);
+/// ```
+pub fn interval_gather<T: Copy>(scan: &[u64], total: u64, gather: &[u64], input: &[T]) -> Vec<T> {
+    let mut out = Vec::with_capacity(total as usize);
+    for j in 0..scan.len() {
+        for k in scan[j]..end(scan, total, j) {
+            out.push(input[(gather[j] + k - scan[j]) as usize]);
+        }
+    }
+    out
+}
+
+/// Interval scatter: `output[scatter[j] + r] = input[scan[j] + r]` for every rank `r` of
+/// interval `j`; the rest of `output` keeps its values.
+///
+/// # Examples
+///
+/// ```
+/// let mut out = [0; 4];
+/// mgpu_testkit::interval_scatter(&[0, 2], 3, &[1, 0], &[7, 8, 9], &mut out);
+/// assert_eq!(out, [9, 7, 8, 0]);
+/// ```
+pub fn interval_scatter<T: Copy>(
+    scan: &[u64],
+    total: u64,
+    scatter: &[u64],
+    input: &[T],
+    output: &mut [T],
+) {
+    for j in 0..scan.len() {
+        for k in scan[j]..end(scan, total, j) {
+            output[(scatter[j] + k - scan[j]) as usize] = input[k as usize];
+        }
+    }
+}
+
+/// Interval move: `output[scatter[j] + r] = input[gather[j] + r]` for every rank `r` of
+/// interval `j`; the rest of `output` keeps its values.
+///
+/// # Examples
+///
+/// ```
+/// let mut out = [0; 4];
+/// mgpu_testkit::interval_move(&[0, 2], 3, &[2, 0], &[2, 0], &[5, 6, 7, 8], &mut out);
+/// assert_eq!(out, [5, 0, 7, 8]);
+/// ```
+pub fn interval_move<T: Copy>(
+    scan: &[u64],
+    total: u64,
+    gather: &[u64],
+    scatter: &[u64],
+    input: &[T],
+    output: &mut [T],
+) {
+    for j in 0..scan.len() {
+        for r in 0..end(scan, total, j) - scan[j] {
+            output[(scatter[j] + r) as usize] = input[(gather[j] + r) as usize];
+        }
+    }
+}
+
+/// Bulk remove: `source` without the elements at `indices` (any order; duplicates remove
+/// once).
+///
+/// # Examples
+///
+/// The seed's comment example: indices 1, 3, 4, 5, 7, 8 of ten elements leave A0 A2 A6 A9.
+///
+/// ```
+/// let a: Vec<i32> = (0..10).collect();
+/// assert_eq!(mgpu_testkit::bulk_remove(&a, &[1, 3, 4, 5, 7, 8]), [0, 2, 6, 9]);
+/// ```
+pub fn bulk_remove<T: Copy>(source: &[T], indices: &[u64]) -> Vec<T> {
+    let mut removed = vec![false; source.len()];
+    for &i in indices {
+        removed[i as usize] = true;
+    }
+    let mut out = Vec::with_capacity(source.len());
+    for (j, &x) in source.iter().enumerate() {
+        if !removed[j] {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// Bulk insert: `values[k]` goes before `source[indices[k]]` (after the end for
+/// `indices[k] == source.len()`), values at one index in their order, all before that
+/// source element. `indices` must be sorted and at most `source.len()`.
+///
+/// # Examples
+///
+/// The seed's comment example: indices 1, 1, 2, 3, 3 give B0 A0 A1 B1 A2 B2 A3 A4.
+///
+/// ```
+/// let out = mgpu_testkit::bulk_insert(&[100, 101, 102, 103, 104], &[1, 1, 2, 3, 3], &[0, 1, 2]);
+/// assert_eq!(out, [0, 100, 101, 1, 102, 2, 103, 104]);
+/// ```
+pub fn bulk_insert<T: Copy>(values: &[T], indices: &[u64], source: &[T]) -> Vec<T> {
+    let mut out = Vec::with_capacity(values.len() + source.len());
+    let mut k = 0;
+    for j in 0..=source.len() {
+        while k < values.len() && indices[k] as usize == j {
+            out.push(values[k]);
+            k += 1;
+        }
+        if j < source.len() {
+            out.push(source[j]);
+        }
+    }
+    assert_eq!(
+        k,
+        values.len(),
+        "indices must be sorted and at most the source length"
+    );
+    out
+}
