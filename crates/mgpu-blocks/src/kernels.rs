@@ -13,7 +13,7 @@
 //! it and the host wrappers (`host`, re-exported at the crate root) launch the same types.
 
 use core::marker::PhantomData;
-use mgpu_core::{AssociativeOp, Comparator, Cta, Element, EntryName, Kernel};
+use mgpu_core::{AssociativeOp, Comparator, Cta, Element, EntryName};
 use mgpu_ctascan::{
     cta_seg_scan_tile, seg_reduce_shared_bytes, seg_reduce_to_global, seg_scan_shared_bytes,
     ScanKind,

@@ -3,7 +3,6 @@
 //! from.
 
 use crate::device::{self, BulkArgs, Sequence};
-use core::marker::PhantomData;
 use mgpu_core::{Arch, Kernel};
 use mgpu_ctasearch::Idx;
 
@@ -83,38 +82,23 @@ mgpu_core::kernel_type! {
     body: device::bulk_insert,
 }
 
-/// The kernels of one element/index pair for one architecture.
-///
-/// ```
-/// use mgpu_bulk::{kernels::KernelSet, BulkElement};
-/// use mgpu_core::Kernel;
-/// type S = <i32 as BulkElement<u32>>::Sm90;
-/// assert_eq!(<S as KernelSet<i32, u32>>::Insert::NV, 896);
-/// ```
-pub trait KernelSet<T, I> {
-    /// The remove kernel.
-    type Remove: Kernel<Args = BulkArgs<T, I>>;
-    /// The insert kernel.
-    type Insert: Kernel<Args = BulkArgs<T, I>>;
-}
-
-/// A [`KernelSet`] from its parts.
-///
-/// ```
-/// use mgpu_bulk::kernels::{Insert, KernelSet, Remove, Set};
-/// use mgpu_core::Kernel;
-/// type S = Set<Remove<f32, u64, 64, 3>, Insert<f32, u64, 64, 4>>;
-/// assert_eq!(<S as KernelSet<f32, u64>>::Insert::NV, 256);
-/// ```
-pub struct Set<R, N>(PhantomData<(R, N)>);
-
-impl<T, I, R, N> KernelSet<T, I> for Set<R, N>
-where
-    R: Kernel<Args = BulkArgs<T, I>>,
-    N: Kernel<Args = BulkArgs<T, I>>,
-{
-    type Remove = R;
-    type Insert = N;
+mgpu_core::kernel_set! {
+    /// The kernels of one element/index pair for one architecture.
+    ///
+    /// ```
+    /// use mgpu_bulk::{kernels::{Insert, KernelSet, Remove, Set}, BulkElement};
+    /// use mgpu_core::Kernel;
+    /// type S = <i32 as BulkElement<u32>>::Sm90;
+    /// assert_eq!(<S as KernelSet<i32, u32>>::Insert::NV, 896);
+    /// type T = Set<Remove<f32, u64, 64, 3>, Insert<f32, u64, 64, 4>>;
+    /// assert_eq!(<T as KernelSet<f32, u64>>::Insert::NV, 256);
+    /// ```
+    pub trait KernelSet<T, I> for BulkArgs<T, I> {
+        /// The remove kernel.
+        Remove,
+        /// The insert kernel.
+        Insert,
+    }
 }
 
 /// Source elements per tile of bulk remove for `T`/`I` on `arch`.

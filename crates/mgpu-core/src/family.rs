@@ -265,23 +265,68 @@ macro_rules! kernel_type {
             ::core::marker::PhantomData<($($p,)+)>,
         );
 
-        impl<$($p: $bound,)+ const NT: usize, const VT: usize> $crate::Kernel
-            for $name<$($p,)+ NT, VT>
+        $crate::kernel_impl! {
+            impl[$($p: $bound,)+ const NT: usize, const VT: usize] $name<$($p,)+ NT, VT>;
+            args: $args, module: $module, nt: NT, vt: VT,
+            shared: $shared, min_ctas: $tuning.min_ctas_per_sm($width, NT);
+            fn body<C>(cta, args) {
+                // SAFETY: the host launcher sizes every buffer as the body documents.
+                unsafe { $($body)::+::<C, $($p,)+ NT, VT>(cta, args) }
+            }
+        }
+    };
+}
+
+/// The [`Kernel`](crate::Kernel) impl of a kernel type declared by hand (one whose body is
+/// written in place, or whose parameters [`kernel_type!`](crate::kernel_type) does not
+/// cover): `impl[generics] Type;`, then its arguments, module, `NT`, `VT`, shared bytes and
+/// `.minnctapersm`, then the body. The entry name is the type's
+/// [`EntryName`](crate::EntryName).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta, EntryName, Kernel};
+/// #[derive(Clone, Copy)]
+/// #[repr(C)]
+/// pub struct Args { out: *mut u32 }
+/// pub struct Iota<const NT: usize>;
+/// mgpu_core::kernel_impl! {
+///     impl[const NT: usize] Iota<NT>;
+///     args: Args, module: "demo", nt: NT, vt: 1, shared: 0, min_ctas: 1;
+///     fn body<C>(cta, a) {
+///         let i = cta.block() as usize * NT + cta.tid() as usize;
+///         unsafe { *a.out.add(i) = i as u32 };
+///     }
+/// }
+/// impl EntryName for Iota<32> {
+///     const NAME: &'static str = "demo_iota";
+/// }
+/// let mut v = vec![0u32; 64];
+/// sim::launch_kernel::<Iota<32>>(2, &Args { out: v.as_mut_ptr() });
+/// assert_eq!((v[63], <Iota<32> as Kernel>::ENTRY), (63, "demo_iota"));
+/// ```
+#[macro_export]
+macro_rules! kernel_impl {
+    (
+        impl[$($g:tt)*] $ty:ty;
+        args: $args:ty, module: $module:expr, nt: $nt:expr, vt: $vt:expr,
+        shared: $shared:expr, min_ctas: $ctas:expr;
+        fn body<$c:ident>($cta:ident, $a:ident) $body:block
+    ) => {
+        impl<$($g)*> $crate::Kernel for $ty
         where
             Self: $crate::EntryName,
         {
             type Args = $args;
             const MODULE: &'static str = $module;
             const ENTRY: &'static str = <Self as $crate::EntryName>::NAME;
-            const NT: u32 = NT as u32;
-            const VT: u32 = VT as u32;
+            const NT: u32 = ($nt) as u32;
+            const VT: u32 = ($vt) as u32;
             const SHARED_BYTES: u32 = ($shared) as u32;
-            const MIN_CTAS_PER_SM: u32 = $tuning.min_ctas_per_sm($width, NT);
+            const MIN_CTAS_PER_SM: u32 = $ctas;
             #[inline(always)]
-            fn body<C: $crate::Cta>(cta: &C, args: &Self::Args) {
-                // SAFETY: the host launcher sizes every buffer as the body documents.
-                unsafe { $($body)::+::<C, $($p,)+ NT, VT>(cta, args) }
-            }
+            fn body<$c: $crate::Cta>($cta: &$c, $a: &Self::Args) $body
         }
     };
 }
@@ -342,6 +387,63 @@ macro_rules! by_arch {
         match $arch {
             $crate::Arch::Sm70 => $f::<$($g,)* <$x as $family>::Sm70>($($a),*),
             $crate::Arch::Sm90 => $f::<$($g,)* <$x as $family>::Sm90>($($a),*),
+        }
+    };
+}
+
+/// Declares a family's kernel set: a trait `KernelSet<params..>` with one associated
+/// kernel type per kernel of the family (each a [`Kernel`](crate::Kernel) taking `args`),
+/// and `Set<..>`, the set made of given kernel types. A family's instance trait names one
+/// set per architecture (`type Sm70: KernelSet<..>; type Sm90: KernelSet<..>;`), which
+/// [`by_arch!`](crate::by_arch) picks from.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{Cta, Kernel};
+/// #[derive(Clone, Copy)]
+/// #[repr(C)]
+/// pub struct Args<T> { out: *mut T }
+/// mgpu_core::kernel_set! {
+///     /// The kernels of one element type.
+///     pub trait KernelSet<T> for Args<T> {
+///         /// The first kernel.
+///         First,
+///         /// The second kernel.
+///         Second,
+///     }
+/// }
+/// struct K;
+/// impl Kernel for K {
+///     type Args = Args<u32>;
+///     const MODULE: &'static str = "demo";
+///     const ENTRY: &'static str = "demo_k";
+///     const NT: u32 = 128;
+///     const VT: u32 = 7;
+///     const SHARED_BYTES: u32 = 0;
+///     fn body<C: Cta>(_: &C, _: &Args<u32>) {}
+/// }
+/// type S = Set<K, K>;
+/// assert_eq!(<<S as KernelSet<u32>>::Second as Kernel>::NV, 896);
+/// ```
+#[macro_export]
+macro_rules! kernel_set {
+    (
+        $(#[$m:meta])*
+        pub trait KernelSet<$($p:ident),+ $(,)?> for $args:ty {
+            $( $(#[$km:meta])* $k:ident ),+ $(,)?
+        }
+    ) => {
+        $(#[$m])*
+        pub trait KernelSet<$($p),+> {
+            $( $(#[$km])* type $k: $crate::Kernel<Args = $args>; )+
+        }
+
+        /// A [`KernelSet`] from its kernels, in the order the trait lists them.
+        pub struct Set<$($k),+>(::core::marker::PhantomData<($($k,)+)>);
+
+        impl<$($p,)+ $($k: $crate::Kernel<Args = $args>),+> KernelSet<$($p),+> for Set<$($k),+> {
+            $( type $k = $k; )+
         }
     };
 }

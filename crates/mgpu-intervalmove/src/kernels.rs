@@ -114,38 +114,23 @@ where
     }
 }
 
-/// The kernels of one element/index pair for one architecture.
-///
-/// ```
-/// use mgpu_intervalmove::{kernels::KernelSet, IntervalElement};
-/// use mgpu_core::Kernel;
-/// type S = <i32 as IntervalElement<u32>>::Sm90;
-/// assert_eq!((<S as KernelSet<i32, u32>>::Expand::NV, <S as KernelSet<i32, u32>>::Move::NV), (1920, 896));
-/// ```
-pub trait KernelSet<T, I> {
-    /// The load-balanced expand.
-    type Expand: Kernel<Args = IntervalArgs<T, I>>;
-    /// The load-balanced move/gather/scatter.
-    type Move: Kernel<Args = IntervalArgs<T, I>>;
-}
-
-/// A [`KernelSet`] from its parts.
-///
-/// ```
-/// use mgpu_intervalmove::kernels::{Expand, KernelSet, Move, Set};
-/// use mgpu_core::Kernel;
-/// type S = Set<Expand<f32, u64, 64, 5>, Move<f32, u64, 64, 3>>;
-/// assert_eq!(<S as KernelSet<f32, u64>>::Move::NV, 192);
-/// ```
-pub struct Set<E, M>(PhantomData<(E, M)>);
-
-impl<T, I, E, M> KernelSet<T, I> for Set<E, M>
-where
-    E: Kernel<Args = IntervalArgs<T, I>>,
-    M: Kernel<Args = IntervalArgs<T, I>>,
-{
-    type Expand = E;
-    type Move = M;
+mgpu_core::kernel_set! {
+    /// The kernels of one element/index pair for one architecture.
+    ///
+    /// ```
+    /// use mgpu_intervalmove::{kernels::{Expand, KernelSet, Move, Set}, IntervalElement};
+    /// use mgpu_core::Kernel;
+    /// type S = <i32 as IntervalElement<u32>>::Sm90;
+    /// assert_eq!((<S as KernelSet<i32, u32>>::Expand::NV, <S as KernelSet<i32, u32>>::Move::NV), (1920, 896));
+    /// type T = Set<Expand<f32, u64, 64, 5>, Move<f32, u64, 64, 3>>;
+    /// assert_eq!(<T as KernelSet<f32, u64>>::Move::NV, 192);
+    /// ```
+    pub trait KernelSet<T, I> for IntervalArgs<T, I> {
+        /// The load-balanced expand.
+        Expand,
+        /// The load-balanced move/gather/scatter.
+        Move,
+    }
 }
 
 /// Merge steps per tile of the expand for `T`/`I` on `arch`.

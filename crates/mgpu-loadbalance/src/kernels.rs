@@ -5,7 +5,6 @@
 //! the architecture's table (`--cfg mgpu_arch`) under the same names in each PTX file.
 
 use crate::device::{self, LoadBalanceArgs};
-use core::marker::PhantomData;
 use mgpu_core::{Arch, Index, Kernel};
 use mgpu_ctasearch::Idx;
 
@@ -56,24 +55,19 @@ mgpu_core::kernel_type! {
     body: device::load_balance,
 }
 
-/// The kernels of one index type for one architecture: the search alone.
-///
-/// ```
-/// use mgpu_loadbalance::kernels::KernelSet;
-/// use mgpu_core::Kernel;
-/// type S = <u64 as mgpu_loadbalance::LoadBalanceIndex>::Sm90;
-/// assert_eq!(<S as KernelSet<u64>>::Search::NV, 128 * 7);
-/// ```
-pub trait KernelSet<I> {
-    /// The search kernel.
-    type Search: Kernel<Args = LoadBalanceArgs<I>>;
-}
-
-/// A [`KernelSet`] from its part.
-pub struct Set<S>(PhantomData<S>);
-
-impl<I, S: Kernel<Args = LoadBalanceArgs<I>>> KernelSet<I> for Set<S> {
-    type Search = S;
+mgpu_core::kernel_set! {
+    /// The kernels of one index type for one architecture: the search alone.
+    ///
+    /// ```
+    /// use mgpu_loadbalance::kernels::KernelSet;
+    /// use mgpu_core::Kernel;
+    /// type S = <u64 as mgpu_loadbalance::LoadBalanceIndex>::Sm90;
+    /// assert_eq!(<S as KernelSet<u64>>::Search::NV, 128 * 7);
+    /// ```
+    pub trait KernelSet<I> for LoadBalanceArgs<I> {
+        /// The search kernel.
+        Search,
+    }
 }
 
 /// Merge steps per tile of the search for `I` on `arch`: the tile the host partitions by.

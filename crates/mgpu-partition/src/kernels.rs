@@ -12,7 +12,7 @@
 use crate::device::{self, CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use core::marker::PhantomData;
 use core::mem::size_of;
-use mgpu_core::{Comparator, Cta, Element, EntryName, Index, Kernel};
+use mgpu_core::{Comparator, Element, EntryName, Index, Kernel};
 use mgpu_ctasearch::Idx;
 
 /// The name of the PTX module (family) of every partition kernel.
@@ -68,19 +68,11 @@ pub struct LbsPartition<I>(PhantomData<I>);
 /// ```
 pub struct CountingPartition<I>(PhantomData<I>);
 
-impl<T: Element, C: Comparator<T>> Kernel for MergePartition<T, C>
-where
-    Self: EntryName,
-{
-    type Args = MergeArgs<T>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = 1;
-    const SHARED_BYTES: u32 = 0;
-    const MIN_CTAS_PER_SM: u32 = tuning::MERGE.min_ctas_per_sm(size_of::<T>(), NT);
-    #[inline(always)]
-    fn body<X: Cta>(cta: &X, args: &MergeArgs<T>) {
+mgpu_core::kernel_impl! {
+    impl[T: Element, C: Comparator<T>] MergePartition<T, C>;
+    args: MergeArgs<T>, module: MODULE, nt: NT, vt: 1,
+    shared: 0, min_ctas: tuning::MERGE.min_ctas_per_sm(size_of::<T>(), NT);
+    fn body<X>(cta, args) {
         // SAFETY: the host launcher sizes every buffer as the body documents.
         unsafe { device::merge_partition::<X, T, C, NT>(cta, args) }
     }
@@ -88,19 +80,11 @@ where
 
 macro_rules! index_kernel {
     ($k:ident, $args:ident, $body:ident) => {
-        impl<I: Idx> Kernel for $k<I>
-        where
-            Self: EntryName,
-        {
-            type Args = $args<I>;
-            const MODULE: &'static str = MODULE;
-            const ENTRY: &'static str = <Self as EntryName>::NAME;
-            const NT: u32 = NT as u32;
-            const VT: u32 = 1;
-            const SHARED_BYTES: u32 = 0;
-            const MIN_CTAS_PER_SM: u32 = tuning::INDEX.min_ctas_per_sm(size_of::<I>(), NT);
-            #[inline(always)]
-            fn body<X: Cta>(cta: &X, args: &$args<I>) {
+        mgpu_core::kernel_impl! {
+            impl[I: Idx] $k<I>;
+            args: $args<I>, module: MODULE, nt: NT, vt: 1,
+            shared: 0, min_ctas: tuning::INDEX.min_ctas_per_sm(size_of::<I>(), NT);
+            fn body<X>(cta, args) {
                 // SAFETY: the host launcher sizes every buffer as the body documents.
                 unsafe { device::$body::<X, I, NT>(cta, args) }
             }

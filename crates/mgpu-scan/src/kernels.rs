@@ -104,33 +104,19 @@ impl<T: Element> Kernel for Unused<T> {
     }
 }
 
-/// The kernels of one type/operator pair for one architecture (every kernel of a set
-/// has the same tile, `Partials::NV` values).
-pub trait KernelSet<T: Element> {
-    /// Single-pass scan, or [`Unused`].
-    type Lookback: Kernel<Args = ScanArgs<T>>;
-    /// Per-CTA reductions.
-    type Partials: Kernel<Args = ScanArgs<T>>;
-    /// One-CTA spine scan.
-    type Spine: Kernel<Args = ScanArgs<T>>;
-    /// Per-CTA downsweep, or [`Unused`].
-    type Downsweep: Kernel<Args = ScanArgs<T>>;
-}
-
-/// A [`KernelSet`] from its parts.
-pub struct Set<L, P, S, D>(PhantomData<(L, P, S, D)>);
-
-impl<T: Element, L, P, S, D> KernelSet<T> for Set<L, P, S, D>
-where
-    L: Kernel<Args = ScanArgs<T>>,
-    P: Kernel<Args = ScanArgs<T>>,
-    S: Kernel<Args = ScanArgs<T>>,
-    D: Kernel<Args = ScanArgs<T>>,
-{
-    type Lookback = L;
-    type Partials = P;
-    type Spine = S;
-    type Downsweep = D;
+mgpu_core::kernel_set! {
+    /// The kernels of one type/operator pair for one architecture (every kernel of a set
+    /// has the same tile, `Partials::NV` values).
+    pub trait KernelSet<T> for ScanArgs<T> {
+        /// Single-pass scan, or [`Unused`].
+        Lookback,
+        /// Per-CTA reductions.
+        Partials,
+        /// One-CTA spine scan.
+        Spine,
+        /// Per-CTA downsweep, or [`Unused`].
+        Downsweep,
+    }
 }
 
 /// An operator the scan family has kernels for, with `T`: plus, multiplies, maximum and

@@ -62,18 +62,11 @@ pub struct LoadBalanceArgs {
 /// ```
 pub struct LoadBalance<const NT: usize, const VT: usize>;
 
-impl<const NT: usize, const VT: usize> Kernel for LoadBalance<NT, VT>
-where
-    Self: EntryName,
-{
-    type Args = LoadBalanceArgs;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = VT as u32;
-    const SHARED_BYTES: u32 = (cs::cta_load_balance_shared_len(NT * VT) * 4) as u32;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+mgpu_core::kernel_impl! {
+    impl[const NT: usize, const VT: usize] LoadBalance<NT, VT>;
+    args: LoadBalanceArgs, module: MODULE, nt: NT, vt: VT,
+    shared: cs::cta_load_balance_shared_len(NT * VT) * 4, min_ctas: 1;
+    fn body<C>(cta, a) {
         unsafe {
             let sh = cta.shared::<u32>(0);
             let t = cs::cta_load_balance::<C, u32, NT, VT>(

@@ -70,20 +70,14 @@ pub struct MergeKeysArgs<K> {
 /// ```
 pub struct MergeKeys<K, Comp, const NT: usize, const VT: usize>(PhantomData<(K, Comp)>);
 
-impl<K: Element, Comp: Comparator<K>, const NT: usize, const VT: usize> Kernel
-    for MergeKeys<K, Comp, NT, VT>
-where
-    Self: EntryName,
-{
-    type Args = MergeKeysArgs<K>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = VT as u32;
+mgpu_core::kernel_impl! {
+    impl[
+        K: Element, Comp: Comparator<K>, const NT: usize, const VT: usize
+    ] MergeKeys<K, Comp, NT, VT>;
+    args: MergeKeysArgs<K>, module: MODULE, nt: NT, vt: VT,
     // The tile's keys and two halo keys; then the thread-order transposes (NT * VT).
-    const SHARED_BYTES: u32 = ((NT * VT + 2) * max(size_of::<K>(), 4)) as u32;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+    shared: (NT * VT + 2) * max(size_of::<K>(), 4), min_ctas: 1;
+    fn body<C>(cta, a) {
         let nv = (NT * VT) as u64;
         let block = cta.block() as usize;
         let r = unsafe {

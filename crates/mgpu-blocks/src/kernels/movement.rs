@@ -32,18 +32,11 @@ pub struct PermuteArgs<T> {
 /// range moves nothing and sets the error word.
 pub struct Permute<T, const NT: usize, const VT: usize>(PhantomData<T>);
 
-impl<T: Element, const NT: usize, const VT: usize> Kernel for Permute<T, NT, VT>
-where
-    Self: EntryName,
-{
-    type Args = PermuteArgs<T>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = VT as u32;
-    const SHARED_BYTES: u32 = 0;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+mgpu_core::kernel_impl! {
+    impl[T: Element, const NT: usize, const VT: usize] Permute<T, NT, VT>;
+    args: PermuteArgs<T>, module: MODULE, nt: NT, vt: VT,
+    shared: 0, min_ctas: 1;
+    fn body<C>(cta, a) {
         let (start, n) = tile(cta, NT * VT, a.count);
         unsafe {
             let g = ls::global_to_regs_strided_guarded::<C, u32, NT, VT>(
@@ -120,18 +113,11 @@ pub struct MergeValuesArgs<T> {
 /// the interval loop copy, then runs the merge-value transfer (seed 003).
 pub struct MergeValues<T, const NT: usize, const VT: usize>(PhantomData<T>);
 
-impl<T: Element, const NT: usize, const VT: usize> Kernel for MergeValues<T, NT, VT>
-where
-    Self: EntryName,
-{
-    type Args = MergeValuesArgs<T>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = VT as u32;
-    const SHARED_BYTES: u32 = (NT * VT * 4) as u32;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+mgpu_core::kernel_impl! {
+    impl[T: Element, const NT: usize, const VT: usize] MergeValues<T, NT, VT>;
+    args: MergeValuesArgs<T>, module: MODULE, nt: NT, vt: VT,
+    shared: NT * VT * 4, min_ctas: 1;
+    fn body<C>(cta, a) {
         let total = a.a_count as u64 + a.b_count as u64;
         let (start, n) = tile(cta, NT * VT, total);
         unsafe {

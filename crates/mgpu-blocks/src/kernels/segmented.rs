@@ -27,25 +27,17 @@ pub struct SegReduce<T, Op, const NT: usize, const VT: usize, const HALF: bool>(
     PhantomData<(T, Op)>,
 );
 
-impl<T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize, const HALF: bool> Kernel
-    for SegReduce<T, Op, NT, VT, HALF>
-where
-    Self: EntryName,
-{
-    type Args = SegReduceArgs<T>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = VT as u32;
-    const SHARED_BYTES: u32 = max(
-        max(
-            NT * VT * 4,
-            NT * VT * size_of::<T>() / if HALF { 2 } else { 1 },
-        ),
+mgpu_core::kernel_impl! {
+    impl[
+        T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize, const HALF: bool
+    ] SegReduce<T, Op, NT, VT, HALF>;
+    args: SegReduceArgs<T>, module: MODULE, nt: NT, vt: VT,
+    shared: max(
+        max(NT * VT * 4, NT * VT * size_of::<T>() / if HALF { 2 } else { 1 }),
         seg_reduce_shared_bytes(NT, VT, size_of::<T>(), HALF),
-    ) as u32;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+    ),
+    min_ctas: 1;
+    fn body<C>(cta, a) {
         let (start, n) = tile(cta, NT * VT, a.count);
         let tid = cta.tid() as usize;
         unsafe {
@@ -186,24 +178,15 @@ pub struct SegScanArgs<T> {
 /// ```
 pub struct SegScan<T, Op, const NT: usize, const VT: usize>(PhantomData<(T, Op)>);
 
-impl<T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize> Kernel
-    for SegScan<T, Op, NT, VT>
-where
-    Self: EntryName,
-{
-    type Args = SegScanArgs<T>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = VT as u32;
+mgpu_core::kernel_impl! {
+    impl[
+        T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize
+    ] SegScan<T, Op, NT, VT>;
+    args: SegScanArgs<T>, module: MODULE, nt: NT, vt: VT,
     // The values (then the results) at 0 and the flag bytes after them; the scan's area
     // reuses the start.
-    const SHARED_BYTES: u32 = max(
-        NT * VT * (size_of::<T>() + 1),
-        seg_scan_shared_bytes(NT, size_of::<T>()),
-    ) as u32;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+    shared: max( NT * VT * (size_of::<T>() + 1), seg_scan_shared_bytes(NT, size_of::<T>()), ), min_ctas: 1;
+    fn body<C>(cta, a) {
         let (start, n) = tile(cta, NT * VT, a.count);
         let tid = cta.tid() as usize;
         unsafe {

@@ -23,19 +23,13 @@ pub struct SortPairsArgs<K, V> {
 /// (seed 004). Elements past `count` in the last tile are their own segments.
 pub struct SortPairs<K, V, Comp, const NT: usize, const VT: usize>(PhantomData<(K, V, Comp)>);
 
-impl<K: Element, V: Element, Comp: Comparator<K>, const NT: usize, const VT: usize> Kernel
-    for SortPairs<K, V, Comp, NT, VT>
-where
-    Self: EntryName,
-{
-    type Args = SortPairsArgs<K, V>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = VT as u32;
-    const SHARED_BYTES: u32 = (NT * VT * max(size_of::<K>(), size_of::<V>())) as u32;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+mgpu_core::kernel_impl! {
+    impl[
+        K: Element, V: Element, Comp: Comparator<K>, const NT: usize, const VT: usize
+    ] SortPairs<K, V, Comp, NT, VT>;
+    args: SortPairsArgs<K, V>, module: MODULE, nt: NT, vt: VT,
+    shared: NT * VT * max(size_of::<K>(), size_of::<V>()), min_ctas: 1;
+    fn body<C>(cta, a) {
         let (start, n) = tile(cta, NT * VT, a.count);
         unsafe {
             let keys = a.keys.add(start);
@@ -81,19 +75,13 @@ pub struct BatcherKeysArgs<K> {
 /// Sorts each thread's `VT` consecutive keys with Batcher's odd-even merge sort network.
 pub struct BatcherKeys<K, Comp, const NT: usize, const VT: usize>(PhantomData<(K, Comp)>);
 
-impl<K: Element, Comp: Comparator<K>, const NT: usize, const VT: usize> Kernel
-    for BatcherKeys<K, Comp, NT, VT>
-where
-    Self: EntryName,
-{
-    type Args = BatcherKeysArgs<K>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = VT as u32;
-    const SHARED_BYTES: u32 = (NT * VT * size_of::<K>()) as u32;
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, a: &Self::Args) {
+mgpu_core::kernel_impl! {
+    impl[
+        K: Element, Comp: Comparator<K>, const NT: usize, const VT: usize
+    ] BatcherKeys<K, Comp, NT, VT>;
+    args: BatcherKeysArgs<K>, module: MODULE, nt: NT, vt: VT,
+    shared: NT * VT * size_of::<K>(), min_ctas: 1;
+    fn body<C>(cta, a) {
         let (start, n) = tile(cta, NT * VT, a.count);
         unsafe {
             let keys = a.keys.add(start);
