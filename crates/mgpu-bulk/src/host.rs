@@ -5,9 +5,7 @@ use crate::kernels::{insert_nv, remove_nv, BulkElement, KernelSet};
 use mgpu_core::{checks, Index, Violation};
 use mgpu_ctasearch::Bounds;
 use mgpu_partition::{IndexSource, PartitionIndex};
-use mgpu_runtime::{
-    Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, KernelRef, Pending, Result,
-};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
 
 /// The index types of the bulk family: u32 and u64 (the seeds' `int` is u32). Indices
 /// are a device array or a generated sequence ([`Source`]).
@@ -83,29 +81,6 @@ fn grid_fits(grid: usize) -> Result<()> {
     Ok(())
 }
 
-/// `S`'s remove (`insert == false`) or insert kernel.
-fn kernel<T, I, S: KernelSet<T, I>>(insert: bool) -> KernelRef {
-    if insert {
-        KernelRef::of::<S::Insert>()
-    } else {
-        KernelRef::of::<S::Remove>()
-    }
-}
-
-/// Compiles the kernels of a call at once on its first call: the partitions' kernel
-/// `partition` (none for a remove with generated indices), then the remove or insert kernel.
-fn prepare<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
-    dev: &D,
-    insert: bool,
-    partition: Option<KernelRef>,
-) -> Result<()> {
-    let main = mgpu_core::by_arch!(dev.arch(), T as BulkElement<I>, kernel::<T, I>(insert));
-    match partition {
-        Some(p) => dev.prepare(&[p, main]),
-        None => dev.prepare(&[main]),
-    }
-}
-
 /// Queues `S`'s remove (`insert == false`) or insert kernel, `grid` CTAs; `dependent`: a
 /// programmatic dependent launch of the partitions' kernel queued just before it.
 ///
@@ -179,11 +154,6 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     let nv = remove_nv::<T, I>(dev.arch());
     let grid = n.div_ceil(nv);
     grid_fits(grid)?;
-    // The binary-search partitions (`mgpu_partition::binary_search_partitions`) of an
-    // index array.
-    let partition =
-        matches!(indices, Source::Array(_)).then(KernelRef::of::<<I as PartitionIndex>::Search>);
-    prepare::<D, T, I>(dev, false, partition)?;
     let mut args = BulkArgs::<T, I>::empty();
     // With an index array the partitions' kernel zeroes the error word (no memset).
     let (mp, error) = match &indices {
@@ -320,9 +290,6 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     let nv = insert_nv::<T, I>(dev.arch());
     let grid = (n + m).div_ceil(nv);
     grid_fits(grid)?;
-    // The counting partitions (`mgpu_partition::merge_path_counting_partitions`).
-    let partition = KernelRef::of::<<I as PartitionIndex>::Counting>();
-    prepare::<D, T, I>(dev, true, Some(partition))?;
     // Zeroed by the partitions' kernel (no memset).
     let error = ErrorWord::uncleared(dev)?;
     // The Merge Path partitions of the indices against the source positions.

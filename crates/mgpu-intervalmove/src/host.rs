@@ -5,11 +5,9 @@ use crate::device::{
     MODE_GATHER, MODE_SCATTER, MODE_SEQUENCE,
 };
 use crate::kernels::{IntervalElement, KernelSet};
-use mgpu_core::{Arch, Index, Kernel, Plus, Violation};
+use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_partition::PartitionIndex;
-use mgpu_runtime::{
-    Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, KernelRef, Pending, Result,
-};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
 use mgpu_scan::ScanOp;
 
 /// The index types of the interval family: u32 and u64 (the seeds' `int` is u32).
@@ -155,8 +153,6 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
         return Ok(Pending::done());
     }
     let meaning = meaning(total, input_len, output.len());
-    // Every kernel of the call compiled at once on its first call.
-    dev.prepare(&kernels::<T, I>(&which, dev.arch()))?;
     // The load-balanced kernels' partitions kernel zeroes the word (no memset).
     let error = match which {
         Which::Naive => ErrorWord::zeroed(dev)?,
@@ -180,45 +176,6 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
         }
     }
     Ok(Pending::new(error, &meaning))
-}
-
-/// The load-balanced kernel of `S`: expand or move.
-fn lbs_kernel<T, I, S: KernelSet<T, I>>(expand: bool) -> KernelRef {
-    if expand {
-        KernelRef::of::<S::Expand>()
-    } else {
-        KernelRef::of::<S::Move>()
-    }
-}
-
-/// The kernels a call of `which` launches on `arch`: the naive kernel alone, or the
-/// partitions' (`mgpu_partition::load_balance_partitions`) and the expand or move kernel.
-fn kernels<T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    which: &Which,
-    arch: Arch,
-) -> Vec<KernelRef> {
-    let expand = match which {
-        Which::Naive => return vec![KernelRef::of::<<T as IntervalElement<I>>::Naive>()],
-        Which::Expand => true,
-        Which::Move => false,
-    };
-    vec![
-        KernelRef::of::<<I as PartitionIndex>::Lbs>(),
-        mgpu_core::by_arch!(arch, T as IntervalElement<I>, lbs_kernel::<T, I>(expand)),
-    ]
-}
-
-/// The kernels of a `*_counts` call: the count scan's, then those of `which`.
-fn counts_kernels<T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    which: &Which,
-    arch: Arch,
-) -> Vec<KernelRef>
-where
-    Plus: ScanOp<I>,
-{
-    let mut k = mgpu_scan::scan_kernels::<I, Plus>(arch);
-    k.extend(kernels::<T, I>(which, arch));
-    k
 }
 
 fn grid_fits(grid: usize) -> Result<()> {
@@ -560,9 +517,6 @@ where
     Plus: ScanOp<I>,
 {
     let dev = counts.device();
-    if !counts.is_empty() {
-        dev.prepare(&counts_kernels::<T, I>(&Which::Expand, dev.arch()))?;
-    }
     let mut scan = mgpu_runtime::DeviceVec::<I, D>::uninit(dev, counts.len())?;
     let total = Index::to_usize(mgpu_scan::scan_counts_exclusive(
         counts,
@@ -600,9 +554,6 @@ where
     Plus: ScanOp<I>,
 {
     let dev = counts.device();
-    if !counts.is_empty() {
-        dev.prepare(&counts_kernels::<T, I>(&Which::Move, dev.arch()))?;
-    }
     let mut scan = mgpu_runtime::DeviceVec::<I, D>::uninit(dev, counts.len())?;
     let total = Index::to_usize(mgpu_scan::scan_counts_exclusive(
         counts,

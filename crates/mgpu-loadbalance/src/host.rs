@@ -8,10 +8,9 @@
 
 use crate::device::{LoadBalanceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 use crate::kernels::{KernelSet, LoadBalanceIndex};
-use mgpu_core::{Arch, Index, Kernel, Plus, Violation};
-use mgpu_partition::PartitionIndex;
+use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_runtime::{
-    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, KernelRef, Pending, Result,
+    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Pending, Result,
 };
 use mgpu_scan::ScanOp;
 use std::ptr::null_mut;
@@ -34,20 +33,6 @@ fn meaning(total: u64) -> [(u32, Violation); 3] {
         (ERROR_UNSORTED, Violation::ScanOrder),
         (ERROR_TOTAL, Violation::ScanPastTotal { total }),
     ]
-}
-
-/// The kernels a search with the kernel set `S` launches: the partitions'
-/// (`mgpu_partition::load_balance_partitions`), then the search.
-fn launched<I: LoadBalanceIndex, S: KernelSet<I>>() -> [KernelRef; 2] {
-    [
-        KernelRef::of::<<I as PartitionIndex>::Lbs>(),
-        KernelRef::of::<S::Search>(),
-    ]
-}
-
-/// The kernels a load-balancing search of `I` launches on `arch`.
-fn search_kernels<I: LoadBalanceIndex>(arch: Arch) -> [KernelRef; 2] {
-    mgpu_core::by_arch!(arch, I as LoadBalanceIndex, launched::<I>())
 }
 
 fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
@@ -73,8 +58,6 @@ fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
             "load-balancing search: {steps} merge steps are more than one launch can take"
         )));
     }
-    // Both kernels compiled at once on the first call.
-    dev.prepare(&launched::<I, S>())?;
     // The search kernel is a dependent launch of the partitions' kernel, which is the last
     // thing queued before it and zeroes its error word (no memset).
     let error = ErrorWord::uncleared(dev)?;
@@ -245,12 +228,6 @@ where
     Plus: ScanOp<I>,
 {
     let dev = counts.device();
-    if !counts.is_empty() {
-        // The count scan's kernel compiled with the search's on the first call.
-        let mut kernels = mgpu_scan::scan_kernels::<I, Plus>(dev.arch());
-        kernels.extend(search_kernels::<I>(dev.arch()));
-        dev.prepare(&kernels)?;
-    }
     let mut scan = DeviceVec::<I, D>::uninit(dev, counts.len())?;
     let total = mgpu_scan::scan_counts_exclusive(counts, scan.as_mut_slice())?;
     let mut out = DeviceVec::<I, D>::uninit(dev, Index::to_usize(total))?;

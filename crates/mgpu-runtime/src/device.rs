@@ -1,78 +1,7 @@
-//! The device trait every host launcher is generic over, and [`KernelRef`], what a
-//! launcher names the kernels it is about to launch with ([`Device::prepare`]).
+//! The device trait every host launcher is generic over.
 
 use crate::{Pool, Result};
 use mgpu_core::{Arch, Kernel};
-
-/// A kernel named by what locates its compiled code: its PTX module (family), its entry
-/// point and its dynamic shared memory (which may need an opt-in before the launch). A
-/// small `Copy` value, so a launcher can list the kernels it is about to launch for
-/// [`Device::prepare`] without naming their `Args` types.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_core::{Cta, Kernel};
-/// use mgpu_runtime::KernelRef;
-/// #[derive(Clone, Copy)]
-/// #[repr(C)]
-/// struct Args { out: *mut u32 }
-/// struct Demo;
-/// impl Kernel for Demo {
-///     type Args = Args;
-///     const MODULE: &'static str = "demo";
-///     const ENTRY: &'static str = "demo_kernel";
-///     const NT: u32 = 32;
-///     const VT: u32 = 1;
-///     const SHARED_BYTES: u32 = 64 * 1024;
-///     fn body<C: Cta>(_: &C, _: &Args) {}
-/// }
-/// // Const-friendly: a launcher may keep its lists in constants.
-/// const DEMO: KernelRef = KernelRef::of::<Demo>();
-/// assert_eq!((DEMO.module, DEMO.entry, DEMO.shared_bytes), ("demo", "demo_kernel", 65536));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KernelRef {
-    /// The PTX module (family) holding the entry point, [`Kernel::MODULE`].
-    pub module: &'static str,
-    /// The entry point's name, [`Kernel::ENTRY`].
-    pub entry: &'static str,
-    /// Dynamic shared memory per CTA in bytes, [`Kernel::SHARED_BYTES`].
-    pub shared_bytes: u32,
-}
-
-impl KernelRef {
-    /// The descriptor of kernel `K`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_core::{sim, Cta, Kernel};
-    /// use mgpu_runtime::KernelRef;
-    /// #[derive(Clone, Copy)]
-    /// #[repr(C)]
-    /// struct Args;
-    /// struct Noop;
-    /// impl Kernel for Noop {
-    ///     type Args = Args;
-    ///     const MODULE: &'static str = "demo";
-    ///     const ENTRY: &'static str = "demo_noop";
-    ///     const NT: u32 = 32;
-    ///     const VT: u32 = 1;
-    ///     const SHARED_BYTES: u32 = 0;
-    ///     fn body<C: Cta>(_: &C, _: &Args) {}
-    /// }
-    /// let k = KernelRef::of::<Noop>();
-    /// assert_eq!(k, KernelRef { module: "demo", entry: "demo_noop", shared_bytes: 0 });
-    /// ```
-    pub const fn of<K: Kernel>() -> KernelRef {
-        KernelRef {
-            module: K::MODULE,
-            entry: K::ENTRY,
-            shared_bytes: K::SHARED_BYTES,
-        }
-    }
-}
 
 /// Facts about a device.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,39 +92,4 @@ pub trait Device: Clone + Send + Sync + 'static {
     }
     /// Waits for the queued work; reports a device fault as [`crate::Error::ContextLost`].
     fn synchronize(&self) -> Result<()>;
-    /// Gets the `kernels` a call is about to launch ready, all at once: on a CUDA
-    /// [`crate::Context`], the modules not loaded yet are JIT-compiled concurrently (one
-    /// host thread each) and the functions looked up, so a call's first launches do not
-    /// compile their kernels one after the other. Launching a kernel that was not
-    /// prepared still works (it is loaded on its first launch); preparing one that is
-    /// ready does nothing. The default, and the [`crate::Simulator`]'s, does nothing.
-    ///
-    /// A launcher calls it once, before its first launch, listing every kernel that call
-    /// launches on the device's architecture.
-    ///
-    /// # Errors
-    ///
-    /// What the first launch of each kernel would return: a family or entry missing from
-    /// the PTX, a JIT failure (the first one, in list order, when several fail; the
-    /// modules that compiled are kept), a lost context.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mgpu_runtime::{Device, KernelRef, Simulator};
-    /// fn first_call<D: Device>(dev: &D) -> mgpu_runtime::Result<()> {
-    ///     const KERNELS: [KernelRef; 2] = [
-    ///         KernelRef { module: "demo", entry: "demo_partition", shared_bytes: 0 },
-    ///         KernelRef { module: "demo", entry: "demo_search", shared_bytes: 8192 },
-    ///     ];
-    ///     dev.prepare(&KERNELS)?;
-    ///     // ... then launch them as usual.
-    ///     Ok(())
-    /// }
-    /// first_call(&Simulator::new()).unwrap();
-    /// ```
-    fn prepare(&self, kernels: &[KernelRef]) -> Result<()> {
-        let _ = kernels;
-        Ok(())
-    }
 }

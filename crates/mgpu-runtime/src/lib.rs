@@ -8,9 +8,6 @@
 //!   device through cudarc's driver API, loaded at run time) and by [`Simulator`] (the
 //!   coroutine CTA simulator of `mgpu-core` on host memory), so every launcher runs
 //!   unchanged in `cargo test` on a machine without a GPU.
-//! - [`KernelRef`] and [`Device::prepare`]: a launcher names the kernels it is about to
-//!   launch, so a [`Context`] JIT-compiles the missing ones concurrently instead of one
-//!   after the other at each first launch.
 //! - [`DeviceVec`], [`DeviceSlice`], [`DeviceSliceMut`]: typed device memory.
 //! - [`Pool`]: the caching allocator for the temporaries every call needs.
 //! - [`Error`]: every failure, including [`Error::NoDevice`] and [`Error::ContextLost`].
@@ -35,7 +32,7 @@ mod simulator;
 
 pub use buffer::{DeviceSlice, DeviceSliceMut, DeviceVec, ErrorWord, Temp};
 pub use cuda::Context;
-pub use device::{Device, DeviceInfo, KernelRef};
+pub use device::{Device, DeviceInfo};
 pub use mgpu_core::{Error, Result};
 pub use pending::Pending;
 pub use pool::Pool;

@@ -35,17 +35,14 @@ unsafe fn free(ptr: u64, bytes: usize) {
 /// test suite runs every host launcher on it.
 ///
 /// It reports the tuning of an [`Arch`] (sm_90 by default), so both tuning tables can be
-/// tested. It runs kernel bodies, not PTX: [`Device::prepare`] accepts any list and does
-/// nothing.
+/// tested.
 ///
 /// # Examples
 ///
 /// ```
-/// use mgpu_runtime::{Arch, Device, KernelRef, Simulator};
+/// use mgpu_runtime::{Arch, Device, Simulator};
 /// let sim = Simulator::with_arch(Arch::Sm70);
 /// assert_eq!(sim.arch(), Arch::Sm70);
-/// let nowhere = KernelRef { module: "no_such_family", entry: "none", shared_bytes: 1 << 20 };
-/// assert!(sim.prepare(&[nowhere]).is_ok());
 /// ```
 #[derive(Clone)]
 pub struct Simulator(Arc<Inner>);
@@ -133,33 +130,5 @@ impl Device for Simulator {
     }
     fn synchronize(&self) -> Result<()> {
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::KernelRef;
-
-    #[test]
-    fn prepare_accepts_any_list() {
-        let sim = Simulator::new();
-        let k = |module, entry, shared_bytes| KernelRef {
-            module,
-            entry,
-            shared_bytes,
-        };
-        assert!(sim.prepare(&[]).is_ok());
-        assert!(sim
-            .prepare(&[k("scan", "scan_lookback_u32_plus", 0)])
-            .is_ok());
-        let odd = [
-            k("no_such_family", "nothing", 0),
-            k("blocks", "blocks_no_such_kernel", u32::MAX),
-            k("", "", 0),
-            k("no_such_family", "nothing", 0),
-        ];
-        assert!(sim.prepare(&odd).is_ok());
-        assert!(Simulator::with_arch(Arch::Sm70).prepare(&odd).is_ok());
     }
 }

@@ -3,7 +3,7 @@
 //! machine with one. Launching kernels is tested by the algorithm crates, which have PTX.
 //! Sizes above MGPU_TEST_MAX_LEN are dropped in sanitizer runs (`run.sh --sanitize`).
 
-use mgpu_runtime::{Context, Device, DeviceVec, Error, KernelRef};
+use mgpu_runtime::{Context, Device, DeviceVec, Error};
 
 fn gpu() -> Context {
     Context::new(0).expect("needs a CUDA GPU")
@@ -202,112 +202,6 @@ fn missing_entry_is_a_clear_error() {
             other => panic!("expected Error::Cuda, got {other:?}"),
         }
     }
-    ctx.synchronize().unwrap();
-}
-
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn prepared_kernels_launch_and_preparing_twice_is_a_no_op() {
-    use mgpu_ctasearch::Bounds;
-    use mgpu_partition::PartitionIndex;
-    let whole_family =
-        std::env::var("MGPU_JIT_WHOLE_FAMILY").is_ok_and(|v| !v.is_empty() && v != "0");
-    let lbs = KernelRef::of::<<u32 as PartitionIndex>::Lbs>();
-    let search = KernelRef::of::<<u32 as PartitionIndex>::Search>();
-    let ctx = gpu();
-    assert!(!ctx.is_loaded(lbs) && !ctx.is_loaded(search));
-    assert_eq!(ctx.loaded_modules(), 0);
-    ctx.prepare(&[lbs, search]).unwrap();
-    assert!(ctx.is_loaded(lbs) && ctx.is_loaded(search));
-    let loaded = ctx.loaded_modules();
-    assert_eq!(loaded, if whole_family { 1 } else { 2 });
-    // Ready already: nothing is compiled again, whatever the order or repeats.
-    ctx.prepare(&[search, lbs, search]).unwrap();
-    ctx.prepare(&[]).unwrap();
-    assert_eq!(ctx.loaded_modules(), loaded);
-    // The launches find them ready, and agree with the simulator.
-    let sim = mgpu_runtime::Simulator::new();
-    let scan = [0u32, 2, 7, 10, 10];
-    let on_gpu = mgpu_partition::load_balance_partitions(
-        DeviceVec::from_slice(&ctx, &scan).unwrap().as_slice(),
-        11,
-        4,
-    )
-    .unwrap()
-    .to_vec()
-    .unwrap();
-    let on_sim = mgpu_partition::load_balance_partitions(
-        DeviceVec::from_slice(&sim, &scan).unwrap().as_slice(),
-        11,
-        4,
-    )
-    .unwrap()
-    .to_vec()
-    .unwrap();
-    assert_eq!((on_gpu.len(), &on_gpu), (5, &on_sim));
-    let remove = DeviceVec::from_slice(&ctx, &[3u32, 4, 10, 11, 12, 25]).unwrap();
-    let p =
-        mgpu_partition::binary_search_partitions(remove.as_slice(), 30, 10, Bounds::Lower).unwrap();
-    assert_eq!(p.to_vec().unwrap(), vec![0, 2, 5, 6]);
-    assert_eq!(ctx.loaded_modules(), loaded);
-    // Another clone shares the cache.
-    ctx.clone().prepare(&[lbs]).unwrap();
-    assert_eq!(ctx.loaded_modules(), loaded);
-}
-
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn preparing_from_many_threads_loads_each_module_once() {
-    use mgpu_partition::PartitionIndex;
-    let kernels = [
-        KernelRef::of::<<u64 as PartitionIndex>::Lbs>(),
-        KernelRef::of::<<u64 as PartitionIndex>::Search>(),
-        KernelRef::of::<<u64 as PartitionIndex>::Counting>(),
-    ];
-    let ctx = gpu();
-    std::thread::scope(|s| {
-        for t in 0..4 {
-            let ctx = &ctx;
-            let mut mine = kernels;
-            mine.rotate_left(t % 3);
-            s.spawn(move || ctx.prepare(&mine).unwrap());
-        }
-    });
-    assert!(kernels.iter().all(|&k| ctx.is_loaded(k)));
-    let whole_family =
-        std::env::var("MGPU_JIT_WHOLE_FAMILY").is_ok_and(|v| !v.is_empty() && v != "0");
-    assert_eq!(ctx.loaded_modules(), if whole_family { 1 } else { 3 });
-}
-
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn preparing_a_missing_kernel_is_the_launch_error() {
-    let real = KernelRef::of::<<u32 as mgpu_partition::PartitionIndex>::Csr>();
-    let family = KernelRef {
-        module: "no_such_family",
-        entry: "no_such_family_kernel",
-        shared_bytes: 0,
-    };
-    let entry = KernelRef {
-        module: "blocks",
-        entry: "blocks_no_such_kernel",
-        shared_bytes: 0,
-    };
-    let ctx = gpu();
-    match ctx.prepare(&[real, family]) {
-        Err(Error::Cuda(msg)) => assert!(msg.contains("no_such_family"), "{msg}"),
-        other => panic!("expected Error::Cuda, got {other:?}"),
-    }
-    match ctx.prepare(&[entry, real]) {
-        Err(Error::Cuda(msg)) => {
-            assert!(msg.contains("blocks_no_such_kernel"), "{msg}");
-            assert!(msg.contains("stale"), "{msg}");
-        }
-        other => panic!("expected Error::Cuda, got {other:?}"),
-    }
-    // The context is still usable, and the real kernel can still be prepared.
-    ctx.prepare(&[real]).unwrap();
-    assert!(ctx.is_loaded(real));
     ctx.synchronize().unwrap();
 }
 

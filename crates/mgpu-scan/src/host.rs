@@ -4,9 +4,9 @@ use crate::device::{
     ScanArgs, ERROR_OVERFLOW, FLAG_CHECK_MONOTONIC, FLAG_INCLUSIVE, FLAG_REDUCE_ONLY,
 };
 use crate::kernels::{KernelSet, ScanOp};
-use mgpu_core::{Arch, Element, Index, Kernel, Plus};
+use mgpu_core::{Element, Index, Kernel, Plus};
 use mgpu_ctascan::ScanKind;
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, KernelRef, Result, Temp};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, Result, Temp};
 use std::ptr::null_mut;
 
 /// One scan or reduction to queue.
@@ -17,43 +17,6 @@ struct Job<T> {
     flags: u32,
     /// Device address the total goes to.
     total: *mut T,
-}
-
-/// The kernels a job launches with the kernel set `S`: the look-back kernel (an integer
-/// scan), the partials alone (a reduction), or partials, spine and downsweep (a float scan).
-fn launched<T: Element, S: KernelSet<T>>(lookback: bool, reduce_only: bool) -> Vec<KernelRef> {
-    if lookback {
-        vec![KernelRef::of::<S::Lookback>()]
-    } else if reduce_only {
-        vec![KernelRef::of::<S::Partials>()]
-    } else {
-        vec![
-            KernelRef::of::<S::Partials>(),
-            KernelRef::of::<S::Spine>(),
-            KernelRef::of::<S::Downsweep>(),
-        ]
-    }
-}
-
-/// The kernels a scan of `T` with `Op` launches on `arch`: the look-back kernel for the
-/// integer scans (`scan_counts_exclusive` included), or the partials, spine and downsweep
-/// kernels for the float ones. What a launcher that runs a scan lists for
-/// [`Device::prepare`], so they are JIT-compiled with its own kernels.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_core::{Arch, Plus};
-/// let k = mgpu_scan::scan_kernels::<u32, Plus>(Arch::Sm90);
-/// assert_eq!(k.iter().map(|k| k.entry).collect::<Vec<_>>(), ["scan_lookback_u32_plus"]);
-/// let k = mgpu_scan::scan_kernels::<f64, Plus>(Arch::Sm70);
-/// assert_eq!(
-///     k.iter().map(|k| k.entry).collect::<Vec<_>>(),
-///     ["scan_partials_f64_plus", "scan_spine_f64_plus", "scan_downsweep_f64_plus"]
-/// );
-/// ```
-pub fn scan_kernels<T: Element, Op: ScanOp<T>>(arch: Arch) -> Vec<KernelRef> {
-    mgpu_core::by_arch!(arch, Op as ScanOp<T>, launched::<T>(Op::LOOKBACK, false))
 }
 
 /// Queues the kernels of `job` with the kernel set `S` (of the device's architecture).
@@ -73,13 +36,6 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
             job.n
         )));
     }
-    if !lookback && job.flags & FLAG_CHECK_MONOTONIC != 0 {
-        return Err(Error::InvalidInput(
-            "the overflow check needs an integer scan".into(),
-        ));
-    }
-    // Every kernel of the job compiled at once on its first call.
-    dev.prepare(&launched::<T, S>(lookback, reduce_only))?;
     let mut args = ScanArgs {
         input: job.input,
         output: job.output,
@@ -109,6 +65,11 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
         // SAFETY: the buffers are sized as `device::lookback` documents.
         unsafe { dev.launch::<S::Lookback>(tiles as u32, &args)? };
         return Ok(error);
+    }
+    if job.flags & FLAG_CHECK_MONOTONIC != 0 {
+        return Err(Error::InvalidInput(
+            "the overflow check needs an integer scan".into(),
+        ));
     }
     // A reduction runs `partials` alone, as many CTAs as fit; a float scan sizes the grid
     // for the 40-register downsweep that shares it.

@@ -31,9 +31,6 @@
 //!   simulators and CUDA. Each target has a size budget ([`Target::sizes`]): small on
 //!   the simulator, a million on the CPU, up to 10^8 on CUDA, all under the sanitizer
 //!   cap.
-//! - **Recorded launches**: [`Recorder`] runs on another device (the simulator) and
-//!   records what launchers prepare and launch, so a test checks that a call prepares
-//!   ([`mgpu_runtime::Device::prepare`]) exactly the kernels it launches.
 //!
 //! Large tests (sizes past 2^31) are named `large_*` and are `#[ignore]`d like every GPU
 //! test; `run.sh` runs them only with `--large` and skips them otherwise.
@@ -58,7 +55,6 @@ use mgpu_runtime::{Device, DeviceSliceMut, DeviceVec, Result};
 
 mod check;
 mod gen;
-mod recorder;
 mod reference;
 mod rng;
 pub mod seed001;
@@ -68,7 +64,6 @@ pub use gen::{
     bits, edge_counts, pareto_counts, random_bits, shuffled_layout, sorted_indices,
     sorted_unique_indices, to_index, uniform_counts, uniform_values, EdgeCounts, FromU64,
 };
-pub use recorder::{Event, Recorder};
 pub use reference::{
     bulk_insert, bulk_remove, exclusive_scan, inclusive_scan, interval_expand, interval_gather,
     interval_move, interval_scatter, load_balance_search, offsets,

@@ -1,11 +1,10 @@
 //! The [`Device`] impl of [`Context`]: allocation (stream-ordered where the device has
 //! memory pools) and freeing, copies between host and device, fills, launches (dependent
-//! ones programmatic on sm_90), preparing kernels (their modules JIT-compiled
-//! concurrently) and synchronisation, all on the context's stream.
+//! ones programmatic on sm_90) and synchronisation, all on the context's stream.
 
 use super::driver::has_launch_ex;
 use super::Context;
-use crate::{Device, DeviceInfo, Error, KernelRef, Pool, Result};
+use crate::{Device, DeviceInfo, Error, Pool, Result};
 use cudarc::driver::{result, sys};
 use mgpu_core::{Arch, Kernel};
 
@@ -115,15 +114,6 @@ impl Device for Context {
     unsafe fn launch_dependent<K: Kernel>(&self, grid: u32, args: &K::Args) -> Result<()> {
         let pdl = self.0.info.arch == Arch::Sm90 && has_launch_ex();
         self.launch_with::<K>(grid, args, pdl)
-    }
-
-    fn prepare(&self, kernels: &[KernelRef]) -> Result<()> {
-        self.0.alive()?;
-        if kernels.is_empty() {
-            return Ok(());
-        }
-        self.0.enter()?;
-        self.0.prepare(kernels)
     }
 
     fn synchronize(&self) -> Result<()> {

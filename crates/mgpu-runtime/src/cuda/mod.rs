@@ -18,9 +18,7 @@
 //!   family's committed PTX, so a first call compiles only the kernels it launches (a
 //!   family's whole module took seconds: 6.4 s for scan on an H100 with an empty JIT
 //!   cache; `MGPU_JIT_WHOLE_FAMILY=1` restores that, for measuring). The driver caches
-//!   the compiled code across processes. A launcher names the kernels a call will launch
-//!   up front ([`Device::prepare`]): their missing modules are JIT-compiled concurrently,
-//!   one host thread each, instead of one after the other.
+//!   the compiled code across processes.
 //! - A device fault (trap, illegal address, ...) poisons the CUDA context for good: it is
 //!   reported as [`Error::ContextLost`] and every later call returns that at once.
 //!
@@ -33,9 +31,8 @@
 //!   [`Context::with_arch`]) and reading the device's properties.
 //! - `interop`: cudarc's stream and context, and cudarc buffers borrowed as mgpu slices.
 //! - `modules`: the per-context cache of PTX modules, one per kernel entry, each
-//!   JIT-compiled on first use (or, prepared, concurrently with the call's other kernels)
-//!   from its family's PTX (the committed PTX, or a file of `MGPU_PTX_DIR`), and the
-//!   kernel functions looked up in them.
+//!   JIT-compiled on first use from its family's PTX (the committed PTX, or a file of
+//!   `MGPU_PTX_DIR`), and the kernel functions looked up in them.
 //! - `launch`: queuing a kernel, plain or as a programmatic dependent launch.
 //! - `device`: the [`Device`] impl (memory, copies, fills, launches, synchronisation).
 //! - this file: [`Context`] and the state its clones share (fault poisoning, error
@@ -43,7 +40,6 @@
 //!
 //! [`CudaContext::new`]: cudarc::driver::CudaContext::new
 //! [`Device`]: crate::Device
-//! [`Device::prepare`]: crate::Device::prepare
 
 mod device;
 mod driver;
@@ -92,7 +88,7 @@ impl Drop for Inner {
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
         for handle in modules.drain() {
-            // SAFETY: loaded by `jit`, unloaded once; no work is queued any more.
+            // SAFETY: loaded by load_module, unloaded once; no work is queued any more.
             let _ = unsafe { result::module::unload(handle) };
         }
     }
@@ -155,10 +151,9 @@ impl Inner {
 }
 
 /// A CUDA device: a context (the device's primary context), one stream all work goes on,
-/// the kernel modules (the committed PTX of `mgpu-kernels-ptx`, one module per kernel
-/// entry, JIT-compiled on the kernel's first launch, or concurrently with the other
-/// kernels of a call by [`Device::prepare`](crate::Device::prepare)), the temporaries'
-/// [`Pool`] and the device's [`DeviceInfo`].
+/// the kernel modules (the committed PTX of `mgpu-kernels-ptx`, JIT-compiled one kernel
+/// entry at a time, on its first launch), the temporaries' [`Pool`] and the device's
+/// [`DeviceInfo`].
 ///
 /// Cloning is cheap and shares all of it; memory cached by the pool is freed when the last
 /// clone (and the last [`DeviceVec`](crate::DeviceVec) on it) is dropped.

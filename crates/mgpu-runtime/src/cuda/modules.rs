@@ -9,17 +9,6 @@
 //! `K::MODULE`'s committed PTX for the device's architecture as a self-contained module
 //! (the header, the module-scope declarations and the one `.entry`), which is
 //! JIT-compiled with `cuModuleLoadDataEx` the first time `K` is launched on this context.
-//!
-//! A call that launches several kernels would compile them one after the other, one at
-//! each first launch. So a launcher first names them all to
-//! [`Device::prepare`](crate::Device::prepare) (as [`KernelRef`]s), which JIT-compiles the
-//! modules not loaded yet concurrently, one host thread each (`cuModuleLoadDataEx` is
-//! thread-safe, and compiles of different modules on different threads overlap), then
-//! looks the functions up; the call's launches then find them ready. The cache's lock is
-//! never held during a JIT: a miss is looked up under it, compiled outside it and inserted
-//! under it again; when two threads compiled the same module, the first inserted is kept
-//! and the other unloaded. A kernel nobody prepared is still loaded on its first launch.
-//!
 //! The driver's JIT cache (`~/.nv/ComputeCache`, unless `CUDA_CACHE_DISABLE=1`) keeps
 //! compiled modules across processes; it is the first run on a machine, or a run with the
 //! cache off, that pays for the JIT.
@@ -33,17 +22,16 @@
 //! - `MGPU_JIT_WHOLE_FAMILY=1` (read when the context is created): load each family's
 //!   whole module on first use instead, as before per-entry loading, so the same binary
 //!   measures the cold start both ways (`mgpu-bench --cold-start`, `run.sh --cold`).
-//!   Preparing kernels then loads their families, each once, still concurrently.
 
 use super::Inner;
-use crate::{Error, KernelRef, Result};
+use crate::{Error, Result};
 use cudarc::driver::{result, sys};
 use mgpu_core::Kernel;
 use mgpu_kernels_ptx::PtxIndex;
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr, CString, OsString};
 use std::path::PathBuf;
-use std::sync::{MutexGuard, PoisonError};
+use std::sync::PoisonError;
 
 /// Dynamic shared memory a kernel may use without opting in.
 const DEFAULT_MAX_DYNAMIC_SHARED: u32 = 48 * 1024;
@@ -90,13 +78,6 @@ struct Function {
 // SAFETY: driver module and function handles are plain identifiers, valid on any thread
 // once the owning context is bound (every use binds it first); the map is behind a Mutex.
 unsafe impl Send for Modules {}
-
-/// A module a helper thread JIT-compiled, handed back to the thread that keeps it.
-struct Compiled(sys::CUmodule);
-
-// SAFETY: as for `Modules`: a module handle is a plain identifier, valid on any thread
-// bound to its context.
-unsafe impl Send for Compiled {}
 
 impl Modules {
     /// No module loaded yet; reads `MGPU_JIT_WHOLE_FAMILY`.
@@ -192,94 +173,21 @@ impl Modules {
     }
 }
 
-impl Modules {
-    /// The module holding `kernel`: its entry's, or its family's whole module with
-    /// `MGPU_JIT_WHOLE_FAMILY=1`.
-    fn key(&self, kernel: &KernelRef) -> ModuleKey {
-        (kernel.module, (!self.whole_family).then_some(kernel.entry))
-    }
-
-    /// The modules of `kernels` not loaded yet, each once (in the order first named), with
-    /// the PTX text to JIT-compile for it on `arch`. The first kernel whose PTX cannot be
-    /// found is an error.
-    fn missing(&mut self, arch: &str, kernels: &[KernelRef]) -> Result<Vec<(ModuleKey, String)>> {
-        let mut missing: Vec<(ModuleKey, String)> = Vec::new();
-        for kernel in kernels {
-            let key = self.key(kernel);
-            if self.loaded.contains_key(&key) || missing.iter().any(|(k, _)| *k == key) {
-                continue;
-            }
-            let ptx = self.source(arch, key.0, key.1)?;
-            missing.push((key, ptx));
-        }
-        Ok(missing)
-    }
-
-    /// Keeps `handle` as the module `key`, unless another thread loaded that module while
-    /// this one was compiling it: then the module kept is the other thread's, and `handle`
-    /// is returned, for the caller to unload.
-    fn insert(&mut self, key: ModuleKey, handle: sys::CUmodule) -> Option<sys::CUmodule> {
-        if self.loaded.contains_key(&key) {
-            return Some(handle);
-        }
-        self.loaded.insert(
-            key,
-            Module {
-                handle,
-                functions: HashMap::new(),
-            },
-        );
-        None
-    }
-}
-
-/// `job` run on every item of `items`, concurrently: the first on this thread, each other
-/// on a scoped thread of its own (or on this thread, after the first, when no thread can
-/// be had); the results in `items`' order. A panic in a job is re-raised here.
-fn concurrently<T: Sync, R: Send>(items: &[T], job: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let Some((first, rest)) = items.split_first() else {
-        return Vec::new();
-    };
-    let job = &job;
-    std::thread::scope(|scope| {
-        let helpers: Vec<_> = rest
-            .iter()
-            .map(|item| {
-                std::thread::Builder::new()
-                    .name("mgpu-jit".to_string())
-                    .spawn_scoped(scope, move || job(item))
-                    .map_err(|_| item)
-            })
-            .collect();
-        let mut results = Vec::with_capacity(items.len());
-        results.push(job(first));
-        for helper in helpers {
-            results.push(match helper {
-                Ok(thread) => thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(item) => job(item),
-            });
-        }
-        results
-    })
-}
-
 impl Inner {
-    /// The module cache, locked. It is never held during a JIT.
-    fn modules(&self) -> MutexGuard<'_, Modules> {
-        self.modules.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// JIT-compiles `ptx`, the text of the module `key` (`family`'s entry, or the whole
-    /// family), for this device (the context is current on this thread).
-    fn jit(&self, key: ModuleKey, ptx: &str) -> Result<sys::CUmodule> {
+    /// JIT-compiles the module of `family`'s entry `entry` (or of the whole family when
+    /// `entry` is `None`) for this device.
+    fn load_module(
+        &self,
+        modules: &mut Modules,
+        family: &'static str,
+        entry: Option<&'static str>,
+    ) -> Result<sys::CUmodule> {
         let arch = self.info.arch.name();
-        let (family, entry) = key;
         let what = match entry {
             Some(e) => format!("{e} of the {family} PTX ({arch})"),
             None => format!("the {family} PTX ({arch})"),
         };
+        let ptx = modules.source(arch, family, entry)?;
         let src =
             CString::new(ptx).map_err(|_| Error::Cuda(format!("{what} contains a NUL byte")))?;
         let mut log = vec![0u8; JIT_LOG_BYTES];
@@ -293,7 +201,7 @@ impl Inner {
         ];
         let mut module: sys::CUmodule = std::ptr::null_mut();
         // SAFETY: `src` is NUL-terminated PTX text; the options point at `log`, which
-        // outlives the call, and give its size. `cuModuleLoadDataEx` is thread-safe.
+        // outlives the call, and give its size.
         let r = unsafe {
             sys::cuModuleLoadDataEx(
                 &mut module,
@@ -313,92 +221,29 @@ impl Inner {
         Ok(module)
     }
 
-    /// Loads the modules of `kernels` not loaded yet (the context is current on this
-    /// thread): one is JIT-compiled on this thread, several concurrently, one host thread
-    /// each (`cuModuleLoadDataEx` is thread-safe), without holding the cache's lock. If
-    /// another thread loaded one of them meanwhile, its module is kept and ours unloaded.
-    /// The modules that compiled are kept even when another failed; the first failure in
-    /// list order is returned.
-    fn load(&self, kernels: &[KernelRef]) -> Result<()> {
-        let missing = self.modules().missing(self.info.arch.name(), kernels)?;
-        if missing.is_empty() {
-            return Ok(());
-        }
-        // Each job binds the context to its thread before it compiles into it.
-        let results = concurrently(&missing, |(key, ptx)| {
-            self.enter()
-                .and_then(|()| self.jit(*key, ptx))
-                .map(Compiled)
-        });
-        let mut first_error = None;
-        let mut modules = self.modules();
-        for ((key, _), outcome) in missing.iter().zip(results) {
-            match outcome {
-                Ok(Compiled(handle)) => {
-                    if let Some(extra) = modules.insert(*key, handle) {
-                        // SAFETY: loaded above and never used; the context is current.
-                        let _ = unsafe { result::module::unload(extra) };
-                    }
-                }
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        first_error.map_or(Ok(()), Err)
-    }
-
-    /// Loads the modules of `kernels` (concurrently, see `load`) and looks their functions
-    /// up, opting them in to their dynamic shared memory (the context is current).
-    pub(super) fn prepare(&self, kernels: &[KernelRef]) -> Result<()> {
-        self.load(kernels)?;
-        let mut modules = self.modules();
-        for kernel in kernels {
-            self.lookup(&mut modules, kernel)?;
-        }
-        Ok(())
-    }
-
-    /// Whether `kernel`'s module is loaded.
-    pub(super) fn is_loaded(&self, kernel: &KernelRef) -> bool {
-        let modules = self.modules();
-        modules.loaded.contains_key(&modules.key(kernel))
-    }
-
-    /// How many modules are loaded.
-    pub(super) fn loaded_modules(&self) -> usize {
-        self.modules().loaded.len()
-    }
-
     /// The function of kernel `K`, loading its module on first use (the context is current).
     pub(super) fn function<K: Kernel>(&self) -> Result<sys::CUfunction> {
-        let kernel = KernelRef::of::<K>();
-        {
-            let mut modules = self.modules();
-            let key = modules.key(&kernel);
-            if modules.loaded.contains_key(&key) {
-                return self.lookup(&mut modules, &kernel);
-            }
+        let mut guard = self.modules.lock().unwrap_or_else(PoisonError::into_inner);
+        let modules = &mut *guard;
+        let key: ModuleKey = (K::MODULE, (!modules.whole_family).then_some(K::ENTRY));
+        if !modules.loaded.contains_key(&key) {
+            let handle = self.load_module(modules, key.0, key.1)?;
+            modules.loaded.insert(
+                key,
+                Module {
+                    handle,
+                    functions: HashMap::new(),
+                },
+            );
         }
-        self.load(std::slice::from_ref(&kernel))?;
-        self.lookup(&mut self.modules(), &kernel)
-    }
-
-    /// The function of `kernel`, whose module is loaded: looked up on first use, and
-    /// opted in to more than the default dynamic shared memory when it needs it.
-    fn lookup(&self, modules: &mut Modules, kernel: &KernelRef) -> Result<sys::CUfunction> {
-        let key = modules.key(kernel);
-        let module = modules
-            .loaded
-            .get_mut(&key)
-            .expect("the module is loaded (modules are only unloaded by the last clone)");
-        let function = match module.functions.get(kernel.entry) {
+        let module = modules.loaded.get_mut(&key).expect("loaded above");
+        let function = match module.functions.get(K::ENTRY) {
             Some(&f) => f,
             None => {
-                let name = CString::new(kernel.entry).map_err(|_| {
+                let name = CString::new(K::ENTRY).map_err(|_| {
                     Error::Cuda(format!(
                         "kernel entry name {:?} contains a NUL byte",
-                        kernel.entry
+                        K::ENTRY
                     ))
                 })?;
                 // SAFETY: the module is loaded and stays loaded while the context lives.
@@ -407,8 +252,8 @@ impl Inner {
                     format!(
                         "looking up entry point {} in the {} PTX ({}); is the committed PTX \
                          stale? (`cargo xtask ptx`)",
-                        kernel.entry,
-                        kernel.module,
+                        K::ENTRY,
+                        K::MODULE,
                         self.info.arch.name()
                     )
                 })?;
@@ -419,72 +264,28 @@ impl Inner {
             }
         };
         let mut function = function;
-        let shared = kernel.shared_bytes;
-        if shared > DEFAULT_MAX_DYNAMIC_SHARED && shared > function.shared_opt_in {
+        if K::SHARED_BYTES > DEFAULT_MAX_DYNAMIC_SHARED && K::SHARED_BYTES > function.shared_opt_in
+        {
             // SAFETY: a valid function handle of the current context.
             let r = unsafe {
                 result::function::set_function_attribute(
                     function.handle,
                     sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    shared as i32,
+                    K::SHARED_BYTES as i32,
                 )
             };
             self.check(r, || {
                 format!(
-                    "allowing {shared} bytes of dynamic shared memory for {} on {}",
-                    kernel.entry, self.info.name
+                    "allowing {} bytes of dynamic shared memory for {} on {}",
+                    K::SHARED_BYTES,
+                    K::ENTRY,
+                    self.info.name
                 )
             })?;
-            function.shared_opt_in = shared;
+            function.shared_opt_in = K::SHARED_BYTES;
         }
-        module.functions.insert(kernel.entry, function);
+        module.functions.insert(K::ENTRY, function);
         Ok(function.handle)
-    }
-}
-
-impl super::Context {
-    /// Whether `kernel`'s PTX module is loaded on this context (by its first launch or by
-    /// [`Device::prepare`]): its entry's module, or with `MGPU_JIT_WHOLE_FAMILY=1` its
-    /// family's.
-    ///
-    /// # Examples
-    ///
-    /// Runs on machines with and without a GPU:
-    ///
-    /// ```
-    /// use mgpu_runtime::{Context, Device, KernelRef};
-    /// let k = KernelRef { module: "partition", entry: "partition_lbs_u32", shared_bytes: 0 };
-    /// if let Ok(ctx) = Context::new(0) {
-    ///     assert!(!ctx.is_loaded(k));
-    ///     ctx.prepare(&[k]).unwrap();
-    ///     assert!(ctx.is_loaded(k));
-    /// }
-    /// ```
-    ///
-    /// [`Device::prepare`]: crate::Device::prepare
-    pub fn is_loaded(&self, kernel: KernelRef) -> bool {
-        self.0.is_loaded(&kernel)
-    }
-
-    /// How many PTX modules are loaded on this context: one per kernel entry launched or
-    /// prepared so far (one per family with `MGPU_JIT_WHOLE_FAMILY=1`).
-    ///
-    /// # Examples
-    ///
-    /// Runs on machines with and without a GPU:
-    ///
-    /// ```
-    /// use mgpu_runtime::{Context, Device, KernelRef};
-    /// let k = KernelRef { module: "partition", entry: "partition_search_u64", shared_bytes: 0 };
-    /// if let Ok(ctx) = Context::new(0) {
-    ///     ctx.prepare(&[k]).unwrap();
-    ///     let loaded = ctx.loaded_modules();
-    ///     ctx.prepare(&[k, k]).unwrap(); // ready already: nothing to do
-    ///     assert_eq!(ctx.loaded_modules(), loaded);
-    /// }
-    /// ```
-    pub fn loaded_modules(&self) -> usize {
-        self.0.loaded_modules()
     }
 }
 
@@ -498,144 +299,6 @@ mod tests {
             loaded: HashMap::new(),
             overrides: HashMap::new(),
         }
-    }
-
-    #[test]
-    fn jobs_run_concurrently_and_answer_in_order() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        use std::time::Duration;
-        let running = AtomicUsize::new(0);
-        let most = AtomicUsize::new(0);
-        let items: Vec<usize> = (0..4).collect();
-        let results = concurrently(&items, |&i| {
-            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
-            most.fetch_max(now, Ordering::SeqCst);
-            std::thread::sleep(Duration::from_millis(200));
-            running.fetch_sub(1, Ordering::SeqCst);
-            if i % 2 == 1 {
-                Err(format!("job {i} failed"))
-            } else {
-                Ok(i * 10)
-            }
-        });
-        // The four sleeps overlapped (the JITs would too).
-        assert_eq!(most.load(Ordering::SeqCst), 4);
-        assert_eq!(
-            results,
-            [
-                Ok(0),
-                Err("job 1 failed".to_string()),
-                Ok(20),
-                Err("job 3 failed".to_string())
-            ]
-        );
-        assert!(concurrently(&[] as &[u8], |_| ()).is_empty());
-        let here = std::thread::current().id();
-        assert_eq!(concurrently(&[()], |_| std::thread::current().id()), [here]);
-    }
-
-    /// A module handle for the cache logic's tests: never given to the driver.
-    fn fake(n: usize) -> sys::CUmodule {
-        std::ptr::without_provenance_mut(0x1000 * n)
-    }
-
-    const LBS: KernelRef = KernelRef {
-        module: "partition",
-        entry: "partition_lbs_u32",
-        shared_bytes: 0,
-    };
-    const SEARCH: KernelRef = KernelRef {
-        module: "partition",
-        entry: "partition_search_u32",
-        shared_bytes: 0,
-    };
-    const PERMUTE: KernelRef = KernelRef {
-        module: "blocks",
-        entry: "blocks_permute_i32",
-        shared_bytes: 0,
-    };
-
-    #[test]
-    fn prepare_jits_each_missing_module_once_in_order() {
-        let mut m = modules();
-        let missing = m.missing("sm_90", &[SEARCH, LBS, SEARCH, PERMUTE]).unwrap();
-        let keys: Vec<ModuleKey> = missing.iter().map(|(k, _)| *k).collect();
-        assert_eq!(
-            keys,
-            [
-                ("partition", Some("partition_search_u32")),
-                ("partition", Some("partition_lbs_u32")),
-                ("blocks", Some("blocks_permute_i32")),
-            ]
-        );
-        for ((_, entry), ptx) in &missing {
-            assert!(ptx.contains(&format!(".entry {}(", entry.unwrap())));
-            assert_eq!(ptx.matches(".entry").count(), 1);
-        }
-        // Loaded modules are skipped; nothing is missing once all are in.
-        assert_eq!(m.insert(keys[1], fake(1)), None);
-        let again = m.missing("sm_90", &[LBS, SEARCH]).unwrap();
-        assert_eq!(again.iter().map(|(k, _)| *k).collect::<Vec<_>>(), [keys[0]]);
-        assert_eq!(m.insert(keys[0], fake(2)), None);
-        assert_eq!(m.insert(keys[2], fake(3)), None);
-        assert!(m
-            .missing("sm_90", &[SEARCH, LBS, PERMUTE])
-            .unwrap()
-            .is_empty());
-        assert!(m.missing("sm_90", &[]).unwrap().is_empty());
-    }
-
-    #[test]
-    fn a_module_loaded_twice_keeps_the_first_and_hands_back_the_second() {
-        let mut m = modules();
-        let key = m.key(&LBS);
-        assert_eq!(m.insert(key, fake(1)), None);
-        assert_eq!(m.insert(key, fake(2)), Some(fake(2)));
-        assert_eq!(m.loaded.len(), 1);
-        assert_eq!(m.loaded[&key].handle, fake(1));
-        let drained: Vec<_> = m.drain().collect();
-        assert_eq!(drained, [fake(1)]);
-    }
-
-    #[test]
-    fn whole_family_prepares_each_family_once() {
-        let mut m = modules();
-        m.whole_family = true;
-        assert_eq!(m.key(&LBS), ("partition", None));
-        let missing = m.missing("sm_70", &[LBS, PERMUTE, SEARCH]).unwrap();
-        let keys: Vec<ModuleKey> = missing.iter().map(|(k, _)| *k).collect();
-        assert_eq!(keys, [("partition", None), ("blocks", None)]);
-        assert_eq!(
-            missing[0].1,
-            mgpu_kernels_ptx::ptx("partition", "sm_70").unwrap()
-        );
-        m.insert(keys[0], fake(1));
-        let rest = m.missing("sm_70", &[SEARCH, PERMUTE]).unwrap();
-        assert_eq!(rest.len(), 1);
-        assert_eq!(rest[0].0, ("blocks", None));
-    }
-
-    #[test]
-    fn prepare_reports_the_first_kernel_without_ptx() {
-        let mut m = modules();
-        let missing_family = KernelRef {
-            module: "no_such_family",
-            entry: "k",
-            shared_bytes: 0,
-        };
-        let missing_entry = KernelRef {
-            module: "blocks",
-            entry: "blocks_nothing",
-            shared_bytes: 0,
-        };
-        let e = m
-            .missing("sm_90", &[LBS, missing_family, missing_entry])
-            .unwrap_err();
-        assert!(e.to_string().contains("no_such_family"), "{e}");
-        let e = m.missing("sm_90", &[missing_entry, LBS]).unwrap_err();
-        assert!(e.to_string().contains("blocks_nothing"), "{e}");
-        assert!(e.to_string().contains("stale"), "{e}");
-        assert!(m.loaded.is_empty());
     }
 
     #[test]
