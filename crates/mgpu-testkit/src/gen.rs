@@ -116,6 +116,29 @@ pub fn edge_counts(rng: &mut Rng, items: usize) -> Vec<EdgeCounts> {
     ]
 }
 
+/// `n` values uniform in `[0, below)`, sorted ascending (descending when `descending`),
+/// as any element type: sorted keys with ties when `below` is small (all equal for
+/// `below == 1`), the inputs of merges and their partitions.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_testkit::{sorted_values, Rng};
+/// let v: Vec<i32> = sorted_values(&mut Rng::new(10), 1000, 50, false);
+/// assert!(v.windows(2).all(|w| w[0] <= w[1]) && v.iter().all(|&x| (0..50).contains(&x)));
+/// let d: Vec<f64> = sorted_values(&mut Rng::new(10), 1000, 50, true);
+/// assert!(d.windows(2).all(|w| w[0] >= w[1]));
+/// assert_eq!(sorted_values::<u32>(&mut Rng::new(1), 4, 1, false), [0; 4]);
+/// ```
+pub fn sorted_values<T: FromU64>(rng: &mut Rng, n: usize, below: u64, descending: bool) -> Vec<T> {
+    let mut v: Vec<u64> = (0..n).map(|_| rng.below(below)).collect();
+    v.sort_unstable();
+    if descending {
+        v.reverse();
+    }
+    v.into_iter().map(T::from_u64).collect()
+}
+
 /// The positions `0..n` each kept with probability `percent / 100`: sorted unique
 /// indices, as bulk remove takes (`ANCHORS.md`: each index removed with probability 1/2).
 ///

@@ -17,10 +17,13 @@
 //!   [`edge_counts`] (all zero, one huge, leading and trailing zeros, thousands of zeros
 //!   in a row, length 1), [`sorted_unique_indices`] (bulk remove), [`sorted_indices`]
 //!   (bulk insert, duplicates allowed), [`shuffled_layout`] (interval move's starts),
-//!   [`uniform_values`] and [`random_bits`].
+//!   [`uniform_values`], [`sorted_values`] (merge keys, ascending or descending, ties when
+//!   the range is small) and [`random_bits`].
 //! - **Plain-loop references**: [`exclusive_scan`] and [`inclusive_scan`] (left folds),
 //!   [`load_balance_search`], [`interval_expand`], [`interval_gather`],
-//!   [`interval_scatter`], [`interval_move`], [`bulk_remove`] and [`bulk_insert`].
+//!   [`interval_scatter`], [`interval_move`], [`bulk_remove`], [`bulk_insert`], and the
+//!   sequential merge ([`merge_sources`]) with its Merge Path partitions by definition
+//!   ([`merge_splits`]).
 //! - **Check helpers**: [`expect_invalid`] (the bad-input error and its message) and
 //!   [`proptest_runner`] (a property with its case count inside a check function).
 //! - **Seed 001's worked example** ([`seed001`]), which more than one suite checks.
@@ -62,11 +65,12 @@ mod target;
 pub use check::{expect_invalid, proptest_runner};
 pub use gen::{
     bits, edge_counts, pareto_counts, random_bits, shuffled_layout, sorted_indices,
-    sorted_unique_indices, to_index, uniform_counts, uniform_values, EdgeCounts, FromU64,
+    sorted_unique_indices, sorted_values, to_index, uniform_counts, uniform_values, EdgeCounts,
+    FromU64,
 };
 pub use reference::{
     bulk_insert, bulk_remove, exclusive_scan, inclusive_scan, interval_expand, interval_gather,
-    interval_move, interval_scatter, load_balance_search, offsets,
+    interval_move, interval_scatter, load_balance_search, merge_sources, merge_splits, offsets,
 };
 pub use rng::Rng;
 pub use target::{Target, CPU_BUDGET, SIMULATOR_BUDGET};

@@ -227,3 +227,71 @@ pub fn bulk_insert<T: Copy>(values: &[T], indices: &[u64], source: &[T]) -> Vec<
     );
     out
 }
+
+/// The sequential merge of `a` and `b`, each sorted by `less` (a strict order): the source
+/// of each output in turn, `i` for `a[i]` and `a.len() + j` for `b[j]`. On equal keys the
+/// elements of `a` come first when `a_first` (a lower-bound merge, Modern GPU's default),
+/// those of `b` otherwise (an upper-bound merge).
+///
+/// # Examples
+///
+/// ```
+/// let less = |x: &u32, y: &u32| x < y;
+/// // a = [1, 3], b = [3, 4]: 1, then the 3 of a (a first), the 3 of b, 4.
+/// assert_eq!(mgpu_testkit::merge_sources(&[1, 3], &[3, 4], true, less), [0, 1, 2, 3]);
+/// // B first on ties: the 3 of b before the 3 of a.
+/// assert_eq!(mgpu_testkit::merge_sources(&[1, 3], &[3, 4], false, less), [0, 2, 1, 3]);
+/// // Keys sorted by `>`: descending lists.
+/// assert_eq!(mgpu_testkit::merge_sources(&[5, 2], &[4], true, |x: &i32, y: &i32| x > y), [0, 2, 1]);
+/// ```
+pub fn merge_sources<T>(
+    a: &[T],
+    b: &[T],
+    a_first: bool,
+    less: impl Fn(&T, &T) -> bool,
+) -> Vec<u64> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    while i < a.len() || j < b.len() {
+        let take_a = j == b.len()
+            || (i < a.len()
+                && if a_first {
+                    !less(&b[j], &a[i])
+                } else {
+                    less(&a[i], &b[j])
+                });
+        if take_a {
+            out.push(i as u64);
+            i += 1;
+        } else {
+            out.push((a.len() + j) as u64);
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Merge Path partitions by their definition: for each tile boundary `p = 0..=ceil(n /
+/// nv)` of the `n = sources.len()` outputs of a merge, how many of its first `min(nv * p,
+/// n)` outputs come from A (`sources` as [`merge_sources`] gives them, A's elements being
+/// those below `a_len`).
+///
+/// # Examples
+///
+/// ```
+/// // A's elements are the sources 0 and 1; tiles of 2 outputs.
+/// let sources = [0, 2, 1, 3];
+/// assert_eq!(mgpu_testkit::merge_splits(&sources, 2, 2), [0, 1, 2]);
+/// assert_eq!(mgpu_testkit::merge_splits(&[], 0, 5), [0]);
+/// ```
+pub fn merge_splits(sources: &[u64], a_len: usize, nv: usize) -> Vec<u64> {
+    let mut from_a = Vec::with_capacity(sources.len() + 1);
+    from_a.push(0u64);
+    for &s in sources {
+        from_a.push(from_a[from_a.len() - 1] + u64::from((s as usize) < a_len));
+    }
+    let n = sources.len();
+    (0..=n.div_ceil(nv))
+        .map(|p| from_a[(nv * p).min(n)])
+        .collect()
+}

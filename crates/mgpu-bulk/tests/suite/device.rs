@@ -183,20 +183,12 @@ fn check_partitions<D: Device, I: BulkIndex>(
     assert!(got.iter().all(|&p| p <= m as u64));
     if let Indices::Array(v) = indices {
         if v.windows(2).all(|w| w[0] <= w[1]) && v.iter().all(|&x| Index::to_u64(x) <= n as u64) {
-            // The merge: value k goes before source j when indices[k] <= j.
-            let mut from_values = vec![0u64];
-            let (mut k, mut j) = (0, 0);
-            while k + j < n + m {
-                if k < m && (j >= n || Index::to_u64(v[k]) as usize <= j) {
-                    k += 1;
-                } else {
-                    j += 1;
-                }
-                from_values.push(k as u64);
-            }
-            let def: Vec<u64> = (0..want.len())
-                .map(|i| from_values[(nv * i).min(n + m)])
-                .collect();
+            // The merge of the indices (A) with the source positions (B), A first on ties:
+            // value k goes before source j when indices[k] <= j.
+            let keys: Vec<u64> = v.iter().map(|&x| Index::to_u64(x)).collect();
+            let positions: Vec<u64> = (0..n as u64).collect();
+            let merge = kit::merge_sources(&keys, &positions, true, |x, y| x < y);
+            let def = kit::merge_splits(&merge, m, nv);
             assert_eq!(got, def, "definition n={n} m={m} nv={nv}");
         }
     }

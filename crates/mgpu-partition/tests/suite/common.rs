@@ -1,33 +1,31 @@
-//! Input generators and the checks shared by the simulator and GPU test binaries: each
-//! launcher's result against `mgpu_cpu::partition` on the same input.
-#![allow(dead_code)]
+//! What the suite's modules share: each launcher's result on a device against
+//! `mgpu_cpu::partition` on the same input, bit for bit (the counting partitions against
+//! its `merge_path_partitions` with the positions materialised), the serial definition of
+//! the counting partitions, and the inputs.
 
-use mgpu_core::{Element, Greater, Less};
+use mgpu_core::{Greater, Less};
 use mgpu_cpu::partition as cpu;
-use mgpu_ctasearch::Bounds;
-use mgpu_partition::{MergeComparator, PartitionIndex};
+use mgpu_ctasearch::{merge_path, Bounds, Counting};
+use mgpu_partition::{IndexSource, MergeComparator, PartitionIndex};
 use mgpu_runtime::{Device, DeviceVec};
-use mgpu_testkit::Rng;
+use mgpu_testkit::{self as kit, FromU64, Rng};
 
-/// Keys from small integers (many ties when `range` is small).
-pub trait Key: Element {
-    fn from_small(x: u64) -> Self;
-}
-macro_rules! key {
-    ($($t:ty),*) => {$(impl Key for $t { fn from_small(x: u64) -> Self { x as $t } })*};
-}
-key!(i32, u32, i64, u64, f32, f64);
+/// The key types of the merge partitions: element types made exactly from small integers
+/// (many ties when their range is small).
+pub trait Key: FromU64 {}
+impl<T: FromU64> Key for T {}
 
+/// `n` keys below `range`, sorted ascending (descending for `Greater`).
 pub fn sorted<T: Key>(rng: &mut Rng, n: usize, range: u64, descending: bool) -> Vec<T> {
-    let mut v: Vec<u64> = (0..n).map(|_| rng.below(range)).collect();
-    v.sort_unstable();
-    if descending {
-        v.reverse();
-    }
-    v.into_iter().map(T::from_small).collect()
+    kit::sorted_values(rng, n, range, descending)
 }
 
-fn cpu_bounds(b: Bounds) -> cpu::Bounds {
+/// `n` sorted indices below `below` (duplicates allowed) as `I`.
+pub fn sorted_below<I: PartitionIndex>(rng: &mut Rng, n: usize, below: u64) -> Vec<I> {
+    kit::to_index(&kit::sorted_values::<u64>(rng, n, below, false))
+}
+
+pub fn cpu_bounds(b: Bounds) -> cpu::Bounds {
     match b {
         Bounds::Lower => cpu::Bounds::Lower,
         Bounds::Upper => cpu::Bounds::Upper,
@@ -98,15 +96,15 @@ pub fn sorted_lists<T: Key, C: 'static>(
     list: usize,
     range: u64,
 ) -> Vec<T> {
-    let descending = std::any::TypeId::of::<C>() == std::any::TypeId::of::<Greater>();
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let m = list.min(n - out.len());
-        out.extend(sorted::<T>(rng, m, range, descending));
+        out.extend(sorted::<T>(rng, m, range, is_greater::<C>()));
     }
     out
 }
 
+/// Binary-search partitions on `dev` == CPU, both bounds.
 pub fn check_search<D: Device, I: PartitionIndex>(dev: &D, data: &[I], count: usize, nv: usize) {
     let dd = DeviceVec::from_slice(dev, data).unwrap();
     for bounds in [Bounds::Lower, Bounds::Upper] {
@@ -125,6 +123,7 @@ pub fn check_search<D: Device, I: PartitionIndex>(dev: &D, data: &[I], count: us
     }
 }
 
+/// CSR partitions on `dev` == CPU.
 pub fn check_csr<D: Device, I: PartitionIndex>(dev: &D, csr: &[I], nz: usize, nv: usize) {
     let dc = DeviceVec::from_slice(dev, csr).unwrap();
     let got = mgpu_partition::csr_partitions(dc.as_slice(), nz, nv)
@@ -140,6 +139,7 @@ pub fn check_csr<D: Device, I: PartitionIndex>(dev: &D, csr: &[I], nz: usize, nv
     );
 }
 
+/// Load-balancing partitions on `dev` == CPU.
 pub fn check_lbs<D: Device, I: PartitionIndex>(dev: &D, scan: &[I], total: usize, nv: usize) {
     let ds = DeviceVec::from_slice(dev, scan).unwrap();
     let got = mgpu_partition::load_balance_partitions(ds.as_slice(), total, nv)
@@ -167,7 +167,6 @@ pub fn check_counting<D: Device, I: PartitionIndex>(
     count: usize,
     nv: usize,
 ) -> usize {
-    use mgpu_partition::IndexSource;
     let d = DeviceVec::from_slice(dev, if seq.is_some() { &[] } else { indices }).unwrap();
     let positions: Vec<I> = (0..count as u64).map(I::from_u64).collect();
     let mut num = 0;
@@ -201,49 +200,59 @@ pub fn check_counting<D: Device, I: PartitionIndex>(
     num
 }
 
-/// Exclusive scan of `counts` as `I`, and the total.
-pub fn scan_of<I: PartitionIndex>(counts: &[u64]) -> (Vec<I>, usize) {
-    let mut t = 0u64;
-    let s = counts
-        .iter()
-        .map(|&c| {
-            let v = I::from_u64(t);
-            t += c;
-            v
+/// The counting partitions by their serial definition, as the one-thread kernel computed
+/// them: per partition, the serial `merge_path` of `indices` (as the kernel reads them)
+/// against `Counting(0)` over `count` positions.
+pub fn serial_counting<I: PartitionIndex>(
+    indices: &[I],
+    count: u64,
+    nv: u64,
+    bounds: Bounds,
+) -> Vec<u64> {
+    let m = indices.len() as u64;
+    (0..mgpu_partition::partition_count((m + count) as usize, nv as usize) as u64)
+        // SAFETY: `indices` holds the `m` keys the search reads; `Counting` reads nothing.
+        .map(|p| unsafe {
+            let diag = (nv * p).min(m + count);
+            merge_path(indices, m, Counting(I::ZERO), count, diag, bounds, Less)
         })
-        .collect();
-    (s, t as usize)
+        .collect()
 }
 
-/// Random counts below `max` with runs of zeros.
+/// The exclusive scan of `counts` as `I`, and the total.
+pub fn scan_of<I: PartitionIndex>(counts: &[u64]) -> (Vec<I>, usize) {
+    let (scan, total) = kit::offsets(counts);
+    (kit::to_index(&scan), total as usize)
+}
+
+/// Random counts below `max` with runs of zeros (one in four).
 pub fn counts(rng: &mut Rng, n: usize, max: u64) -> Vec<u64> {
     (0..n)
         .map(|_| if rng.below(4) == 0 { 0 } else { rng.below(max) })
         .collect()
 }
 
-/// Every key type with Less and Greater, through `f::<T, C>()`.
-#[macro_export]
+/// Every key type with Less and Greater, through `f::<T, C>(args)`.
 macro_rules! for_key_types {
     ($f:ident, $($arg:expr),*) => {{
         use mgpu_core::{Greater, Less};
-        $f::<i32, Less>($($arg),*);
-        $f::<i32, Greater>($($arg),*);
-        $f::<u32, Less>($($arg),*);
-        $f::<u32, Greater>($($arg),*);
-        $f::<i64, Less>($($arg),*);
-        $f::<i64, Greater>($($arg),*);
-        $f::<u64, Less>($($arg),*);
-        $f::<u64, Greater>($($arg),*);
-        $f::<f32, Less>($($arg),*);
-        $f::<f32, Greater>($($arg),*);
-        $f::<f64, Less>($($arg),*);
-        $f::<f64, Greater>($($arg),*);
+        $f::<_, i32, Less>($($arg),*);
+        $f::<_, i32, Greater>($($arg),*);
+        $f::<_, u32, Less>($($arg),*);
+        $f::<_, u32, Greater>($($arg),*);
+        $f::<_, i64, Less>($($arg),*);
+        $f::<_, i64, Greater>($($arg),*);
+        $f::<_, u64, Less>($($arg),*);
+        $f::<_, u64, Greater>($($arg),*);
+        $f::<_, f32, Less>($($arg),*);
+        $f::<_, f32, Greater>($($arg),*);
+        $f::<_, f64, Less>($($arg),*);
+        $f::<_, f64, Greater>($($arg),*);
     }};
 }
+pub(crate) use for_key_types;
 
+/// Whether `C` is `Greater` (its keys sorted descending).
 pub fn is_greater<C: 'static>() -> bool {
     std::any::TypeId::of::<C>() == std::any::TypeId::of::<Greater>()
 }
-
-pub fn _unused(_: Less) {}
