@@ -97,17 +97,6 @@ where
         .for_each(|(first, last, out)| runs(first, last, out));
 }
 
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected != got {
-        return Err(Error::LengthMismatch {
-            what,
-            expected,
-            got,
-        });
-    }
-    Ok(())
-}
-
 /// The load-balancing search (Modern GPU's `LoadBalanceSearch`, seed 001): `scan` is the
 /// exclusive scan of the objects' work-item counts and `total` their sum; `output[i]`
 /// becomes the object that generated work item `i`, `upper_bound(scan, i) - 1`. The same
@@ -130,7 +119,7 @@ fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
 /// # Ok::<(), mgpu_core::Error>(())
 /// ```
 pub fn load_balance_search<I: Index>(scan: &[I], total: I, output: &mut [I]) -> Result<()> {
-    check_len("output", total.to_usize(), output.len())?;
+    Error::check_len("output", total.to_usize(), output.len())?;
     validate(scan, total.to_u64())?;
     for_each_run(scan, total.to_usize(), output, |o, run| {
         run.fill(I::from_u64_wrapping(o as u64))
@@ -160,8 +149,8 @@ pub fn load_balance_search_ranks<I: Index>(
     objects: &mut [I],
     ranks: &mut [I],
 ) -> Result<()> {
-    check_len("objects", total.to_usize(), objects.len())?;
-    check_len("ranks", total.to_usize(), ranks.len())?;
+    Error::check_len("objects", total.to_usize(), objects.len())?;
+    Error::check_len("ranks", total.to_usize(), ranks.len())?;
     validate(scan, total.to_u64())?;
     let total = total.to_usize();
     for_each_run(scan, total, objects, |o, run| {
