@@ -269,7 +269,11 @@ fn insert_partitions_of_garbage_match_serial<D: Device>(dev: &D, _: Target) {
         proptest::collection::vec(0u64..3200, 0..3000),
         1usize..2500,
     );
-    // 64 cases, as the earlier `proptest!` block.
+    // The case proptest once shrank a failure to (the old simulator suite's regressions
+    // file), then 64 cases, as the earlier `proptest!` block.
+    let (n, raw, parts) = (14, [14u64, 6, 1208], 2059);
+    check_partitions(dev, n, &array::<u32>(&raw), nv_for(n + raw.len(), parts));
+    check_partitions(dev, n, &array::<u64>(&raw), nv_for(n + raw.len(), parts));
     mgpu_testkit::proptest_runner(64)
         .run(&strategy, |(n, raw, parts)| {
             let nv = nv_for(n + raw.len(), parts);
@@ -292,7 +296,12 @@ fn insert_partitions_of_sequences_match_serial<D: Device>(dev: &D, _: Target) {
         0usize..3000,
         1usize..2500,
     );
-    // 64 cases, as the earlier `proptest!` block.
+    // The case proptest once shrank a failure to (a u32 sequence that wraps), then 64
+    // cases, as the earlier `proptest!` block.
+    let (n, first, step, m, parts) = (3, 4294966916u64, 2u64, 191, 98);
+    let nv = nv_for(n + m, parts);
+    check_partitions(dev, n, &Indices::Sequence(first as u32, step as u32, m), nv);
+    check_partitions(dev, n, &Indices::Sequence(first, step, m), nv);
     mgpu_testkit::proptest_runner(64)
         .run(&strategy, |(n, first, step, m, parts)| {
             let nv = nv_for(n + m, parts);

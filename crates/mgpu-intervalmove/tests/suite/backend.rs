@@ -313,6 +313,9 @@ fn counts_strategy() -> impl Strategy<Value = Vec<u64>> {
 
 /// Random counts (24 cases, as the earlier `proptest!` block) through every call.
 fn random_counts<T: Elem<I>, I: IntervalIndex>(b: &Backend, _: Target) {
+    // The cases proptest once shrank failures to (the old simulator suite's regressions
+    // file): no intervals at all.
+    check::<T, I>(b, UNTIMED, "saved: no intervals", &[], 0, true);
     mgpu_testkit::proptest_runner(24)
         .run(&(counts_strategy(), any::<u64>()), |(counts, seed)| {
             check::<T, I>(b, UNTIMED, "random", &counts, seed, true);
