@@ -1,7 +1,7 @@
 //! The argument checks of each algorithm that every backend makes (the GPU launchers, the
 //! CPU backend, the facade before it allocates), written once so that the same bad call
-//! gives the same [`Error`](crate::Error), kind and text, everywhere. Checks of the data
-//! itself are [`Violation`](crate::Violation)s.
+//! gives the same [`Error`], kind and text, everywhere. Checks of the data
+//! itself are [`Violation`]s.
 
 use crate::{Error, Index, Result, Violation};
 

@@ -5,7 +5,9 @@
 //! 1. one [`Tuning`] per kernel (its launch shape on each architecture and value width,
 //!    and the threads per SM it is built to fit);
 //! 2. its kernel types with [`kernel_type!`](crate::kernel_type) (a struct generic over its
-//!    types, `NT` and `VT`, and the [`Kernel`] impl that calls the body in `device.rs`);
+//!    types, `NT` and `VT`, and the [`Kernel`](crate::Kernel) impl that calls the body in
+//!    `device.rs`), or [`kernel_impl!`](crate::kernel_impl) for a kernel written by hand,
+//!    and its kernel set with [`kernel_set!`](crate::kernel_set);
 //! 3. one instance list (`for_each_<family>_instance!`) from which the nvptx entry points
 //!    ([`kernel_entry!`](crate::kernel_entry) with [`tuned!`](crate::tuned) at
 //!    [`Arch::TARGET`]) and, on the host, the [`EntryName`] impls and the family's kernel
