@@ -224,23 +224,7 @@ impl Bench<'_> {
     ) -> Result<()> {
         let values = DeviceVec::<T, _>::zeros(self.ctx, m)?;
         let mut out = DeviceVec::<T, _>::uninit(self.ctx, n)?;
-        let run = |out: &mut DeviceVec<T, Context>| {
-            if naive {
-                mgpu_intervalmove::interval_expand_naive_into(
-                    scan.as_slice(),
-                    n,
-                    values.as_slice().into(),
-                    out.as_mut_slice(),
-                )
-            } else {
-                mgpu_intervalmove::interval_expand_into(
-                    scan.as_slice(),
-                    n,
-                    values.as_slice().into(),
-                    out.as_mut_slice(),
-                )
-            }
-        };
+        let run = |out: &mut DeviceVec<T, Context>| expand_into(naive, scan, n, &values, out);
         let ms = time(self.ctx, || run(&mut out).map(|_| ()))?;
         run(&mut out)?.wait()?;
         let size = std::mem::size_of::<T>();
@@ -353,6 +337,28 @@ fn l2_fetch_granularity(ctx: &Context) {
     println!("L2 fetch granularity: {v} bytes ({r:?})");
 }
 
+/// Queues the interval expand of `values` by `scan` into `out`, naive (one thread per
+/// interval) or load-balanced.
+fn expand_into<T: mgpu_intervalmove::IntervalData + mgpu_intervalmove::IntervalElement<u32>>(
+    naive: bool,
+    scan: &DeviceVec<u32, Context>,
+    n: usize,
+    values: &DeviceVec<T, Context>,
+    out: &mut DeviceVec<T, Context>,
+) -> Result<mgpu_runtime::Pending<Context>> {
+    let f = if naive {
+        mgpu_intervalmove::interval_expand_naive_into::<Context, T, u32>
+    } else {
+        mgpu_intervalmove::interval_expand_into::<Context, T, u32>
+    };
+    f(
+        scan.as_slice(),
+        n,
+        values.as_slice().into(),
+        out.as_mut_slice(),
+    )
+}
+
 /// Wall time of `call`, from just before it (the queue drained) to after a synchronize, ms.
 fn first_call_ms(ctx: &Context, call: impl FnOnce() -> Result<()>) -> Result<f64> {
     ctx.synchronize()?;
@@ -438,22 +444,7 @@ fn cold_one(op: &str) -> Result<f64> {
                     let mut out = DeviceVec::<i32, _>::uninit(ctx, n)?;
                     let naive = op == "interval_expand_naive";
                     first_call_ms(ctx, || {
-                        let pending = if naive {
-                            mgpu_intervalmove::interval_expand_naive_into(
-                                scan.as_slice(),
-                                n,
-                                values.as_slice().into(),
-                                out.as_mut_slice(),
-                            )?
-                        } else {
-                            mgpu_intervalmove::interval_expand_into(
-                                scan.as_slice(),
-                                n,
-                                values.as_slice().into(),
-                                out.as_mut_slice(),
-                            )?
-                        };
-                        pending.wait()
+                        expand_into(naive, &scan, n, &values, &mut out)?.wait()
                     })
                 }
             }

@@ -136,32 +136,48 @@ fn out_of_memory_is_reported() {
     assert_eq!(v.to_vec().unwrap(), vec![1, 2, 3]);
 }
 
+/// The names of a kernel the committed PTX does not have.
+trait Names {
+    const MODULE: &'static str;
+    const ENTRY: &'static str;
+}
+
+/// The arguments of [`Missing`].
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Args {
+    out: *mut u32,
+}
+
+/// A kernel with `N`'s names, which no PTX holds: launching it must fail with a clear error.
+struct Missing<N>(std::marker::PhantomData<N>);
+
+impl<N: Names> mgpu_core::Kernel for Missing<N> {
+    type Args = Args;
+    const MODULE: &'static str = N::MODULE;
+    const ENTRY: &'static str = N::ENTRY;
+    const NT: u32 = 32;
+    const VT: u32 = 1;
+    const SHARED_BYTES: u32 = 0;
+    fn body<C: mgpu_core::Cta>(_: &C, _: &Args) {}
+}
+
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn missing_family_is_a_clear_error() {
-    use mgpu_core::{Cta, Kernel};
-    #[derive(Clone, Copy)]
-    #[repr(C)]
-    struct Args {
-        out: *mut u32,
-    }
-    struct Missing;
-    impl Kernel for Missing {
-        type Args = Args;
+    struct NoFamily;
+    impl Names for NoFamily {
         const MODULE: &'static str = "no_such_family";
         const ENTRY: &'static str = "no_such_family_kernel";
-        const NT: u32 = 32;
-        const VT: u32 = 1;
-        const SHARED_BYTES: u32 = 0;
-        fn body<C: Cta>(_: &C, _: &Args) {}
     }
+    type K = Missing<NoFamily>;
     let ctx = gpu();
     let args = Args {
         out: std::ptr::null_mut(),
     };
     // grid 0: nothing to launch, no module needed.
-    unsafe { ctx.launch::<Missing>(0, &args).unwrap() };
-    match unsafe { ctx.launch::<Missing>(1, &args) } {
+    unsafe { ctx.launch::<K>(0, &args).unwrap() };
+    match unsafe { ctx.launch::<K>(1, &args) } {
         Err(Error::Cuda(msg)) => assert!(msg.contains("no_such_family"), "{msg}"),
         other => panic!("expected Error::Cuda, got {other:?}"),
     }
@@ -173,28 +189,18 @@ fn missing_family_is_a_clear_error() {
 fn missing_entry_is_a_clear_error() {
     // A registered family without that entry: a stale-PTX hint, whether the runtime loads
     // the entry alone (the default) or the whole family (MGPU_JIT_WHOLE_FAMILY=1).
-    use mgpu_core::{Cta, Kernel};
-    #[derive(Clone, Copy)]
-    #[repr(C)]
-    struct Args {
-        out: *mut u32,
-    }
-    struct Missing;
-    impl Kernel for Missing {
-        type Args = Args;
+    struct NoEntry;
+    impl Names for NoEntry {
         const MODULE: &'static str = "blocks";
         const ENTRY: &'static str = "blocks_no_such_kernel";
-        const NT: u32 = 32;
-        const VT: u32 = 1;
-        const SHARED_BYTES: u32 = 0;
-        fn body<C: Cta>(_: &C, _: &Args) {}
     }
+    type K = Missing<NoEntry>;
     let ctx = gpu();
     let args = Args {
         out: std::ptr::null_mut(),
     };
     for _ in 0..2 {
-        match unsafe { ctx.launch::<Missing>(1, &args) } {
+        match unsafe { ctx.launch::<K>(1, &args) } {
             Err(Error::Cuda(msg)) => {
                 assert!(msg.contains("blocks_no_such_kernel"), "{msg}");
                 assert!(msg.contains("stale"), "{msg}");
