@@ -28,10 +28,4 @@
 
 pub mod kernels;
 
-#[cfg(not(target_arch = "nvptx64"))]
-mod host;
-#[cfg(not(target_arch = "nvptx64"))]
-pub use host::*;
-
-#[doc(hidden)]
-pub use mgpu_core as __core;
+mgpu_core::family_crate!();

@@ -188,7 +188,7 @@ macro_rules! bulk_kernel_type {
 #[macro_export]
 macro_rules! bulk_entries {
     (data, $t:ident, $i:ident) => {
-        $crate::__paste::paste! {
+        $crate::__core::__paste::paste! {
             $crate::__core::kernel_entry!([<bulk_remove_ $t _ $i>], $crate::bulk_kernel_type!(Remove, REMOVE, $t, $i, TARGET));
             $crate::__core::kernel_entry!([<bulk_insert_ $t _ $i>], $crate::bulk_kernel_type!(Insert, INSERT, $t, $i, TARGET));
         }

@@ -49,14 +49,6 @@
 pub mod device;
 pub mod kernels;
 
-#[cfg(not(target_arch = "nvptx64"))]
-mod host;
-#[cfg(not(target_arch = "nvptx64"))]
-pub use host::*;
+mgpu_core::family_crate!();
 
 pub use kernels::BulkElement;
-
-#[doc(hidden)]
-pub use mgpu_core as __core;
-#[doc(hidden)]
-pub use paste as __paste;

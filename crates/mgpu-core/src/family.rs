@@ -449,3 +449,33 @@ macro_rules! kernel_set {
         }
     };
 }
+
+/// A family crate's root, after its `pub mod device; pub mod kernels;`: declares `mod
+/// host;` (the file `src/host.rs`, compiled for the host only), re-exports its items at
+/// the crate root, and names this crate `__core`, the path the family's exported macros
+/// (its instance list and entry points) reach the kit through.
+///
+/// # Examples
+///
+/// A family's `src/lib.rs` (the crate also has `src/host.rs`):
+///
+/// ```ignore
+/// #![cfg_attr(target_arch = "nvptx64", no_std)]
+///
+/// pub mod device;
+/// pub mod kernels;
+///
+/// mgpu_core::family_crate!();
+/// ```
+#[macro_export]
+macro_rules! family_crate {
+    () => {
+        #[cfg(not(target_arch = "nvptx64"))]
+        mod host;
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub use host::*;
+
+        #[doc(hidden)]
+        pub use $crate as __core;
+    };
+}

@@ -86,6 +86,11 @@ pub use warp::{shfl_down, shfl_idx, shfl_up, shfl_xor};
 #[cfg(target_arch = "nvptx64")]
 pub use nvptx::NvptxCta;
 
+/// The `paste` macro, for the families' exported macros (entry names built from type
+/// and operator names).
+#[doc(hidden)]
+pub use paste as __paste;
+
 /// Marker re-exported so `kernel_entry!` expansions need no direct dependency on core.
 #[doc(hidden)]
 pub mod __private {

@@ -221,7 +221,7 @@ macro_rules! intervalmove_kernel_type {
 #[macro_export]
 macro_rules! intervalmove_entries {
     ($t:ident, $i:ident) => {
-        $crate::__paste::paste! {
+        $crate::__core::__paste::paste! {
             $crate::__core::kernel_entry!([<intervalmove_expand_ $t _ $i>], $crate::intervalmove_kernel_type!(Expand, EXPAND, $t, $i, TARGET));
             $crate::__core::kernel_entry!([<intervalmove_move_ $t _ $i>], $crate::intervalmove_kernel_type!(Move, MOVE, $t, $i, TARGET));
             $crate::__core::kernel_entry!([<intervalmove_naive_ $t _ $i>], $crate::kernels::Naive<$t, $i, { $crate::kernels::tuning::NAIVE.sm90.nt }>);

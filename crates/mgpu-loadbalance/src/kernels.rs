@@ -129,7 +129,7 @@ macro_rules! loadbalance_kernel_type {
 #[macro_export]
 macro_rules! loadbalance_entries {
     ($t:ident) => {
-        $crate::__paste::paste! {
+        $crate::__core::__paste::paste! {
             $crate::__core::kernel_entry!([<loadbalance_search_ $t>], $crate::loadbalance_kernel_type!($t, TARGET));
         }
     };

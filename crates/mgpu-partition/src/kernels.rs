@@ -168,13 +168,13 @@ macro_rules! for_each_partition_instance {
 #[macro_export]
 macro_rules! partition_entries {
     (merge, $t:ident, $cmp:ident, $name:ident) => {
-        $crate::__paste::paste! {
+        $crate::__core::__paste::paste! {
             $crate::__core::kernel_entry!([<partition_merge_ $t _ $name>],
                 $crate::kernels::MergePartition<$t, $crate::__core::$cmp>);
         }
     };
     (index, $t:ident) => {
-        $crate::__paste::paste! {
+        $crate::__core::__paste::paste! {
             $crate::__core::kernel_entry!([<partition_search_ $t>], $crate::kernels::SearchPartition<$t>);
             $crate::__core::kernel_entry!([<partition_csr_ $t>], $crate::kernels::CsrPartition<$t>);
             $crate::__core::kernel_entry!([<partition_lbs_ $t>], $crate::kernels::LbsPartition<$t>);

@@ -54,15 +54,7 @@
 pub mod device;
 pub mod kernels;
 
-#[cfg(not(target_arch = "nvptx64"))]
-mod host;
-#[cfg(not(target_arch = "nvptx64"))]
-pub use host::*;
+mgpu_core::family_crate!();
 
 pub use device::{csr_limit_continues, csr_limit_row, CSR_CONTINUATION, INTERPOLATE, KARY_SHIFT};
 pub use kernels::{MergeComparator, PartitionIndex};
-
-#[doc(hidden)]
-pub use mgpu_core as __core;
-#[doc(hidden)]
-pub use paste as __paste;

@@ -210,14 +210,14 @@ macro_rules! scan_kernel_type {
 #[macro_export]
 macro_rules! scan_entries {
     (int, $t:ident, $op:ident, $name:ident) => {
-        $crate::__paste::paste! {
+        $crate::__core::__paste::paste! {
             $crate::__core::kernel_entry!([<scan_lookback_ $t _ $name>], $crate::scan_kernel_type!(Lookback, SCAN, $t, $op, TARGET));
             $crate::__core::kernel_entry!([<scan_partials_ $t _ $name>], $crate::scan_kernel_type!(Partials, REDUCE, $t, $op, TARGET));
             $crate::__core::kernel_entry!([<scan_spine_ $t _ $name>], $crate::scan_kernel_type!(Spine, SCAN, $t, $op, TARGET));
         }
     };
     (float, $t:ident, $op:ident, $name:ident) => {
-        $crate::__paste::paste! {
+        $crate::__core::__paste::paste! {
             $crate::__core::kernel_entry!([<scan_partials_ $t _ $name>], $crate::scan_kernel_type!(Partials, REDUCE, $t, $op, TARGET));
             $crate::__core::kernel_entry!([<scan_spine_ $t _ $name>], $crate::scan_kernel_type!(Spine, SCAN, $t, $op, TARGET));
             $crate::__core::kernel_entry!([<scan_downsweep_ $t _ $name>], $crate::scan_kernel_type!(Downsweep, SCAN, $t, $op, TARGET));
