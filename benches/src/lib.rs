@@ -253,21 +253,29 @@ pub fn parse_cold_ms(stdout: &str) -> Option<f64> {
         .and_then(|v| v.trim().parse().ok())
 }
 
+/// The kernel module sources a cold start is measured with, the values of
+/// `MGPU_KERNEL_LOAD`: the families' ahead-of-time cubins (the runtime's default, on the
+/// GPUs they are built for), one JIT-compiled PTX module per kernel entry (the default
+/// elsewhere), and the families' whole PTX (as before per-entry loading).
+///
+/// ```
+/// assert_eq!(mgpu_benches::COLD_LOADS, ["cubin", "entry", "family"]);
+/// ```
+pub const COLD_LOADS: [&str; 3] = ["cubin", "entry", "family"];
+
 /// One row of the cold-start table: an operation's first call in a fresh process with the
-/// JIT cache off, loading one module per kernel entry (the runtime's default) and its
-/// families' whole modules (`MGPU_JIT_WHOLE_FAMILY=1`, as before). `None`: that run failed.
+/// JIT cache off, once per module source of [`COLD_LOADS`] (in that order). `None`: that
+/// run failed.
 ///
 /// ```
 /// let row = mgpu_benches::ColdRow {
 ///     op: "reduce".into(),
 ///     ty: "i32".into(),
 ///     n: 1 << 20,
-///     per_entry_ms: Some(40.0),
-///     whole_family_ms: Some(6400.0),
-///     per_entry_process_ms: Some(400.0),
-///     whole_family_process_ms: Some(6800.0),
+///     first_call_ms: [Some(2.0), Some(40.0), Some(6400.0)],
+///     process_ms: [Some(300.0), Some(400.0), Some(6800.0)],
 /// };
-/// assert_eq!(row.speedup(), Some(160.0));
+/// assert_eq!(row.first_call_ms[0], Some(2.0)); // cubin
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColdRow {
@@ -277,35 +285,12 @@ pub struct ColdRow {
     pub ty: String,
     /// Input size.
     pub n: usize,
-    /// Wall time of the first call (from just before it to after a synchronize), one
-    /// module per kernel entry, ms.
-    pub per_entry_ms: Option<f64>,
-    /// The same with whole-family modules (`MGPU_JIT_WHOLE_FAMILY=1`), ms.
-    pub whole_family_ms: Option<f64>,
-    /// Wall time of the whole child process (driver start, context, input, the call),
-    /// one module per entry, ms.
-    pub per_entry_process_ms: Option<f64>,
-    /// The same with whole-family modules, ms.
-    pub whole_family_process_ms: Option<f64>,
-}
-
-impl ColdRow {
-    /// How many times faster the first call is per entry than whole-family, when both
-    /// runs succeeded.
-    ///
-    /// ```
-    /// let mut row = mgpu_benches::ColdRow {
-    ///     op: "bulk_remove".into(), ty: "i32".into(), n: 4,
-    ///     per_entry_ms: Some(50.0), whole_family_ms: Some(1900.0),
-    ///     per_entry_process_ms: None, whole_family_process_ms: None,
-    /// };
-    /// assert_eq!(row.speedup(), Some(38.0));
-    /// row.per_entry_ms = None;
-    /// assert_eq!(row.speedup(), None);
-    /// ```
-    pub fn speedup(&self) -> Option<f64> {
-        Some(self.whole_family_ms? / self.per_entry_ms?)
-    }
+    /// Per source of [`COLD_LOADS`]: wall time of the first call (from just before it to
+    /// after a synchronize), ms.
+    pub first_call_ms: [Option<f64>; 3],
+    /// Per source of [`COLD_LOADS`]: wall time of the whole child process (driver start,
+    /// context, input, the call), ms.
+    pub process_ms: [Option<f64>; 3],
 }
 
 /// Milliseconds with one decimal, or `failed`.
@@ -313,80 +298,70 @@ fn ms_or_failed(v: Option<f64>) -> String {
     v.map_or_else(|| "failed".to_string(), |v| format!("{v:.1}"))
 }
 
-/// The cold-start rows as CSV: `op,type,n,first_call_ms_per_entry,
-/// first_call_ms_whole_family,process_ms_per_entry,process_ms_whole_family` (a failed
-/// run: an empty field).
+/// The cold-start rows as CSV: `op,type,n`, then per source `s` of [`COLD_LOADS`]
+/// `first_call_ms_s`, then per source `process_ms_s` (a failed run: an empty field).
 ///
 /// ```
 /// let row = mgpu_benches::ColdRow {
 ///     op: "scan_exclusive".into(), ty: "i32".into(), n: 1 << 20,
-///     per_entry_ms: Some(35.5), whole_family_ms: None,
-///     per_entry_process_ms: Some(300.0), whole_family_process_ms: None,
+///     first_call_ms: [Some(1.25), Some(35.5), None],
+///     process_ms: [Some(250.0), Some(300.0), None],
 /// };
 /// let csv = mgpu_benches::cold_start_csv(&[row]);
-/// assert_eq!(csv.lines().nth(1), Some("\"scan_exclusive\",\"i32\",1048576,35.500,,300.000,"));
+/// assert!(csv.starts_with("op,type,n,first_call_ms_cubin,first_call_ms_entry,"));
+/// assert_eq!(
+///     csv.lines().nth(1),
+///     Some("\"scan_exclusive\",\"i32\",1048576,1.250,35.500,,250.000,300.000,")
+/// );
 /// ```
 pub fn cold_start_csv(rows: &[ColdRow]) -> String {
     let q = |t: &str| format!("\"{}\"", t.replace('"', "\"\""));
-    let f = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
-    let mut s = String::from(
-        "op,type,n,first_call_ms_per_entry,first_call_ms_whole_family,process_ms_per_entry,\
-         process_ms_whole_family\n",
-    );
+    let f = |v: &Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
+    let mut s = String::from("op,type,n");
+    for what in ["first_call_ms", "process_ms"] {
+        for load in COLD_LOADS {
+            let _ = write!(s, ",{what}_{load}");
+        }
+    }
+    s.push('\n');
     for r in rows {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{}",
-            q(&r.op),
-            q(&r.ty),
-            r.n,
-            f(r.per_entry_ms),
-            f(r.whole_family_ms),
-            f(r.per_entry_process_ms),
-            f(r.whole_family_process_ms)
-        );
+        let _ = write!(s, "{},{},{}", q(&r.op), q(&r.ty), r.n);
+        for v in r.first_call_ms.iter().chain(&r.process_ms) {
+            let _ = write!(s, ",{}", f(v));
+        }
+        s.push('\n');
     }
     s
 }
 
-/// The cold-start rows as a plain-text table for the terminal.
+/// The cold-start rows as a plain-text table for the terminal: the first call's ms per
+/// source of [`COLD_LOADS`], then the whole process's.
 ///
 /// ```
 /// let row = mgpu_benches::ColdRow {
 ///     op: "reduce".into(), ty: "i32".into(), n: 1 << 20,
-///     per_entry_ms: Some(40.0), whole_family_ms: Some(6400.0),
-///     per_entry_process_ms: Some(400.0), whole_family_process_ms: Some(6800.0),
+///     first_call_ms: [Some(2.0), Some(40.0), Some(6400.0)],
+///     process_ms: [Some(300.0), Some(400.0), None],
 /// };
 /// let table = mgpu_benches::cold_start_table(&[row]);
 /// assert!(table.lines().next().unwrap().starts_with("operation"));
-/// assert!(table.contains("6400.0") && table.contains("160.0x"));
+/// assert!(table.contains("6400.0") && table.contains("failed"));
 /// ```
 pub fn cold_start_table(rows: &[ColdRow]) -> String {
-    let mut s = format!(
-        "{:<22} {:<5} {:>5} {:>22} {:>22} {:>8} {:>22} {:>22}\n",
-        "operation",
-        "type",
-        "n",
-        "first call, entry ms",
-        "first call, family ms",
-        "speedup",
-        "process, entry ms",
-        "process, family ms"
-    );
+    let mut s = format!("{:<22} {:<5} {:>5}", "operation", "type", "n");
+    for what in ["first call", "process"] {
+        for load in COLD_LOADS {
+            let _ = write!(s, " {:>20}", format!("{what}, {load} ms"));
+        }
+    }
+    s.push('\n');
     for r in rows {
-        let _ = writeln!(
-            s,
-            "{:<22} {:<5} {:>5} {:>22} {:>22} {:>8} {:>22} {:>22}",
-            r.op,
-            r.ty,
-            format!("2^{:.0}", (r.n as f64).log2()),
-            ms_or_failed(r.per_entry_ms),
-            ms_or_failed(r.whole_family_ms),
-            r.speedup()
-                .map_or_else(|| "-".to_string(), |x| format!("{x:.1}x")),
-            ms_or_failed(r.per_entry_process_ms),
-            ms_or_failed(r.whole_family_process_ms)
-        );
+        let n = format!("2^{:.0}", (r.n as f64).log2());
+        let _ = write!(s, "{:<22} {:<5} {n:>5}", r.op, r.ty);
+        for &v in r.first_call_ms.iter().chain(&r.process_ms) {
+            let _ = write!(s, " {:>20}", ms_or_failed(v));
+        }
+        s.push('\n');
     }
     s
 }
@@ -523,27 +498,34 @@ mod tests {
                 op: op.to_string(),
                 ty: ty.to_string(),
                 n: 1 << COLD_START_LOG2,
-                per_entry_ms: (i % 3 != 0).then_some(10.0 + i as f64),
-                whole_family_ms: Some(1000.0),
-                per_entry_process_ms: (i % 3 != 0).then_some(300.0),
-                whole_family_process_ms: Some(1300.0),
+                first_call_ms: [
+                    (i % 3 != 0).then_some(10.0 + i as f64),
+                    Some(50.0),
+                    Some(1000.0),
+                ],
+                process_ms: [(i % 3 != 0).then_some(300.0), Some(350.0), Some(1300.0)],
             })
             .collect();
         let csv = cold_start_csv(&rows);
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), COLD_START_OPS.len() + 1);
         let columns = lines[0].split(',').count();
-        assert_eq!(columns, 7);
+        assert_eq!(columns, 3 + 2 * COLD_LOADS.len());
         for (line, row) in lines[1..].iter().zip(&rows) {
             let fields: Vec<&str> = line.split(',').collect();
             assert_eq!(fields.len(), columns, "{line}");
             assert_eq!(fields[0], format!("\"{}\"", row.op));
-            assert_eq!(fields[3].is_empty(), row.per_entry_ms.is_none(), "{line}");
+            assert_eq!(
+                fields[3].is_empty(),
+                row.first_call_ms[0].is_none(),
+                "{line}"
+            );
+            assert_eq!(fields[6].is_empty(), row.process_ms[0].is_none(), "{line}");
         }
         let table = cold_start_table(&rows);
         assert_eq!(table.lines().count(), rows.len() + 1);
         assert!(table.lines().nth(1).unwrap().contains("failed"));
-        assert!(table.lines().nth(2).unwrap().contains("90.9x"));
+        assert!(table.lines().nth(2).unwrap().contains(" 11.0 "), "cubin, row 1");
     }
 
     #[test]

@@ -23,6 +23,18 @@
 //! loads when `MGPU_JIT_WHOLE_FAMILY=1` (a knob for measuring the cold start before and
 //! after).
 //!
+//! # Ahead-of-time cubins
+//!
+//! Even one entry's JIT compile costs tens of milliseconds, and a cold call pays it for
+//! every kernel it launches. For the architectures of [`CUBIN_ARCHS`] the crate also
+//! embeds each family's machine code, `cubin/<family>_<arch>.cubin`, built from that
+//! very PTX by the CUDA toolkit's `ptxas` (`cargo xtask cubin`, a pinned release) and
+//! recorded in `cubin/manifest.txt` with the PTX's [`ptx_digest`]. The build script
+//! embeds a cubin only when the digest matches the PTX beside it, so a stale cubin can
+//! never run: [`cubin`] hands it out, and `mgpu-runtime` loads it on a device of exactly
+//! that architecture (a cubin for `sm_90` runs on compute capability 9.0 only), with the
+//! PTX as the fallback everywhere else.
+//!
 //! # Adding a family
 //!
 //! 1. Generate both files, `ptx/<family>_sm_70.ptx` and `ptx/<family>_sm_90.ptx`
@@ -58,7 +70,9 @@
 
 use std::sync::OnceLock;
 
+mod digest;
 mod split;
+pub use digest::{manifest_line, ptx_digest};
 pub use split::{entry_module, PtxIndex};
 
 /// The architectures every family is built for, in the order of the table: `sm_70`
@@ -71,13 +85,27 @@ pub use split::{entry_module, PtxIndex};
 /// ```
 pub const ARCHS: [&str; 2] = ["sm_70", "sm_90"];
 
-/// One registered family: its name, and its PTX for each of [`ARCHS`], in order, deflated
-/// by build.rs and inflated on first use.
+/// The architectures with ahead-of-time cubins (see the crate documentation), each built
+/// from the PTX of the same architecture and run only on a device of exactly that compute
+/// capability.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(mgpu_kernels_ptx::CUBIN_ARCHS, ["sm_90"]);
+/// ```
+pub const CUBIN_ARCHS: [&str; 1] = ["sm_90"];
+
+/// One registered family: its name, and its PTX and cubin for each of [`ARCHS`], in
+/// order, deflated by build.rs and inflated on first use (a cubin that build.rs did not
+/// embed is empty).
 struct Family {
     name: &'static str,
     packed: [&'static [u8]; 2],
     text: [OnceLock<&'static str>; 2],
     index: [OnceLock<PtxIndex<'static>>; 2],
+    packed_cubin: [&'static [u8]; 2],
+    cubin: [OnceLock<&'static [u8]>; 2],
 }
 
 impl Family {
@@ -94,6 +122,18 @@ impl Family {
     /// The entry index of the PTX text for arch index `a`, made once and kept.
     fn index(&self, a: usize) -> &PtxIndex<'static> {
         self.index[a].get_or_init(|| PtxIndex::new(self.ptx(a)))
+    }
+
+    /// The cubin for arch index `a` (empty when none is embedded), inflated once and kept.
+    fn cubin(&self, a: usize) -> &'static [u8] {
+        self.cubin[a].get_or_init(|| {
+            if self.packed_cubin[a].is_empty() {
+                return &[];
+            }
+            let bytes = miniz_oxide::inflate::decompress_to_vec(self.packed_cubin[a])
+                .expect("mgpu-kernels-ptx: the embedded cubin does not inflate");
+            Box::leak(bytes.into_boxed_slice())
+        })
     }
 }
 
@@ -112,6 +152,11 @@ macro_rules! families {
                 ],
                 text: [OnceLock::new(), OnceLock::new()],
                 index: [OnceLock::new(), OnceLock::new()],
+                packed_cubin: [
+                    include_bytes!(concat!(env!("OUT_DIR"), "/", stringify!($family), "_sm_70.cubin.deflate")),
+                    include_bytes!(concat!(env!("OUT_DIR"), "/", stringify!($family), "_sm_90.cubin.deflate")),
+                ],
+                cubin: [OnceLock::new(), OnceLock::new()],
             },)*
         ];
     };
@@ -173,6 +218,29 @@ pub fn ptx_index(family: &str, arch: &str) -> Option<&'static PtxIndex<'static>>
 /// ```
 pub fn ptx_entry(family: &str, arch: &str, entry: &str) -> Option<String> {
     ptx_index(family, arch)?.entry_module(entry)
+}
+
+/// The ahead-of-time cubin of `family` for `arch` (one of [`CUBIN_ARCHS`]), built from
+/// its PTX for `arch` and embedded because its recorded digest matches that PTX; `None`
+/// when the family is unknown or has no current cubin for `arch` (then the PTX is the
+/// way to run it).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_kernels_ptx::{cubin, families};
+/// for family in families() {
+///     // The ELF image of the family's every entry, compiled for sm_90.
+///     let image = cubin(family, "sm_90").expect("every family has a current sm_90 cubin");
+///     assert_eq!(&image[..4], b"\x7fELF");
+///     assert!(cubin(family, "sm_70").is_none());
+/// }
+/// assert!(cubin("no_such_family", "sm_90").is_none());
+/// ```
+pub fn cubin(family: &str, arch: &str) -> Option<&'static [u8]> {
+    let a = ARCHS.iter().position(|&x| x == arch)?;
+    let image = TABLE.iter().find(|f| f.name == family)?.cubin(a);
+    (!image.is_empty()).then_some(image)
 }
 
 /// The names of the registered families, in registration order.

@@ -3,6 +3,7 @@
 
 mod bounds;
 mod bundle;
+mod cubin;
 mod diverge;
 mod gpu;
 mod json;
@@ -21,8 +22,12 @@ commands:
   ptx                 regenerate kernels-ptx/ptx/<family>_<arch>.ptx (nightly + rust-src)
   ptx --check         fail if the committed PTX is stale, missing or fails the lint
                       (local memory, .extern .func, .version too high, divergent
-                      barriers)
+                      barriers), or the cubin manifest records other PTX
   ptx --out DIR       write the PTX into DIR instead (variants for MGPU_PTX_DIR)
+  cubin               rebuild kernels-ptx/cubin/<family>_sm_90.cubin from the committed
+                      PTX with ptxas 12.9.86 (fetched from PyPI, or $MGPU_PTXAS), and
+                      their manifest (cargo xtask ptx does this after the PTX)
+  cubin --check       rebuild them in target/ and fail if a committed cubin differs
   test-gpu [ARGS..]   run every GPU test but the large group:
                       cargo test --release --workspace -- --ignored --skip large_ ARGS..
   test-gpu --large [ARGS..]
@@ -56,6 +61,11 @@ fn dispatch(args: &[String]) -> util::Result<()> {
             [flag] if flag == "--check" => ptx::ptx(true),
             [flag, dir] if flag == "--out" => ptx::ptx_out(&PathBuf::from(dir)),
             _ => Err(format!("unexpected arguments to ptx: {rest:?}\n{USAGE}")),
+        },
+        Some("cubin") => match rest {
+            [] => cubin::cubin(false),
+            [flag] if flag == "--check" => cubin::cubin(true),
+            _ => Err(format!("unexpected arguments to cubin: {rest:?}\n{USAGE}")),
         },
         Some("test-gpu") => gpu::test_gpu(gpu::parse_args(rest)?),
         Some("bundle") => bundle::bundle(parse_bundle_args(rest)?),

@@ -1,6 +1,7 @@
 //! `cargo xtask ptx [--check]`: builds the committed PTX of every kernel family with
-//! rustc's NVPTX backend (DESIGN.md §3), or checks that the committed files are
-//! current and pass the lint of [`crate::lint`].
+//! rustc's NVPTX backend (DESIGN.md §3) and then its cubins ([`crate::cubin`]), or checks
+//! that the committed files are current, pass the lint of [`crate::lint`], and that the
+//! cubin manifest records the committed PTX.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -137,7 +138,9 @@ pub fn ptx(check: bool) -> Result<()> {
         }
     }
 
-    if !check {
+    if check {
+        problems.extend(crate::cubin::manifest_problems(&root, &families)?);
+    } else {
         problems.extend(lint_committed(&root)?);
     }
     report(
@@ -148,12 +151,17 @@ pub fn ptx(check: bool) -> Result<()> {
             families.len() * ARCHS.len()
         ),
         "",
-    )
+    )?;
+    if check {
+        Ok(())
+    } else {
+        crate::cubin::cubin(false)
+    }
 }
 
 /// The kernel families: every feature of the kernel crate's `[features]` table but
 /// `default`.
-fn families(root: &Path) -> Result<Vec<String>> {
+pub fn families(root: &Path) -> Result<Vec<String>> {
     let manifest = root.join(KERNEL_MANIFEST);
     let text = fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let families = parse_features(&text);
@@ -239,7 +247,7 @@ fn bracket_balance(text: &str) -> i32 {
 }
 
 /// Where the committed PTX of `family` for `arch` lives.
-fn ptx_path(root: &Path, family: &str, arch: &str) -> PathBuf {
+pub fn ptx_path(root: &Path, family: &str, arch: &str) -> PathBuf {
     root.join(PTX_DIR).join(format!("{family}_{arch}.ptx"))
 }
 

@@ -6,8 +6,9 @@
 //! `--cold-start` measures the cold start instead (issue 16, item 6): for each operation of
 //! [`COLD_START_OPS`], the wall time of its first call in a fresh process with the
 //! driver's JIT cache off (`CUDA_CACHE_DISABLE=1`, so every kernel is JIT-compiled anew),
-//! once loading one module per kernel entry (the runtime's default) and once loading
-//! whole family modules (`MGPU_JIT_WHOLE_FAMILY=1`, the behaviour before). Each
+//! once per kernel module source of [`COLD_LOADS`] (`MGPU_KERNEL_LOAD`: the families'
+//! cubins, the runtime's default; one PTX module per kernel entry; whole family PTX
+//! modules, the behaviour before). Each
 //! measurement re-executes this binary with the hidden `--cold-one OP`, which opens the
 //! context, fills a 2^20 input, and times from just before the call to after a
 //! synchronize. Prints a table and writes `cold_start.csv` to `--out DIR`.
@@ -18,8 +19,8 @@
 use cudarc::driver::sys::CUevent_flags;
 use mgpu_benches::{
     cold_start_csv, cold_start_table, counts_covering, median, parse_cold_ms, random_layout,
-    to_csv, to_json, to_svg, ColdRow, CountDist, Rng, Row, COLD_MS_PREFIX, COLD_START_LOG2,
-    COLD_START_OPS,
+    to_csv, to_json, to_svg, ColdRow, CountDist, Rng, Row, COLD_LOADS, COLD_MS_PREFIX,
+    COLD_START_LOG2, COLD_START_OPS,
 };
 use mgpu_core::{Element, Plus};
 use mgpu_runtime::{Context, Device, DeviceVec, Result};
@@ -485,23 +486,15 @@ fn cold_one(op: &str) -> Result<f64> {
     }
 }
 
-/// One cold-start child: this binary with `--cold-one op`, the JIT cache off and whole
-/// families or not. Returns (first call ms, process ms), or `None` when it failed (its
-/// output is shown).
-fn cold_child(exe: &std::path::Path, op: &str, whole_family: bool) -> Option<(f64, f64)> {
-    let mode = if whole_family {
-        "MGPU_JIT_WHOLE_FAMILY=1"
-    } else {
-        "per entry"
-    };
+/// One cold-start child: this binary with `--cold-one op`, the JIT cache off and the
+/// kernel modules from `load` (`MGPU_KERNEL_LOAD`, one of [`COLD_LOADS`]). Returns (first
+/// call ms, process ms), or `None` when it failed (its output is shown).
+fn cold_child(exe: &std::path::Path, op: &str, load: &str) -> Option<(f64, f64)> {
     let start = std::time::Instant::now();
     let out = std::process::Command::new(exe)
         .args(["--cold-one", op])
         .env("CUDA_CACHE_DISABLE", "1")
-        .env(
-            "MGPU_JIT_WHOLE_FAMILY",
-            if whole_family { "1" } else { "0" },
-        )
+        .env("MGPU_KERNEL_LOAD", load)
         .output();
     let process_ms = start.elapsed().as_secs_f64() * 1e3;
     let out = match out {
@@ -514,12 +507,12 @@ fn cold_child(exe: &std::path::Path, op: &str, whole_family: bool) -> Option<(f6
     let stdout = String::from_utf8_lossy(&out.stdout);
     match parse_cold_ms(&stdout) {
         Some(ms) if out.status.success() => {
-            println!("{op:<22} {mode:<24} first call {ms:>10.3} ms, process {process_ms:>10.3} ms");
+            println!("{op:<22} {load:<7} first call {ms:>10.3} ms, process {process_ms:>10.3} ms");
             Some((ms, process_ms))
         }
         _ => {
             eprintln!(
-                "{op} ({mode}) FAILED ({}):\n{stdout}{}",
+                "{op} (MGPU_KERNEL_LOAD={load}) FAILED ({}):\n{stdout}{}",
                 out.status,
                 String::from_utf8_lossy(&out.stderr)
             );
@@ -528,9 +521,9 @@ fn cold_child(exe: &std::path::Path, op: &str, whole_family: bool) -> Option<(f6
     }
 }
 
-/// `--cold-start`: every operation of [`COLD_START_OPS`] that `only` selects, each in two
-/// fresh processes (per entry, whole family). Prints the table, writes `cold_start.csv`
-/// to `out_dir`; false when a run failed.
+/// `--cold-start`: every operation of [`COLD_START_OPS`] that `only` selects, each in a
+/// fresh process per module source of [`COLD_LOADS`]. Prints the table, writes
+/// `cold_start.csv` to `out_dir`; false when a run failed.
 fn cold_start(out_dir: &std::path::Path, only: Option<&str>) -> bool {
     let exe = match std::env::current_exe() {
         Ok(e) => e,
@@ -541,23 +534,20 @@ fn cold_start(out_dir: &std::path::Path, only: Option<&str>) -> bool {
     };
     println!(
         "cold start: each operation's first call in a fresh process, CUDA_CACHE_DISABLE=1, \
-         n = 2^{COLD_START_LOG2}"
+         n = 2^{COLD_START_LOG2}, kernels from MGPU_KERNEL_LOAD = {COLD_LOADS:?}"
     );
     let mut rows = Vec::new();
     for (op, ty) in COLD_START_OPS {
         if only.is_some_and(|o| !op.contains(o)) {
             continue;
         }
-        let per_entry = cold_child(&exe, op, false);
-        let whole = cold_child(&exe, op, true);
+        let runs = COLD_LOADS.map(|load| cold_child(&exe, op, load));
         rows.push(ColdRow {
             op: op.to_string(),
             ty: ty.to_string(),
             n: 1 << COLD_START_LOG2,
-            per_entry_ms: per_entry.map(|r| r.0),
-            whole_family_ms: whole.map(|r| r.0),
-            per_entry_process_ms: per_entry.map(|r| r.1),
-            whole_family_process_ms: whole.map(|r| r.1),
+            first_call_ms: runs.map(|r| r.map(|r| r.0)),
+            process_ms: runs.map(|r| r.map(|r| r.1)),
         });
     }
     print!("{}", cold_start_table(&rows));
@@ -569,7 +559,7 @@ fn cold_start(out_dir: &std::path::Path, only: Option<&str>) -> bool {
     }
     ok && rows
         .iter()
-        .all(|r| r.per_entry_ms.is_some() && r.whole_family_ms.is_some())
+        .all(|r| r.first_call_ms.iter().all(Option::is_some))
 }
 
 fn main() {

@@ -28,8 +28,8 @@ pub const FAULTS_ON_PURPOSE: [(&str, &str); 2] = [
 pub const LARGE_PREFIX: &str = "large_";
 
 /// The `--cold` branch of `run.sh` (an `elif` of its mode test): with the driver's JIT
-/// cache off, the demo's wall time with one module per kernel entry and with whole-family
-/// modules, written to `${OUT:-.}/cold_demo.csv`, then `mgpu-bench --cold-start` when the
+/// cache off, the demo's wall time with each kernel module source (`MGPU_KERNEL_LOAD`:
+/// cubins, one PTX module per kernel entry, whole-family PTX), written to `${OUT:-.}/cold_demo.csv`, then `mgpu-bench --cold-start` when the
 /// bundle has the benchmark.
 fn cold_branch(with_bench: bool) -> String {
     let mut s = String::from(
@@ -40,17 +40,17 @@ fn cold_branch(with_bench: bool) -> String {
     echo "== cold start, CUDA_CACHE_DISABLE=1; results in ${OUT:-.}"
     cold_summary=()
     echo "modules,demo_wall_ms,status" > "${OUT:-.}/cold_demo.csv"
-    for whole in 0 1; do
-        if [ "$whole" = 1 ]; then label="whole family (MGPU_JIT_WHOLE_FAMILY=1)"; else label="per entry"; fi
+    for load in cubin entry family; do
+        label="MGPU_KERNEL_LOAD=$load"
         echo "== mgpu-demo, modules $label"
         start=$(now_ms)
-        if MGPU_JIT_WHOLE_FAMILY=$whole ./mgpu-demo; then
+        if MGPU_KERNEL_LOAD=$load ./mgpu-demo; then
             verdict=ok
             passed=$((passed + 1))
         else
             verdict=FAILED
             failed=$((failed + 1))
-            failed_names+=("mgpu-demo(MGPU_JIT_WHOLE_FAMILY=$whole)")
+            failed_names+=("mgpu-demo($label)")
         fi
         took=$(( $(now_ms) - start ))
         cold_summary+=("$(printf 'mgpu-demo, modules %-40s %8s ms  %s' "$label" "$took" "$verdict")")
@@ -94,8 +94,8 @@ pub fn run_script(tests: &[String], large_only: &[String], with_bench: bool) -> 
 #   ./run.sh --large                    only the large-size tests (sizes past 2^31)
 #   ./run.sh --cold                     the cold start, with the driver's JIT cache off
 #                                       (CUDA_CACHE_DISABLE=1): the demo's wall time with
-#                                       one module per kernel entry and with whole-family
-#                                       modules (MGPU_JIT_WHOLE_FAMILY=1), then
+#                                       kernels from cubins, per-entry PTX and whole-family
+#                                       PTX (MGPU_KERNEL_LOAD=cubin|entry|family), then
 #                                       mgpu-bench --cold-start (each operation's first call)
 #   ./run.sh --sanitize [--tools LIST]  the demo and every GPU test binary under
 #                                       compute-sanitizer (LIST: comma-separated, default
@@ -301,7 +301,7 @@ mod tests {
         assert!(s.contains("        --cold) mode=cold; shift ;;\n"));
         assert!(s.contains("elif [ \"$mode\" = cold ]; then"));
         assert!(s.contains("    export CUDA_CACHE_DISABLE=1\n"));
-        assert!(s.contains("MGPU_JIT_WHOLE_FAMILY=$whole ./mgpu-demo"));
+        assert!(s.contains("MGPU_KERNEL_LOAD=$load ./mgpu-demo"));
         assert!(s.contains("./mgpu-bench --cold-start --out \"${OUT:-.}\""));
         assert!(s.contains("cold_demo.csv"));
         // The other modes are as they were: the cold branch comes before the normal one.
@@ -339,7 +339,7 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         let stub = "#!/usr/bin/env bash\n\
                     echo \"$(basename \"$0\") $* cache=${CUDA_CACHE_DISABLE:-} \
-                    whole=${MGPU_JIT_WHOLE_FAMILY:-}\" >> \"$(dirname \"$0\")/log\"\n";
+                    load=${MGPU_KERNEL_LOAD:-}\" >> \"$(dirname \"$0\")/log\"\n";
         let mut bins = vec!["mgpu-demo", "test-mgpu-scan-gpu"];
         if with_bench {
             bins.push("mgpu-bench");
@@ -358,7 +358,7 @@ mod tests {
             .args(args)
             .env("OUT", dir.join("results"))
             .env_remove("CUDA_CACHE_DISABLE")
-            .env_remove("MGPU_JIT_WHOLE_FAMILY")
+            .env_remove("MGPU_KERNEL_LOAD")
             .output()
             .unwrap();
         let log = fs::read_to_string(dir.join("log")).unwrap_or_default();
@@ -368,38 +368,38 @@ mod tests {
     }
 
     #[test]
-    fn run_script_cold_mode_runs_the_demo_both_ways_and_the_cold_start_bench() {
+    fn run_script_cold_mode_runs_the_demo_each_way_and_the_cold_start_bench() {
         let Some((code, text, log, dir)) = run_stub_bundle("cold", true, &["--cold"]) else {
             return;
         };
         assert_eq!(code, 0, "{text}");
         assert_eq!(
             log,
-            "mgpu-demo  cache=1 whole=0\n\
-             mgpu-demo  cache=1 whole=1\n\
-             mgpu-bench --cold-start --out RESULTS cache=1 whole=\n"
+            "mgpu-demo  cache=1 load=cubin\n\
+             mgpu-demo  cache=1 load=entry\n\
+             mgpu-demo  cache=1 load=family\n\
+             mgpu-bench --cold-start --out RESULTS cache=1 load=\n"
                 .replace("RESULTS", &dir.join("results").display().to_string()),
             "{text}"
         );
-        assert!(text.contains("3 passed, 0 failed"), "{text}");
+        assert!(text.contains("4 passed, 0 failed"), "{text}");
         let csv = fs::read_to_string(dir.join("results/cold_demo.csv")).unwrap();
         let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines.len(), 3, "{csv}");
-        assert!(
-            lines[1].starts_with("\"per entry\",") && lines[1].ends_with(",ok"),
-            "{csv}"
-        );
-        assert!(lines[2].starts_with("\"whole family"), "{csv}");
+        assert_eq!(lines.len(), 4, "{csv}");
+        for (line, load) in lines[1..].iter().zip(["cubin", "entry", "family"]) {
+            let label = format!("\"MGPU_KERNEL_LOAD={load}\",");
+            assert!(line.starts_with(&label) && line.ends_with(",ok"), "{csv}");
+        }
         // The normal mode is untouched: the JIT cache stays on, nothing is set.
         let (code, text, log, _) = run_stub_bundle("normal", true, &[]).unwrap();
         assert_eq!(code, 0, "{text}");
-        assert!(log.starts_with("mgpu-demo  cache= whole=\n"), "{log}");
+        assert!(log.starts_with("mgpu-demo  cache= load=\n"), "{log}");
         assert!(log.contains("test-mgpu-scan-gpu --ignored --test-threads=1 --skip large_"));
         assert!(!log.contains("--cold-start"), "{log}");
         // Without the benchmark, --cold times the demo alone.
         let (code, text, log, _) = run_stub_bundle("nobench", false, &["--cold"]).unwrap();
         assert_eq!(code, 0, "{text}");
-        assert_eq!(log.lines().count(), 2, "{log}");
+        assert_eq!(log.lines().count(), 3, "{log}");
         assert!(text.contains("no cold-start table"), "{text}");
         for d in ["cold", "normal", "nobench"] {
             let _ = fs::remove_dir_all(

@@ -9,6 +9,24 @@ use mgpu_core::Kernel;
 use std::ffi::c_void;
 
 impl Context {
+    /// The kernel modules this context has loaded, sorted, each as `"<family> cubin"` (the
+    /// family's ahead-of-time cubin), `"<family> entry <name>"` (one entry's PTX,
+    /// JIT-compiled) or `"<family> family"` (the family's whole PTX,
+    /// `MGPU_KERNEL_LOAD=family`). For tests and measurements.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::Context;
+    /// if let Ok(ctx) = Context::new(0) {
+    ///     assert!(ctx.loaded_modules().is_empty()); // nothing launched yet
+    /// }
+    /// ```
+    #[doc(hidden)]
+    pub fn loaded_modules(&self) -> Vec<String> {
+        self.0.loaded_modules()
+    }
+
     /// [`Device::launch`], as a programmatic dependent launch (`cuLaunchKernelEx` with
     /// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`) when `dependent`.
     ///

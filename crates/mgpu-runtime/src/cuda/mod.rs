@@ -1,4 +1,5 @@
-//! The CUDA device: a cudarc driver-API context, one stream, lazily JIT-compiled PTX modules.
+//! The CUDA device: a cudarc driver-API context, one stream, kernel modules loaded lazily
+//! (cubins, or JIT-compiled PTX).
 //!
 //! Design notes:
 //!
@@ -30,8 +31,9 @@
 //! - `open`: opening a [`Context`] ([`Context::new`], [`Context::from_stream`],
 //!   [`Context::with_arch`]) and reading the device's properties.
 //! - `interop`: cudarc's stream and context, and cudarc buffers borrowed as mgpu slices.
-//! - `modules`: the per-context cache of PTX modules, one per kernel entry, each
-//!   JIT-compiled on first use from its family's PTX (the committed PTX, or a file of
+//! - `modules`: the per-context cache of kernel modules, loaded on first use: a family's
+//!   ahead-of-time cubin on a device of its architecture, else one module per kernel
+//!   entry JIT-compiled from the family's PTX (the committed PTX, or a file of
 //!   `MGPU_PTX_DIR`), and the kernel functions looked up in them.
 //! - `launch`: queuing a kernel, plain or as a programmatic dependent launch.
 //! - `device`: the [`Device`] impl (memory, copies, fills, launches, synchronisation).
@@ -63,8 +65,8 @@ struct Inner {
     async_alloc: bool,
     /// Set by the first device fault: the description every later call returns.
     lost: OnceLock<String>,
-    /// Loaded modules, one per kernel entry ([`Kernel::ENTRY`](mgpu_core::Kernel::ENTRY)),
-    /// or per family with `MGPU_JIT_WHOLE_FAMILY=1`.
+    /// Loaded modules: per family its cubin, or one per kernel entry
+    /// ([`Kernel::ENTRY`](mgpu_core::Kernel::ENTRY)) of its PTX (see `modules`).
     modules: Mutex<Modules>,
 }
 

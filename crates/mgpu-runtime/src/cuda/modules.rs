@@ -1,34 +1,41 @@
-//! The PTX module cache: one module per kernel entry, JIT-compiled on first use and kept
-//! with its function (and the function's dynamic shared memory opt-in) until the last
-//! clone of the [`Context`](super::Context) is dropped.
+//! The kernel module cache: the modules a context has loaded, kept with their functions
+//! (and each function's dynamic shared memory opt-in) until the last clone of the
+//! [`Context`](super::Context) is dropped. A launch of kernel `K` looks up `K::ENTRY` in
+//! the module that holds it, loading that module on first use, from one of three sources:
 //!
-//! A family's PTX file holds every instance of its kernels (`scan_sm_90.ptx`: 1.8 MB, 108
-//! entries), and the driver JIT-compiles a module whole: with an empty JIT cache, the
-//! first scan call spent 6.4 s compiling kernels it never launched. So a launch of kernel
-//! `K` loads only `K::ENTRY`: [`mgpu_kernels_ptx::ptx_entry`] cuts that entry out of
-//! `K::MODULE`'s committed PTX for the device's architecture as a self-contained module
-//! (the header, the module-scope declarations and the one `.entry`), which is
-//! JIT-compiled with `cuModuleLoadDataEx` the first time `K` is launched on this context.
-//! The driver's JIT cache (`~/.nv/ComputeCache`, unless `CUDA_CACHE_DISABLE=1`) keeps
-//! compiled modules across processes; it is the first run on a machine, or a run with the
-//! cache off, that pays for the JIT.
+//! 1. **The family's cubin** (the default, where there is one): machine code built ahead
+//!    of time from the committed PTX by `ptxas` ([`mgpu_kernels_ptx::cubin`], for the
+//!    architectures of [`mgpu_kernels_ptx::CUBIN_ARCHS`]). It is used on a device of
+//!    exactly that compute capability (`sm_90`: 9.0, the H100 and H200), loads in about a
+//!    millisecond and needs no JIT at all. Should the driver refuse it, the family falls
+//!    back to 2.
+//! 2. **One entry's PTX**: a family's PTX file holds every instance of its kernels
+//!    (`scan_sm_90.ptx`: 1.8 MB, 108 entries) and the driver JIT-compiles a module
+//!    whole; with an empty JIT cache the first scan call spent 6.4 s compiling kernels it
+//!    never launched. So without a cubin, [`mgpu_kernels_ptx::ptx_entry`] cuts the one
+//!    entry out of the family's PTX for the device's architecture as a self-contained
+//!    module (the header, the module-scope declarations and that `.entry`), JIT-compiled
+//!    with `cuModuleLoadDataEx` the first time `K` is launched on this context. The
+//!    driver's JIT cache (`~/.nv/ComputeCache`, unless `CUDA_CACHE_DISABLE=1`) keeps it
+//!    across processes; the first run on a machine, or a run with the cache off, pays.
+//! 3. **The family's whole PTX**, as before per-entry loading (only on request).
 //!
 //! Two environment variables, knobs for measuring rather than for users:
 //!
+//! - `MGPU_KERNEL_LOAD` (read when the context is created): `cubin` (the default: 1, else
+//!   2), `entry` (always 2) or `family` (always 3), so the same binary measures the cold
+//!   start every way (`mgpu-bench --cold-start`, `run.sh --cold`).
 //! - `MGPU_PTX_DIR`: a folder whose `<family>_<arch>.ptx` files replace the committed PTX
-//!   of those families (the host side must match: same arguments and launch shape). Such a
-//!   file is read and indexed once per context and family, and split into entries the
-//!   same way.
-//! - `MGPU_JIT_WHOLE_FAMILY=1` (read when the context is created): load each family's
-//!   whole module on first use instead, as before per-entry loading, so the same binary
-//!   measures the cold start both ways (`mgpu-bench --cold-start`, `run.sh --cold`).
+//!   of those families (the host side must match: same arguments and launch shape); such
+//!   a family never uses its cubin. A file is read and indexed once per context and
+//!   family, and split into entries the same way.
 
 use super::Inner;
 use crate::{Error, Result};
 use cudarc::driver::{result, sys};
 use mgpu_core::Kernel;
 use mgpu_kernels_ptx::PtxIndex;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{c_void, CStr, CString, OsString};
 use std::path::PathBuf;
 use std::sync::PoisonError;
@@ -39,20 +46,58 @@ const DEFAULT_MAX_DYNAMIC_SHARED: u32 = 48 * 1024;
 /// Bytes kept of the JIT compiler's error log.
 const JIT_LOG_BYTES: usize = 16 * 1024;
 
-/// The environment variable that restores whole-family modules.
-const WHOLE_FAMILY_VAR: &str = "MGPU_JIT_WHOLE_FAMILY";
+/// The environment variable that picks the modules' source ([`Load`]).
+const LOAD_VAR: &str = "MGPU_KERNEL_LOAD";
 
-/// A loaded module's key: the family ([`Kernel::MODULE`]) and the entry
-/// ([`Kernel::ENTRY`]), or no entry for a family's whole module.
-type ModuleKey = (&'static str, Option<&'static str>);
+/// Where a family's modules come from (`MGPU_KERNEL_LOAD`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Load {
+    /// The family's cubin on a device of its architecture, else [`Load::Entry`].
+    Cubin,
+    /// One PTX module per entry, JIT-compiled.
+    Entry,
+    /// The family's whole PTX as one module, JIT-compiled.
+    Family,
+}
+
+impl Load {
+    /// The mode a value of `MGPU_KERNEL_LOAD` asks for: unset or empty is the default,
+    /// [`Load::Cubin`]; anything else must be one of `cubin`, `entry`, `family`.
+    fn parse(value: Option<&str>) -> Result<Load> {
+        match value.unwrap_or_default() {
+            "" | "cubin" => Ok(Load::Cubin),
+            "entry" => Ok(Load::Entry),
+            "family" => Ok(Load::Family),
+            other => Err(Error::InvalidInput(format!(
+                "{LOAD_VAR}={other:?}: expected cubin, entry or family"
+            ))),
+        }
+    }
+}
+
+/// What one loaded module holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Unit {
+    /// The family's cubin (every entry).
+    Cubin,
+    /// One entry's PTX.
+    Entry(&'static str),
+    /// The family's whole PTX.
+    Family,
+}
+
+/// A loaded module's key: the family ([`Kernel::MODULE`]) and what the module holds.
+type ModuleKey = (&'static str, Unit);
 
 /// A context's modules, and the `MGPU_PTX_DIR` files read for them.
 pub(super) struct Modules {
-    /// Whether to load a family's whole module (`MGPU_JIT_WHOLE_FAMILY=1`).
-    whole_family: bool,
+    /// Where modules come from (`MGPU_KERNEL_LOAD`).
+    load: Load,
     loaded: HashMap<ModuleKey, Module>,
     /// Per family: its `MGPU_PTX_DIR` file, indexed, or `None` when there is none.
     overrides: HashMap<&'static str, Option<Override>>,
+    /// The families whose cubin the driver refused: they JIT-compile their PTX instead.
+    refused_cubins: HashSet<&'static str>,
 }
 
 /// A family's PTX read from `MGPU_PTX_DIR`.
@@ -80,14 +125,15 @@ struct Function {
 unsafe impl Send for Modules {}
 
 impl Modules {
-    /// No module loaded yet; reads `MGPU_JIT_WHOLE_FAMILY`.
-    pub(super) fn new() -> Modules {
-        let whole_family = wants_whole_family(std::env::var(WHOLE_FAMILY_VAR).ok().as_deref());
-        Modules {
-            whole_family,
+    /// No module loaded yet; reads `MGPU_KERNEL_LOAD` (an unknown value is an error).
+    pub(super) fn new() -> Result<Modules> {
+        let load = Load::parse(std::env::var(LOAD_VAR).ok().as_deref())?;
+        Ok(Modules {
+            load,
             loaded: HashMap::new(),
             overrides: HashMap::new(),
-        }
+            refused_cubins: HashSet::new(),
+        })
     }
 
     /// Takes every loaded module's handle out (for unloading).
@@ -95,12 +141,6 @@ impl Modules {
         self.overrides.clear();
         self.loaded.drain().map(|(_, m)| m.handle)
     }
-}
-
-/// Whether a value of `MGPU_JIT_WHOLE_FAMILY` asks for whole-family modules: set, not
-/// empty and not `0`.
-fn wants_whole_family(value: Option<&str>) -> bool {
-    value.is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// `family`'s file for `arch` in the folder `dir` (`MGPU_PTX_DIR`), read and indexed, or
@@ -121,6 +161,45 @@ fn read_override(dir: Option<OsString>, family: &str, arch: &str) -> Result<Opti
 }
 
 impl Modules {
+    /// Reads `family`'s `MGPU_PTX_DIR` file for `arch` the first time it is asked for;
+    /// returns whether there is one.
+    fn read_override(&mut self, arch: &str, family: &'static str) -> Result<bool> {
+        if !self.overrides.contains_key(family) {
+            let found = read_override(std::env::var_os("MGPU_PTX_DIR"), family, arch)?;
+            self.overrides.insert(family, found);
+        }
+        Ok(matches!(self.overrides.get(family), Some(Some(_))))
+    }
+
+    /// The module that holds `family`'s entry `entry` on a device of compute capability
+    /// `cc`, whose PTX is that of `arch`: by [`Load`], the family's cubin when there is
+    /// one for exactly `cc` (and no `MGPU_PTX_DIR` file replaces the family, and the
+    /// driver has not refused the cubin), else the entry's PTX, or the family's whole PTX.
+    fn unit(
+        &mut self,
+        cc: (u32, u32),
+        arch: &str,
+        family: &'static str,
+        entry: &'static str,
+    ) -> Result<Unit> {
+        Ok(match self.load {
+            Load::Family => Unit::Family,
+            Load::Entry => Unit::Entry(entry),
+            Load::Cubin => {
+                let cubin_arch = format!("sm_{}{}", cc.0, cc.1);
+                let cubin = cubin_arch == arch
+                    && !self.refused_cubins.contains(family)
+                    && mgpu_kernels_ptx::cubin(family, arch).is_some()
+                    && !self.read_override(arch, family)?;
+                if cubin {
+                    Unit::Cubin
+                } else {
+                    Unit::Entry(entry)
+                }
+            }
+        })
+    }
+
     /// The PTX text to load for `family` on `arch`, whole (`entry` `None`) or for one
     /// entry: from the committed PTX, or from `$MGPU_PTX_DIR/<family>_<arch>.ptx` when that
     /// variable names a folder holding that file (read once per family).
@@ -130,10 +209,7 @@ impl Modules {
         family: &'static str,
         entry: Option<&'static str>,
     ) -> Result<String> {
-        if !self.overrides.contains_key(family) {
-            let found = read_override(std::env::var_os("MGPU_PTX_DIR"), family, arch)?;
-            self.overrides.insert(family, found);
-        }
+        self.read_override(arch, family)?;
         let stale = |from: &str, hint: &str| {
             Error::Cuda(format!(
                 "looking up entry point {} in the {family} PTX ({arch}){from}: no such .entry; \
@@ -174,22 +250,31 @@ impl Modules {
 }
 
 impl Inner {
-    /// JIT-compiles the module of `family`'s entry `entry` (or of the whole family when
-    /// `entry` is `None`) for this device.
+    /// Loads `family`'s module `unit` for this device: its cubin, or its PTX (one entry or
+    /// whole) JIT-compiled.
     fn load_module(
         &self,
         modules: &mut Modules,
         family: &'static str,
-        entry: Option<&'static str>,
+        unit: Unit,
     ) -> Result<sys::CUmodule> {
         let arch = self.info.arch.name();
-        let what = match entry {
-            Some(e) => format!("{e} of the {family} PTX ({arch})"),
-            None => format!("the {family} PTX ({arch})"),
+        let (what, image) = match unit {
+            Unit::Cubin => {
+                let image = mgpu_kernels_ptx::cubin(family, arch)
+                    .expect("Modules::unit picks a cubin only where there is one");
+                (format!("the {family} cubin ({arch})"), image.to_vec())
+            }
+            Unit::Entry(e) => {
+                let what = format!("{e} of the {family} PTX ({arch})");
+                let ptx = modules.source(arch, family, Some(e))?;
+                (what, nul_terminated(ptx)?)
+            }
+            Unit::Family => {
+                let what = format!("the {family} PTX ({arch})");
+                (what, nul_terminated(modules.source(arch, family, None)?)?)
+            }
         };
-        let ptx = modules.source(arch, family, entry)?;
-        let src =
-            CString::new(ptx).map_err(|_| Error::Cuda(format!("{what} contains a NUL byte")))?;
         let mut log = vec![0u8; JIT_LOG_BYTES];
         let mut options = [
             sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
@@ -200,12 +285,12 @@ impl Inner {
             std::ptr::without_provenance_mut::<c_void>(log.len()),
         ];
         let mut module: sys::CUmodule = std::ptr::null_mut();
-        // SAFETY: `src` is NUL-terminated PTX text; the options point at `log`, which
-        // outlives the call, and give its size.
+        // SAFETY: `image` is a cubin or NUL-terminated PTX text; the options point at
+        // `log`, which outlives the call, and give its size.
         let r = unsafe {
             sys::cuModuleLoadDataEx(
                 &mut module,
-                src.as_ptr().cast(),
+                image.as_ptr().cast(),
                 options.len() as u32,
                 options.as_mut_ptr(),
                 values.as_mut_ptr(),
@@ -216,26 +301,62 @@ impl Inner {
             let text = CStr::from_bytes_until_nul(&log)
                 .map(|s| s.to_string_lossy().trim().to_string())
                 .unwrap_or_default();
-            format!("JIT-compiling {what} on {}: {text}", self.info.name)
+            format!("loading {what} on {}: {text}", self.info.name)
         })?;
         Ok(module)
+    }
+
+    /// The module of `family` that holds `entry`, loaded on first use: a cubin the driver
+    /// refuses is remembered, and the family JIT-compiles its PTX from then on.
+    fn module_of(
+        &self,
+        modules: &mut Modules,
+        family: &'static str,
+        entry: &'static str,
+    ) -> Result<ModuleKey> {
+        let arch = self.info.arch.name();
+        let mut key = (
+            family,
+            modules.unit(self.info.compute_capability, arch, family, entry)?,
+        );
+        if modules.loaded.contains_key(&key) {
+            return Ok(key);
+        }
+        let handle = match self.load_module(modules, family, key.1) {
+            Err(Error::Cuda(_)) if key.1 == Unit::Cubin => {
+                modules.refused_cubins.insert(family);
+                key.1 = Unit::Entry(entry);
+                if modules.loaded.contains_key(&key) {
+                    return Ok(key);
+                }
+                self.load_module(modules, family, key.1)?
+            }
+            other => other?,
+        };
+        let functions = HashMap::new();
+        modules.loaded.insert(key, Module { handle, functions });
+        Ok(key)
+    }
+
+    /// The loaded modules, sorted, as [`Context::loaded_modules`](super::Context) shows them.
+    pub(super) fn loaded_modules(&self) -> Vec<String> {
+        let modules = self.modules.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut shown: Vec<String> = (modules.loaded.keys())
+            .map(|(family, unit)| match unit {
+                Unit::Cubin => format!("{family} cubin"),
+                Unit::Entry(e) => format!("{family} entry {e}"),
+                Unit::Family => format!("{family} family"),
+            })
+            .collect();
+        shown.sort();
+        shown
     }
 
     /// The function of kernel `K`, loading its module on first use (the context is current).
     pub(super) fn function<K: Kernel>(&self) -> Result<sys::CUfunction> {
         let mut guard = self.modules.lock().unwrap_or_else(PoisonError::into_inner);
         let modules = &mut *guard;
-        let key: ModuleKey = (K::MODULE, (!modules.whole_family).then_some(K::ENTRY));
-        if !modules.loaded.contains_key(&key) {
-            let handle = self.load_module(modules, key.0, key.1)?;
-            modules.loaded.insert(
-                key,
-                Module {
-                    handle,
-                    functions: HashMap::new(),
-                },
-            );
-        }
+        let key = self.module_of(modules, K::MODULE, K::ENTRY)?;
         let module = modules.loaded.get_mut(&key).expect("loaded above");
         let function = match module.functions.get(K::ENTRY) {
             Some(&f) => f,
@@ -250,8 +371,8 @@ impl Inner {
                 let r = unsafe { result::module::get_function(module.handle, name) };
                 let handle = self.check(r, || {
                     format!(
-                        "looking up entry point {} in the {} PTX ({}); is the committed PTX \
-                         stale? (`cargo xtask ptx`)",
+                        "looking up entry point {} in the {} module ({}); is the committed \
+                         PTX stale? (`cargo xtask ptx`)",
                         K::ENTRY,
                         K::MODULE,
                         self.info.arch.name()
@@ -289,25 +410,55 @@ impl Inner {
     }
 }
 
+/// PTX text as the driver takes it: NUL-terminated, with no NUL inside.
+fn nul_terminated(ptx: String) -> Result<Vec<u8>> {
+    CString::new(ptx)
+        .map(CString::into_bytes_with_nul)
+        .map_err(|_| Error::Cuda("the PTX text contains a NUL byte".to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn modules() -> Modules {
         Modules {
-            whole_family: false,
+            load: Load::Cubin,
             loaded: HashMap::new(),
             overrides: HashMap::new(),
+            refused_cubins: HashSet::new(),
         }
     }
 
     #[test]
-    fn the_knob_takes_one_and_leaves_zero_and_empty_alone() {
-        assert!(wants_whole_family(Some("1")));
-        assert!(wants_whole_family(Some("yes")));
-        assert!(!wants_whole_family(Some("0")));
-        assert!(!wants_whole_family(Some("")));
-        assert!(!wants_whole_family(None));
+    fn the_knob_takes_three_modes_and_refuses_the_rest() {
+        assert_eq!(Load::parse(None).unwrap(), Load::Cubin);
+        assert_eq!(Load::parse(Some("")).unwrap(), Load::Cubin);
+        assert_eq!(Load::parse(Some("cubin")).unwrap(), Load::Cubin);
+        assert_eq!(Load::parse(Some("entry")).unwrap(), Load::Entry);
+        assert_eq!(Load::parse(Some("family")).unwrap(), Load::Family);
+        let e = Load::parse(Some("1")).unwrap_err().to_string();
+        assert!(
+            e.contains("MGPU_KERNEL_LOAD=\"1\": expected cubin, entry or family"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_cubin_is_used_on_its_exact_architecture_only() {
+        let mut m = modules();
+        let e = "scan_partials_f32_plus";
+        assert_eq!(m.unit((9, 0), "sm_90", "scan", e).unwrap(), Unit::Cubin);
+        // sm_90 PTX runs on later devices, its cubin does not.
+        assert_eq!(m.unit((10, 0), "sm_90", "scan", e).unwrap(), Unit::Entry(e));
+        assert_eq!(m.unit((8, 0), "sm_70", "scan", e).unwrap(), Unit::Entry(e));
+        assert_eq!(m.unit((7, 0), "sm_70", "scan", e).unwrap(), Unit::Entry(e));
+        m.refused_cubins.insert("scan");
+        assert_eq!(m.unit((9, 0), "sm_90", "scan", e).unwrap(), Unit::Entry(e));
+        m.load = Load::Entry;
+        assert_eq!(m.unit((9, 0), "sm_90", "bulk", e).unwrap(), Unit::Entry(e));
+        m.load = Load::Family;
+        assert_eq!(m.unit((9, 0), "sm_90", "bulk", e).unwrap(), Unit::Family);
     }
 
     #[test]
@@ -369,6 +520,9 @@ mod tests {
         let found = read_override(Some(dir.clone().into()), "blocks", "sm_90").unwrap();
         let mut m = modules();
         m.overrides.insert("blocks", found);
+        // A family whose PTX is replaced never runs its cubin.
+        let unit = m.unit((9, 0), "sm_90", "blocks", "blocks_b").unwrap();
+        assert_eq!(unit, Unit::Entry("blocks_b"));
         let b = m.source("sm_90", "blocks", Some("blocks_b")).unwrap();
         assert!(b.contains(".extern .shared .align 16 .b8 smem[];"));
         assert!(b.contains(".entry blocks_b(") && !b.contains("blocks_a"));

@@ -156,7 +156,7 @@ impl Context {
             async_alloc: ctx.has_async_alloc(),
             stream,
             lost: OnceLock::new(),
-            modules: Mutex::new(Modules::new()),
+            modules: Mutex::new(Modules::new()?),
         })))
     }
 }

@@ -1,0 +1,197 @@
+//! `cargo xtask cubin [--check]`: builds the ahead-of-time cubins of every kernel family
+//! from its committed PTX with the CUDA toolkit's `ptxas`, a pinned release
+//! ([`PTXAS_VERSION`]), and records each in `kernels-ptx/cubin/manifest.txt` with the
+//! digest of the PTX it was built from (`mgpu-kernels-ptx` embeds only cubins whose
+//! digest matches, so a stale one falls back to the PTX and never runs).
+//!
+//! `ptxas` runs on any x86-64 Linux machine, no GPU needed. It is `$MGPU_PTXAS` when set,
+//! else the copy under `target/ptxas/<version>/`, which this command fetches the first
+//! time from PyPI (the `nvidia-cuda-nvcc-cu12` wheel, via `python3 -m pip download`).
+//! The same release gives the same bytes on every machine, so `--check` rebuilds every
+//! cubin and compares.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::{display_path, output, run, workspace_root, Result};
+
+#[path = "../../kernels-ptx/src/digest.rs"]
+#[allow(dead_code)]
+mod digest;
+
+/// The `ptxas` release the committed cubins are built with.
+pub const PTXAS_VERSION: &str = "12.9.86";
+
+/// The PyPI package that ships that `ptxas`, and the binary's path inside its wheel.
+const PTXAS_WHEEL: (&str, &str) = ("nvidia-cuda-nvcc-cu12", "nvidia/cuda_nvcc/bin/ptxas");
+
+/// The architectures that get cubins (`mgpu_kernels_ptx::CUBIN_ARCHS`), each built from
+/// the PTX of the same architecture.
+pub const CUBIN_ARCHS: [&str; 1] = ["sm_90"];
+
+/// The folder of the committed cubins and their manifest, relative to the workspace root.
+const CUBIN_DIR: &str = "kernels-ptx/cubin";
+
+/// The manifest's first lines.
+const MANIFEST_HEADER: &str = "\
+# Ahead-of-time cubins of kernels-ptx/ptx, written by `cargo xtask cubin`; do not edit.
+# <cubin> <FNV-1a 64 digest of the PTX it was built from> <ptxas release>
+";
+
+/// Entry point of `cargo xtask cubin`: `check == false` rebuilds the cubins and the
+/// manifest, `check == true` rebuilds them into memory and compares with the committed
+/// files.
+pub fn cubin(check: bool) -> Result<()> {
+    let root = workspace_root();
+    let families = crate::ptx::families(&root)?;
+    let ptxas = ptxas(&root)?;
+    let scratch = root.join("target/cubin-scratch");
+    fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    let mut manifest = MANIFEST_HEADER.to_string();
+    let mut problems = Vec::new();
+    for family in &families {
+        for arch in CUBIN_ARCHS {
+            let ptx = crate::ptx::ptx_path(&root, family, arch);
+            let text = fs::read(&ptx).map_err(|e| format!("{}: {e}", ptx.display()))?;
+            let name = format!("{family}_{arch}.cubin");
+            let built = scratch.join(&name);
+            run(Command::new(&ptxas)
+                .arg(format!("-arch={arch}"))
+                .arg(&ptx)
+                .arg("-o")
+                .arg(&built))?;
+            let bytes = fs::read(&built).map_err(|e| format!("{}: {e}", built.display()))?;
+            let path = root.join(CUBIN_DIR).join(&name);
+            if check {
+                if fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
+                    problems.push(format!(
+                        "{} differs from what ptxas {PTXAS_VERSION} builds from {}",
+                        display_path(&path),
+                        display_path(&ptx)
+                    ));
+                }
+            } else {
+                fs::create_dir_all(root.join(CUBIN_DIR))
+                    .map_err(|e| format!("{CUBIN_DIR}: {e}"))?;
+                fs::write(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                eprintln!(
+                    "xtask: wrote {} ({} KiB)",
+                    display_path(&path),
+                    bytes.len() / 1024
+                );
+            }
+            manifest.push_str(&format!(
+                "{name} {} {PTXAS_VERSION}\n",
+                digest::ptx_digest(&text)
+            ));
+        }
+    }
+    let manifest_path = root.join(CUBIN_DIR).join("manifest.txt");
+    if check {
+        if fs::read_to_string(&manifest_path).ok().as_deref() != Some(manifest.as_str()) {
+            problems.push(format!(
+                "{} is not what cargo xtask cubin writes",
+                display_path(&manifest_path)
+            ));
+        }
+    } else {
+        fs::write(&manifest_path, &manifest)
+            .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
+    }
+    if problems.is_empty() {
+        eprintln!(
+            "xtask: cubin{}: {} cubins OK (ptxas {PTXAS_VERSION})",
+            if check { " --check" } else { "" },
+            families.len() * CUBIN_ARCHS.len()
+        );
+        return Ok(());
+    }
+    for p in &problems {
+        eprintln!("error: {p}");
+    }
+    Err(format!(
+        "{} cubin problem(s); rebuild with cargo xtask cubin and commit",
+        problems.len()
+    ))
+}
+
+/// The problems of the committed manifest against the committed PTX, without `ptxas`
+/// (part of `cargo xtask ptx --check`): every family has a cubin for each of
+/// [`CUBIN_ARCHS`], recorded with the digest of its PTX as committed now, and the file
+/// is there.
+pub fn manifest_problems(root: &Path, families: &[String]) -> Result<Vec<String>> {
+    let path = root.join(CUBIN_DIR).join("manifest.txt");
+    let manifest = fs::read_to_string(&path).unwrap_or_default();
+    let recorded: Vec<_> = manifest.lines().filter_map(digest::manifest_line).collect();
+    let mut problems = Vec::new();
+    let hint = "rebuild with cargo xtask cubin (cargo xtask ptx does) and commit";
+    for family in families {
+        for arch in CUBIN_ARCHS {
+            let name = format!("{family}_{arch}.cubin");
+            let ptx = crate::ptx::ptx_path(root, family, arch);
+            let text = fs::read(&ptx).map_err(|e| format!("{}: {e}", ptx.display()))?;
+            match recorded.iter().find(|(n, _, _)| *n == name) {
+                None => problems.push(format!("{CUBIN_DIR}/{name}: not in the manifest; {hint}")),
+                Some((_, d, _)) if *d != digest::ptx_digest(&text) => problems.push(format!(
+                    "{CUBIN_DIR}/{name} was built from other PTX than {}; {hint}",
+                    display_path(&ptx)
+                )),
+                Some(_) if !root.join(CUBIN_DIR).join(&name).is_file() => {
+                    problems.push(format!("{CUBIN_DIR}/{name}: missing; {hint}"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// The pinned `ptxas`: `$MGPU_PTXAS`, else `target/ptxas/<version>/ptxas`, fetched from
+/// PyPI the first time. Fails when its version is not [`PTXAS_VERSION`].
+fn ptxas(root: &Path) -> Result<PathBuf> {
+    let path = match std::env::var_os("MGPU_PTXAS") {
+        Some(p) => PathBuf::from(p),
+        None => {
+            let dir = root.join("target/ptxas").join(PTXAS_VERSION);
+            let path = dir.join("ptxas");
+            if !path.is_file() {
+                fetch_ptxas(&dir, &path)?;
+            }
+            path
+        }
+    };
+    let version = output(Command::new(&path).arg("--version"))?;
+    if !version.contains(&format!("V{PTXAS_VERSION}")) {
+        return Err(format!(
+            "{} is not ptxas {PTXAS_VERSION}: {}",
+            path.display(),
+            version.trim()
+        ));
+    }
+    Ok(path)
+}
+
+/// Downloads the wheel that holds `ptxas` [`PTXAS_VERSION`] into `dir` and extracts the
+/// binary to `path`.
+fn fetch_ptxas(dir: &Path, path: &Path) -> Result<()> {
+    let (package, member) = PTXAS_WHEEL;
+    eprintln!("xtask: fetching ptxas {PTXAS_VERSION} ({package} from PyPI)");
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    run(Command::new("python3")
+        .args(["-m", "pip", "download", "--no-deps", "--quiet", "-d"])
+        .arg(dir)
+        .arg(format!("{package}=={PTXAS_VERSION}")))
+    .map_err(|e| {
+        format!("{e}\n(cargo xtask cubin needs python3 with pip and PyPI, or MGPU_PTXAS)")
+    })?;
+    let extract = "import sys, zipfile, glob, os\n\
+         wheel = glob.glob(os.path.join(sys.argv[1], '*.whl'))[0]\n\
+         open(sys.argv[3], 'wb').write(zipfile.ZipFile(wheel).read(sys.argv[2]))\n\
+         os.chmod(sys.argv[3], 0o755)";
+    run(Command::new("python3")
+        .args(["-c", extract])
+        .arg(dir)
+        .arg(member)
+        .arg(path))
+}
