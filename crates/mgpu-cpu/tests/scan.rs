@@ -24,25 +24,26 @@ fn check_all<T: Element, Op: AssociativeOp<T>>(xs: &[T], bits: impl Fn(T) -> u64
     let (ex, inc, total) = reference(xs, Op::identity(), Op::apply);
     let same = |a: &[T], b: &[T]| a.iter().map(|&v| bits(v)).eq(b.iter().map(|&v| bits(v)));
     let n = xs.len();
+    // Entry point `form` gave `got` and the total `t`: `want` and `total`, bit for bit.
+    let check = |form: &str, got: &[T], want: &[T], t: T| {
+        assert!(same(got, want), "{form} n={n}");
+        assert_eq!(bits(t), bits(total), "{form} total n={n}");
+    };
 
     let mut out = vec![T::default(); n];
     let t = mgpu_cpu::scan_exclusive::<T, Op>(xs, &mut out).unwrap();
-    assert!(same(&out, &ex), "scan_exclusive n={n}");
-    assert_eq!(bits(t), bits(total), "scan_exclusive total n={n}");
+    check("scan_exclusive", &out, &ex, t);
 
     let t = mgpu_cpu::scan_inclusive::<T, Op>(xs, &mut out).unwrap();
-    assert!(same(&out, &inc), "scan_inclusive n={n}");
-    assert_eq!(bits(t), bits(total), "scan_inclusive total n={n}");
+    check("scan_inclusive", &out, &inc, t);
 
     let mut data = xs.to_vec();
     let t = mgpu_cpu::scan_exclusive_in_place::<T, Op>(&mut data);
-    assert!(same(&data, &ex), "scan_exclusive_in_place n={n}");
-    assert_eq!(bits(t), bits(total), "scan_exclusive_in_place total n={n}");
+    check("scan_exclusive_in_place", &data, &ex, t);
 
     let mut data = xs.to_vec();
     let t = mgpu_cpu::scan_inclusive_in_place::<T, Op>(&mut data);
-    assert!(same(&data, &inc), "scan_inclusive_in_place n={n}");
-    assert_eq!(bits(t), bits(total), "scan_inclusive_in_place total n={n}");
+    check("scan_inclusive_in_place", &data, &inc, t);
 
     assert_eq!(
         bits(mgpu_cpu::reduce::<T, Op>(xs)),
@@ -54,16 +55,10 @@ fn check_all<T: Element, Op: AssociativeOp<T>>(xs: &[T], bits: impl Fn(T) -> u64
     if n >= mgpu_cpu::PARALLEL_MIN_LEN {
         single_thread_pool().install(|| {
             let t = mgpu_cpu::scan_exclusive::<T, Op>(xs, &mut out).unwrap();
-            assert!(same(&out, &ex), "1 thread: scan_exclusive n={n}");
-            assert_eq!(bits(t), bits(total), "1 thread: scan_exclusive total n={n}");
+            check("1 thread: scan_exclusive", &out, &ex, t);
             let mut data = xs.to_vec();
             let t = mgpu_cpu::scan_inclusive_in_place::<T, Op>(&mut data);
-            assert!(same(&data, &inc), "1 thread: scan_inclusive_in_place n={n}");
-            assert_eq!(
-                bits(t),
-                bits(total),
-                "1 thread: scan_inclusive_in_place total n={n}"
-            );
+            check("1 thread: scan_inclusive_in_place", &data, &inc, t);
         });
     }
 }
@@ -221,26 +216,15 @@ fn length_mismatch_is_an_error_and_writes_nothing() {
             got,
         })
     };
-    let mut short = [9i32; 2];
-    assert_eq!(
-        mgpu_cpu::scan_exclusive::<i32, Plus>(&xs, &mut short),
-        expect(2)
-    );
-    assert_eq!(
-        mgpu_cpu::scan_inclusive::<i32, Plus>(&xs, &mut short),
-        expect(2)
-    );
-    assert_eq!(short, [9, 9]);
-    let mut long = [9i32; 4];
-    assert_eq!(
-        mgpu_cpu::scan_exclusive::<i32, Plus>(&xs, &mut long),
-        expect(4)
-    );
-    assert_eq!(
-        mgpu_cpu::scan_inclusive::<i32, Plus>(&xs, &mut long),
-        expect(4)
-    );
-    assert_eq!(long, [9; 4]);
+    // Outputs one short and one over: both scans refuse them and leave them as they were.
+    for len in [2, 4] {
+        let mut out = vec![9i32; len];
+        let exclusive = mgpu_cpu::scan_exclusive::<i32, Plus>(&xs, &mut out);
+        assert_eq!(exclusive, expect(len), "exclusive, output of {len}");
+        let inclusive = mgpu_cpu::scan_inclusive::<i32, Plus>(&xs, &mut out);
+        assert_eq!(inclusive, expect(len), "inclusive, output of {len}");
+        assert_eq!(out, vec![9; len], "output of {len}");
+    }
     let mut empty: [f64; 0] = [];
     assert_eq!(
         mgpu_cpu::scan_exclusive::<f64, Plus>(&[1.0], &mut empty),

@@ -179,90 +179,41 @@ Inserting before every 5th element starting at item 2:
   110:  1180   92   93   94   95   96 1190   97   98   99
 ";
 
-#[test]
-fn bulk_demos_on_the_cpu() {
-    assert_eq!(bulk_remove_demo(&Backend::cpu()).unwrap(), REMOVE_DEMO);
-    assert_eq!(bulk_insert_demo(&Backend::cpu()).unwrap(), INSERT_DEMO);
+/// A demonstration: runs on a backend, returns its text.
+type DemoFn = fn(&Backend) -> mgpu::Result<String>;
+
+/// Every demonstration with its golden text, in the binary's order.
+const GOLDEN: [(&str, DemoFn, &str); 6] = [
+    ("scan", scan_demo, SCAN_DEMO),
+    ("lbs", load_balance_demo, LBS_DEMO),
+    ("expand", interval_expand_demo, EXPAND_DEMO),
+    ("move", interval_move_demo, MOVE_DEMO),
+    ("remove", bulk_remove_demo, REMOVE_DEMO),
+    ("insert", bulk_insert_demo, INSERT_DEMO),
+];
+
+/// Runs every demonstration of [`GOLDEN`] on `backend` and compares its exact text.
+fn assert_golden_demos(backend: &Backend) {
+    for (name, demo, golden) in GOLDEN {
+        let text = demo(backend).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(text, golden, "demonstration `{name}`");
+    }
 }
 
 #[test]
-fn bulk_demos_on_the_simulator() {
-    assert_eq!(
-        bulk_remove_demo(&Backend::simulator()).unwrap(),
-        REMOVE_DEMO
-    );
-    assert_eq!(
-        bulk_insert_demo(&Backend::simulator()).unwrap(),
-        INSERT_DEMO
-    );
+fn demos_on_the_cpu() {
+    assert_golden_demos(&Backend::cpu());
 }
 
 #[test]
-#[ignore = "needs a CUDA GPU"]
-fn bulk_demos_on_the_gpu() {
-    let gpu = Backend::cuda(0).expect("needs a CUDA GPU");
-    assert_eq!(bulk_remove_demo(&gpu).unwrap(), REMOVE_DEMO);
-    assert_eq!(bulk_insert_demo(&gpu).unwrap(), INSERT_DEMO);
-}
-
-#[test]
-fn interval_demos_on_the_cpu() {
-    assert_eq!(interval_expand_demo(&Backend::cpu()).unwrap(), EXPAND_DEMO);
-    assert_eq!(interval_move_demo(&Backend::cpu()).unwrap(), MOVE_DEMO);
-}
-
-#[test]
-fn interval_demos_on_the_simulator() {
-    assert_eq!(
-        interval_expand_demo(&Backend::simulator()).unwrap(),
-        EXPAND_DEMO
-    );
-    assert_eq!(
-        interval_move_demo(&Backend::simulator()).unwrap(),
-        MOVE_DEMO
-    );
+fn demos_on_the_simulator() {
+    assert_golden_demos(&Backend::simulator());
 }
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
-fn interval_demos_on_the_gpu() {
-    let gpu = Backend::cuda(0).expect("needs a CUDA GPU");
-    assert_eq!(interval_expand_demo(&gpu).unwrap(), EXPAND_DEMO);
-    assert_eq!(interval_move_demo(&gpu).unwrap(), MOVE_DEMO);
-}
-
-#[test]
-fn lbs_demo_on_the_cpu() {
-    assert_eq!(load_balance_demo(&Backend::cpu()).unwrap(), LBS_DEMO);
-}
-
-#[test]
-fn lbs_demo_on_the_simulator() {
-    assert_eq!(load_balance_demo(&Backend::simulator()).unwrap(), LBS_DEMO);
-}
-
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn lbs_demo_on_the_gpu() {
-    let gpu = Backend::cuda(0).expect("needs a CUDA GPU");
-    assert_eq!(load_balance_demo(&gpu).unwrap(), LBS_DEMO);
-}
-
-#[test]
-fn scan_demo_on_the_cpu() {
-    assert_eq!(scan_demo(&Backend::cpu()).unwrap(), SCAN_DEMO);
-}
-
-#[test]
-fn scan_demo_on_the_simulator() {
-    assert_eq!(scan_demo(&Backend::simulator()).unwrap(), SCAN_DEMO);
-}
-
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn scan_demo_on_the_gpu() {
-    let gpu = Backend::cuda(0).expect("needs a CUDA GPU");
-    assert_eq!(scan_demo(&gpu).unwrap(), SCAN_DEMO);
+fn demos_on_the_gpu() {
+    assert_golden_demos(&Backend::cuda(0).expect("needs a CUDA GPU"));
 }
 
 /// The binary prints the backend line of `Backend::detect()` and then every
@@ -288,12 +239,12 @@ fn binary_prints_the_backend_then_the_demonstrations() {
 #[test]
 fn binary_runs_named_demonstrations_and_refuses_unknown_ones() {
     let bin = env!("CARGO_BIN_EXE_mgpu-demo");
-    let out = Command::new(bin).arg("scan").output().unwrap();
-    assert!(out.status.success());
-    assert!(String::from_utf8(out.stdout).unwrap().ends_with(SCAN_DEMO));
-    let out = Command::new(bin).arg("lbs").output().unwrap();
-    assert!(out.status.success());
-    assert!(String::from_utf8(out.stdout).unwrap().ends_with(LBS_DEMO));
+    for (name, golden) in [("scan", SCAN_DEMO), ("lbs", LBS_DEMO)] {
+        let out = Command::new(bin).arg(name).output().unwrap();
+        assert!(out.status.success(), "{name}: {out:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.ends_with(golden), "{name}: {stdout}");
+    }
     let out = Command::new(bin).arg("nope").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());

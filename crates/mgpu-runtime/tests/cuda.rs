@@ -162,25 +162,43 @@ impl<N: Names> mgpu_core::Kernel for Missing<N> {
     fn body<C: mgpu_core::Cta>(_: &C, _: &Args) {}
 }
 
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn missing_family_is_a_clear_error() {
-    struct NoFamily;
-    impl Names for NoFamily {
-        const MODULE: &'static str = "no_such_family";
-        const ENTRY: &'static str = "no_such_family_kernel";
-    }
-    type K = Missing<NoFamily>;
-    let ctx = gpu();
+/// A type with the names of a kernel that no PTX holds.
+macro_rules! names {
+    ($name:ident: $module:literal, $entry:literal) => {
+        struct $name;
+        impl Names for $name {
+            const MODULE: &'static str = $module;
+            const ENTRY: &'static str = $entry;
+        }
+    };
+}
+
+/// Launches [`Missing<N>`] on `grid` CTAs.
+fn launch_missing<N: Names>(ctx: &Context, grid: u32) -> mgpu_runtime::Result<()> {
     let args = Args {
         out: std::ptr::null_mut(),
     };
-    // grid 0: nothing to launch, no module needed.
-    unsafe { ctx.launch::<K>(0, &args).unwrap() };
-    match unsafe { ctx.launch::<K>(1, &args) } {
-        Err(Error::Cuda(msg)) => assert!(msg.contains("no_such_family"), "{msg}"),
+    // SAFETY: the kernel never runs (no PTX has it), and its one argument is unused.
+    unsafe { ctx.launch::<Missing<N>>(grid, &args) }
+}
+
+/// The message of the `Error::Cuda` that launching [`Missing<N>`] on one CTA gives.
+fn missing_error<N: Names>(ctx: &Context) -> String {
+    match launch_missing::<N>(ctx, 1) {
+        Err(Error::Cuda(msg)) => msg,
         other => panic!("expected Error::Cuda, got {other:?}"),
     }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn missing_family_is_a_clear_error() {
+    names!(NoFamily: "no_such_family", "no_such_family_kernel");
+    let ctx = gpu();
+    // grid 0: nothing to launch, no module needed.
+    launch_missing::<NoFamily>(&ctx, 0).unwrap();
+    let msg = missing_error::<NoFamily>(&ctx);
+    assert!(msg.contains("no_such_family"), "{msg}");
     ctx.synchronize().unwrap();
 }
 
@@ -189,24 +207,12 @@ fn missing_family_is_a_clear_error() {
 fn missing_entry_is_a_clear_error() {
     // A registered family without that entry: a stale-PTX hint, whether the runtime loads
     // the entry alone (the default) or the whole family (MGPU_JIT_WHOLE_FAMILY=1).
-    struct NoEntry;
-    impl Names for NoEntry {
-        const MODULE: &'static str = "blocks";
-        const ENTRY: &'static str = "blocks_no_such_kernel";
-    }
-    type K = Missing<NoEntry>;
+    names!(NoEntry: "blocks", "blocks_no_such_kernel");
     let ctx = gpu();
-    let args = Args {
-        out: std::ptr::null_mut(),
-    };
     for _ in 0..2 {
-        match unsafe { ctx.launch::<K>(1, &args) } {
-            Err(Error::Cuda(msg)) => {
-                assert!(msg.contains("blocks_no_such_kernel"), "{msg}");
-                assert!(msg.contains("stale"), "{msg}");
-            }
-            other => panic!("expected Error::Cuda, got {other:?}"),
-        }
+        let msg = missing_error::<NoEntry>(&ctx);
+        assert!(msg.contains("blocks_no_such_kernel"), "{msg}");
+        assert!(msg.contains("stale"), "{msg}");
     }
     ctx.synchronize().unwrap();
 }

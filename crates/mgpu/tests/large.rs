@@ -543,6 +543,53 @@ fn gather_start(j: usize) -> u64 {
     j as u64 * 0x1_0000_0003 + 11
 }
 
+/// The intervals of `total` work items, the log of check `name` (`u64` indices, `what`,
+/// the intervals) and their scan, uploaded.
+fn intervals_and_scan(
+    b: &Backend,
+    total: usize,
+    name: &'static str,
+    what: &str,
+) -> (Intervals, Log, Buffer<u64>) {
+    let iv = Intervals::new(total);
+    let mut log = Log::new(b, name, format!("u64, {what}{}", iv.describe()));
+    let scan = upload_with(b, iv.n, |j| iv.start(j));
+    log.step("generate and upload the scan");
+    (iv, log, scan)
+}
+
+/// [`verify`] that `out` has `iv.total` elements and that the one of object `j`, rank `r`
+/// is `want(j, r)`: work items in order, or the intervals laid out in reverse order
+/// (`reversed`, [`Intervals::walk_reversed`]).
+fn verify_intervals<T>(
+    out: &Buffer<T>,
+    what: &str,
+    iv: &Intervals,
+    reversed: bool,
+    want: impl Fn(usize, u64) -> T + Sync,
+) where
+    T: Element + Debug + Send + Sync,
+{
+    assert_eq!(out.len() as u64, iv.total, "{what}: length");
+    verify(out, what, |first, s| {
+        let check = |k: usize, j: usize, r: u64| {
+            let w = want(j, r);
+            (s[k] != w).then(|| {
+                format!(
+                    "element {} (object {j}, rank {r}) is {:?}, expected {w:?}",
+                    first + k,
+                    s[k]
+                )
+            })
+        };
+        if reversed {
+            iv.walk_reversed(first, s.len(), check)
+        } else {
+            iv.walk(first, s.len(), check)
+        }
+    });
+}
+
 // ---------------------------------------------------------------------------------------
 // The checks, each a function of the backend and its size.
 
@@ -621,18 +668,9 @@ fn scan_counts(b: &Backend, n: usize) {
 /// The load-balancing search with u64 indices and `total` work items: scan, ranks and
 /// counts forms.
 fn load_balance_search(b: &Backend, total: usize) {
-    let iv = Intervals::new(total);
-    let mut log = Log::new(b, "load_balance_search", format!("u64, {}", iv.describe()));
-    let scan = upload_with(b, iv.n, |j| iv.start(j));
-    log.step("generate and upload the scan");
+    let (iv, mut log, scan) = intervals_and_scan(b, total, "load_balance_search", "");
     let check_objects = |what: &str, objects: &Buffer<u64>| {
-        assert_eq!(objects.len(), total, "{what}: length");
-        verify(objects, what, |first, s| {
-            iv.walk(first, s.len(), |k, j, _| {
-                (s[k] != j as u64)
-                    .then(|| format!("item {} is object {}, expected {j}", first + k, s[k]))
-            })
-        });
+        verify_intervals(objects, what, &iv, false, |j, _| j as u64);
     };
 
     let objects = b
@@ -650,12 +688,7 @@ fn load_balance_search(b: &Backend, total: usize) {
     log.memory(b);
     check_objects("objects (ranks form)", &objects);
     drop(objects);
-    assert_eq!(ranks.len(), total, "ranks: length");
-    verify(&ranks, "ranks", |first, s| {
-        iv.walk(first, s.len(), |k, _, r| {
-            (s[k] != r).then(|| format!("item {} has rank {}, expected {r}", first + k, s[k]))
-        })
-    });
+    verify_intervals(&ranks, "ranks", &iv, false, |_, r| r);
     log.step("download and check every object and rank");
     drop(ranks);
     drop(scan);
@@ -674,29 +707,10 @@ fn load_balance_search(b: &Backend, total: usize) {
 /// Interval expand (and the naive expand) with u64 indices: interval `j` has the value
 /// `3 + 7 * j` (u32, generated).
 fn interval_expand(b: &Backend, total: usize) {
-    let iv = Intervals::new(total);
     let value = |j: usize| 3u32.wrapping_add(7u32.wrapping_mul(j as u32));
-    let mut log = Log::new(
-        b,
-        "interval_expand",
-        format!("u64, u32 values, {}", iv.describe()),
-    );
-    let scan = upload_with(b, iv.n, |j| iv.start(j));
-    log.step("generate and upload the scan");
+    let (iv, mut log, scan) = intervals_and_scan(b, total, "interval_expand", "u32 values, ");
     let check = |what: &str, out: &Buffer<u32>| {
-        assert_eq!(out.len(), total, "{what}: length");
-        verify(out, what, |first, s| {
-            iv.walk(first, s.len(), |k, j, _| {
-                (s[k] != value(j)).then(|| {
-                    format!(
-                        "item {} (object {j}) is {}, expected {}",
-                        first + k,
-                        s[k],
-                        value(j)
-                    )
-                })
-            })
-        });
+        verify_intervals(out, what, &iv, false, |j, _| value(j));
     };
     let out = b
         .interval_expand(&scan, total, IntervalSource::step(3u32, 7))
@@ -717,17 +731,12 @@ fn interval_expand(b: &Backend, total: usize) {
 /// Interval move with u64 indices: gather starts past 2^32 from a generated u64 input
 /// `5 + 3 * position`, scatter starts laying the intervals out in reverse order.
 fn interval_move(b: &Backend, total: usize) {
-    let iv = Intervals::new(total);
     let input = |p: u64| 5u64.wrapping_add(3u64.wrapping_mul(p));
-    let mut log = Log::new(
-        b,
-        "interval_move",
-        format!("u64, u64 values, reversed layout, {}", iv.describe()),
-    );
-    let scan = upload_with(b, iv.n, |j| iv.start(j));
+    let (iv, mut log, scan) =
+        intervals_and_scan(b, total, "interval_move", "u64 values, reversed layout, ");
     let gather = upload_with(b, iv.n, gather_start);
     let scatter = upload_with(b, iv.n, |j| iv.reversed(j));
-    log.step("generate and upload the scan, gather and scatter starts");
+    log.step("generate and upload the gather and scatter starts");
     let mut out = b.zeros::<u64>(total).expect("allocate the output");
     b.interval_move(
         &scan,
@@ -740,50 +749,25 @@ fn interval_move(b: &Backend, total: usize) {
     .expect("interval_move");
     log.step("interval_move (with the output's allocation)");
     log.memory(b);
-    verify(&out, "interval move", |first, s| {
-        iv.walk_reversed(first, s.len(), |k, j, r| {
-            let want = input(gather_start(j) + r);
-            (s[k] != want).then(|| {
-                format!(
-                    "element {} (object {j}, rank {r}) is {}, expected {want}",
-                    first + k,
-                    s[k]
-                )
-            })
-        })
+    verify_intervals(&out, "interval move", &iv, true, |j, r| {
+        input(gather_start(j) + r)
     });
     log.step("download and check every element");
 }
 
 /// Interval gather with u64 indices: gather starts past 2^32 from a generated u64 input.
 fn interval_gather(b: &Backend, total: usize) {
-    let iv = Intervals::new(total);
     let input = |p: u64| 5u64.wrapping_add(3u64.wrapping_mul(p));
-    let mut log = Log::new(
-        b,
-        "interval_gather",
-        format!("u64, u64 values, {}", iv.describe()),
-    );
-    let scan = upload_with(b, iv.n, |j| iv.start(j));
+    let (iv, mut log, scan) = intervals_and_scan(b, total, "interval_gather", "u64 values, ");
     let gather = upload_with(b, iv.n, gather_start);
-    log.step("generate and upload the scan and gather starts");
+    log.step("generate and upload the gather starts");
     let out = b
         .interval_gather(&scan, total, &gather, IntervalSource::step(5u64, 3))
         .expect("interval_gather");
     log.step("interval_gather");
     log.memory(b);
-    assert_eq!(out.len(), total, "interval gather: length");
-    verify(&out, "interval gather", |first, s| {
-        iv.walk(first, s.len(), |k, j, r| {
-            let want = input(gather_start(j) + r);
-            (s[k] != want).then(|| {
-                format!(
-                    "item {} (object {j}, rank {r}) is {}, expected {want}",
-                    first + k,
-                    s[k]
-                )
-            })
-        })
+    verify_intervals(&out, "interval gather", &iv, false, |j, r| {
+        input(gather_start(j) + r)
     });
     log.step("download and check every element");
 }
@@ -791,16 +775,15 @@ fn interval_gather(b: &Backend, total: usize) {
 /// Interval scatter with u64 indices: a generated u32 input `1 + 2 * item`, scatter starts
 /// laying the intervals out in reverse order.
 fn interval_scatter(b: &Backend, total: usize) {
-    let iv = Intervals::new(total);
     let input = |i: u64| 1u32.wrapping_add(2u32.wrapping_mul(i as u32));
-    let mut log = Log::new(
+    let (iv, mut log, scan) = intervals_and_scan(
         b,
+        total,
         "interval_scatter",
-        format!("u64, u32 values, reversed layout, {}", iv.describe()),
+        "u32 values, reversed layout, ",
     );
-    let scan = upload_with(b, iv.n, |j| iv.start(j));
     let scatter = upload_with(b, iv.n, |j| iv.reversed(j));
-    log.step("generate and upload the scan and scatter starts");
+    log.step("generate and upload the scatter starts");
     let mut out = b.zeros::<u32>(total).expect("allocate the output");
     b.interval_scatter(
         &scan,
@@ -812,17 +795,8 @@ fn interval_scatter(b: &Backend, total: usize) {
     .expect("interval_scatter");
     log.step("interval_scatter (with the output's allocation)");
     log.memory(b);
-    verify(&out, "interval scatter", |first, s| {
-        iv.walk_reversed(first, s.len(), |k, j, r| {
-            let want = input(iv.start(j) + r);
-            (s[k] != want).then(|| {
-                format!(
-                    "element {} (object {j}, rank {r}) is {}, expected {want}",
-                    first + k,
-                    s[k]
-                )
-            })
-        })
+    verify_intervals(&out, "interval scatter", &iv, true, |j, r| {
+        input(iv.start(j) + r)
     });
     log.step("download and check every element");
 }
@@ -989,24 +963,37 @@ fn expect_overflow<T>(what: &str, r: mgpu::Result<T>) {
 /// smallest output of 2^32 + 16 elements (16 GiB of u32).
 const BALLAST_KEEP: usize = 12 << 30;
 
+/// What the overflow checks run on, for [`overflow_log`].
+const COUNTS: &str = "counts summing to 2^32 + 16";
+const INTERVALS: &str = "intervals of 2^32 + 16 items";
+
+/// The log of overflow check `name` on `n` u32 `what` (counts or intervals).
+fn overflow_log(b: &Backend, name: &'static str, n: usize, what: &str) -> Log {
+    Log::new(b, name, format!("{n} u32 {what}"))
+}
+
+/// Runs `checks` while the [`ballast`] (all but [`BALLAST_KEEP`] of the free GPU memory)
+/// is allocated, after logging the memory in use; frees the ballast after.
+fn under_ballast(b: &Backend, log: &mut Log, checks: impl FnOnce(&mut Log)) {
+    let ballast = ballast(b, BALLAST_KEEP);
+    log.memory(b);
+    checks(log);
+    drop(ballast);
+}
+
 /// The count scan of u32 counts summing to 2^32 + 16, new buffer and in place; the plain
 /// scan and reduction of the same values wrap (total 16).
 fn overflow_u32_scan_counts(b: &Backend, n: usize) {
-    let mut log = Log::new(
-        b,
-        "overflow_u32_scan_counts",
-        format!("{n} u32 counts summing to 2^32 + 16"),
-    );
+    let mut log = overflow_log(b, "overflow_u32_scan_counts", n, COUNTS);
     let mut counts = overflow_counts(b, n);
-    let ballast = ballast(b, BALLAST_KEEP);
-    log.memory(b);
-    expect_overflow("scan_counts_exclusive", b.scan_counts_exclusive(&counts));
-    expect_overflow(
-        "scan_counts_exclusive_in_place",
-        b.scan_counts_exclusive_in_place(&mut counts),
-    );
-    log.step("scan_counts_exclusive, in place too: IndexOverflow");
-    drop(ballast);
+    under_ballast(b, &mut log, |log| {
+        expect_overflow("scan_counts_exclusive", b.scan_counts_exclusive(&counts));
+        expect_overflow(
+            "scan_counts_exclusive_in_place",
+            b.scan_counts_exclusive_in_place(&mut counts),
+        );
+        log.step("scan_counts_exclusive, in place too: IndexOverflow");
+    });
     let counts = overflow_counts(b, n);
     assert_eq!(b.reduce(&counts, Plus).expect("reduce"), 16, "reduce wraps");
     let (_, total) = b.scan_exclusive(&counts, Plus).expect("scan_exclusive");
@@ -1016,93 +1003,78 @@ fn overflow_u32_scan_counts(b: &Backend, n: usize) {
 
 /// The load-balancing search from u32 counts summing to 2^32 + 16.
 fn overflow_u32_load_balance_search(b: &Backend, n: usize) {
-    let mut log = Log::new(
-        b,
-        "overflow_u32_load_balance_search",
-        format!("{n} u32 counts summing to 2^32 + 16"),
-    );
+    let mut log = overflow_log(b, "overflow_u32_load_balance_search", n, COUNTS);
     let counts = overflow_counts(b, n);
-    let ballast = ballast(b, BALLAST_KEEP);
-    log.memory(b);
-    expect_overflow(
-        "load_balance_search_counts",
-        b.load_balance_search_counts(&counts),
-    );
-    log.step("load_balance_search_counts: IndexOverflow");
-    drop(ballast);
+    under_ballast(b, &mut log, |log| {
+        expect_overflow(
+            "load_balance_search_counts",
+            b.load_balance_search_counts(&counts),
+        );
+        log.step("load_balance_search_counts: IndexOverflow");
+    });
 }
 
 /// Interval expand, naive expand and gather with u32 indices and 2^32 + 16 items: the
 /// count scan in front of them overflows, and with the explicit total each call must
 /// refuse it before allocating its output (32 GiB of u64), on every backend.
 fn overflow_u32_interval_expand(b: &Backend, n: usize) {
-    let mut log = Log::new(
-        b,
-        "overflow_u32_interval_expand",
-        format!("{n} u32 intervals of 2^32 + 16 items"),
-    );
+    let mut log = overflow_log(b, "overflow_u32_interval_expand", n, INTERVALS);
     let counts = overflow_counts(b, n);
     let scan = overflow_scan(b, n);
     let gather = upload_with(b, n, |_| 0u32);
-    let ballast = ballast(b, BALLAST_KEEP);
-    log.memory(b);
-    expect_overflow(
-        "scan_counts_exclusive of the interval counts",
-        b.scan_counts_exclusive(&counts),
-    );
-    log.step("scan_counts_exclusive of the counts: IndexOverflow");
-    let values = || IntervalSource::step(0u64, 1);
-    expect_overflow(
-        "interval_expand",
-        b.interval_expand(&scan, OVERFLOW_TOTAL, values()),
-    );
-    expect_overflow(
-        "interval_expand_naive",
-        b.interval_expand_naive(&scan, OVERFLOW_TOTAL, values()),
-    );
-    expect_overflow(
-        "interval_gather",
-        b.interval_gather(&scan, OVERFLOW_TOTAL, &gather, values()),
-    );
-    log.step("interval_expand, naive and gather: IndexOverflow");
-    drop(ballast);
+    under_ballast(b, &mut log, |log| {
+        expect_overflow(
+            "scan_counts_exclusive of the interval counts",
+            b.scan_counts_exclusive(&counts),
+        );
+        log.step("scan_counts_exclusive of the counts: IndexOverflow");
+        let values = || IntervalSource::step(0u64, 1);
+        expect_overflow(
+            "interval_expand",
+            b.interval_expand(&scan, OVERFLOW_TOTAL, values()),
+        );
+        expect_overflow(
+            "interval_expand_naive",
+            b.interval_expand_naive(&scan, OVERFLOW_TOTAL, values()),
+        );
+        expect_overflow(
+            "interval_gather",
+            b.interval_gather(&scan, OVERFLOW_TOTAL, &gather, values()),
+        );
+        log.step("interval_expand, naive and gather: IndexOverflow");
+    });
 }
 
 /// Interval move and scatter with u32 indices and 2^32 + 16 items, into a small output.
 fn overflow_u32_interval_move(b: &Backend, n: usize) {
-    let mut log = Log::new(
-        b,
-        "overflow_u32_interval_move",
-        format!("{n} u32 intervals of 2^32 + 16 items"),
-    );
+    let mut log = overflow_log(b, "overflow_u32_interval_move", n, INTERVALS);
     let scan = overflow_scan(b, n);
     let zeros = upload_with(b, n, |_| 0u32);
     let mut out = b.zeros::<u32>(16).expect("allocate the output");
-    let ballast = ballast(b, BALLAST_KEEP);
-    log.memory(b);
-    expect_overflow(
-        "interval_move",
-        b.interval_move(
-            &scan,
-            OVERFLOW_TOTAL,
-            &zeros,
-            &zeros,
-            IntervalSource::counting(0u32),
-            &mut out,
-        ),
-    );
-    expect_overflow(
-        "interval_scatter",
-        b.interval_scatter(
-            &scan,
-            OVERFLOW_TOTAL,
-            &zeros,
-            IntervalSource::counting(0u32),
-            &mut out,
-        ),
-    );
-    log.step("interval_move and interval_scatter: IndexOverflow");
-    drop(ballast);
+    under_ballast(b, &mut log, |log| {
+        expect_overflow(
+            "interval_move",
+            b.interval_move(
+                &scan,
+                OVERFLOW_TOTAL,
+                &zeros,
+                &zeros,
+                IntervalSource::counting(0u32),
+                &mut out,
+            ),
+        );
+        expect_overflow(
+            "interval_scatter",
+            b.interval_scatter(
+                &scan,
+                OVERFLOW_TOTAL,
+                &zeros,
+                IntervalSource::counting(0u32),
+                &mut out,
+            ),
+        );
+        log.step("interval_move and interval_scatter: IndexOverflow");
+    });
     assert_eq!(
         out.to_vec().expect("download"),
         vec![0; 16],

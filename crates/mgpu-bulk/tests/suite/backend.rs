@@ -487,18 +487,26 @@ fn every_type_with<T: Elem<I>, I: Ix>(b: &Backend, t: Target) {
 
 /// Half removed and n/2 inserted, every element type with either index type.
 fn every_type(b: &Backend, t: Target) {
-    every_type_with::<i32, u32>(b, t);
-    every_type_with::<u32, u32>(b, t);
-    every_type_with::<i64, u32>(b, t);
-    every_type_with::<u64, u32>(b, t);
-    every_type_with::<f32, u32>(b, t);
-    every_type_with::<f64, u32>(b, t);
-    every_type_with::<i32, u64>(b, t);
-    every_type_with::<u32, u64>(b, t);
-    every_type_with::<i64, u64>(b, t);
-    every_type_with::<u64, u64>(b, t);
-    every_type_with::<f32, u64>(b, t);
-    every_type_with::<f64, u64>(b, t);
+    every_element_with::<u32>(b, t);
+    every_element_with::<u64>(b, t);
+}
+
+/// [`every_type_with`] every element type, with index type `I`.
+fn every_element_with<I: Ix>(b: &Backend, t: Target)
+where
+    i32: Elem<I>,
+    u32: Elem<I>,
+    i64: Elem<I>,
+    u64: Elem<I>,
+    f32: Elem<I>,
+    f64: Elem<I>,
+{
+    every_type_with::<i32, I>(b, t);
+    every_type_with::<u32, I>(b, t);
+    every_type_with::<i64, I>(b, t);
+    every_type_with::<u64, I>(b, t);
+    every_type_with::<f32, I>(b, t);
+    every_type_with::<f64, I>(b, t);
 }
 
 /// The facade's sources mixed: buffers and generated values and indices, `f32` with `u64`

@@ -250,14 +250,20 @@ fn nv_for(total: usize, parts: usize) -> usize {
     (total / parts).max(1)
 }
 
+/// [`check_partitions`] of the index array `indices` into `n` sources, as `u32` and as
+/// `u64`, with tiles for about `parts` partitions.
+fn check_array_partitions<D: Device>(dev: &D, n: usize, indices: &[u64], parts: usize) {
+    let nv = nv_for(n + indices.len(), parts);
+    check_partitions(dev, n, &array::<u32>(indices), nv);
+    check_partitions(dev, n, &array::<u64>(indices), nv);
+}
+
 fn insert_partitions_match_the_merge<D: Device>(dev: &D, _: Target) {
     let strategy = (sorted_strategy(1500), 1usize..2500);
     // 64 cases, as the earlier `proptest!` block.
     mgpu_testkit::proptest_runner(64)
         .run(&strategy, |((n, indices), parts)| {
-            let nv = nv_for(n + indices.len(), parts);
-            check_partitions(dev, n, &array::<u32>(&indices), nv);
-            check_partitions(dev, n, &array::<u64>(&indices), nv);
+            check_array_partitions(dev, n, &indices, parts);
             Ok(())
         })
         .unwrap();
@@ -272,13 +278,10 @@ fn insert_partitions_of_garbage_match_serial<D: Device>(dev: &D, _: Target) {
     // The case proptest once shrank a failure to (the old simulator suite's regressions
     // file), then 64 cases, as the earlier `proptest!` block.
     let (n, raw, parts) = (14, [14u64, 6, 1208], 2059);
-    check_partitions(dev, n, &array::<u32>(&raw), nv_for(n + raw.len(), parts));
-    check_partitions(dev, n, &array::<u64>(&raw), nv_for(n + raw.len(), parts));
+    check_array_partitions(dev, n, &raw, parts);
     mgpu_testkit::proptest_runner(64)
         .run(&strategy, |(n, raw, parts)| {
-            let nv = nv_for(n + raw.len(), parts);
-            check_partitions(dev, n, &array::<u32>(&raw), nv);
-            check_partitions(dev, n, &array::<u64>(&raw), nv);
+            check_array_partitions(dev, n, &raw, parts);
             Ok(())
         })
         .unwrap();

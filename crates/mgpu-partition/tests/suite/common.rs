@@ -54,15 +54,16 @@ pub fn check_merge<D: Device, T: Key, C: MergeComparator<T>>(
         .to_vec()
         .unwrap();
         let want = cpu::merge_path_partitions::<T, C>(a, b, nv, cpu_bounds(bounds)).unwrap();
-        assert!(
-            got == want,
-            "merge {} {:?} |a|={} |b|={} nv={nv}: first difference at {:?}",
-            T::NAME,
-            bounds,
-            a.len(),
-            b.len(),
-            (0..want.len()).find(|&i| got.get(i) != want.get(i))
-        );
+        let what = || {
+            format!(
+                "merge {} {:?} |a|={} |b|={} nv={nv}",
+                T::NAME,
+                bounds,
+                a.len(),
+                b.len()
+            )
+        };
+        assert_same(&got, &want, what);
         n = got.len();
     }
     n
@@ -123,33 +124,53 @@ pub fn check_search<D: Device, I: PartitionIndex>(dev: &D, data: &[I], count: us
     }
 }
 
-/// CSR partitions on `dev` == CPU.
-pub fn check_csr<D: Device, I: PartitionIndex>(dev: &D, csr: &[I], nz: usize, nv: usize) {
-    let dc = DeviceVec::from_slice(dev, csr).unwrap();
-    let got = mgpu_partition::csr_partitions(dc.as_slice(), nz, nv)
-        .unwrap()
-        .to_vec()
-        .unwrap();
-    let want = cpu::csr_partitions(csr, nz, nv).unwrap();
+/// Panics unless `got == want`, naming `what()` and the first difference.
+fn assert_same<T: PartialEq>(got: &[T], want: &[T], what: impl FnOnce() -> String) {
     assert!(
         got == want,
-        "csr {} rows={} nz={nz} nv={nv}",
-        I::NAME,
-        csr.len()
+        "{}: first difference at {:?}",
+        what(),
+        (0..want.len().max(got.len())).find(|&i| got.get(i) != want.get(i))
     );
+}
+
+/// CSR partitions on `dev` == CPU.
+pub fn check_csr<D: Device, I: PartitionIndex>(dev: &D, csr: &[I], nz: usize, nv: usize) {
+    check_scan_partitions(dev, "csr", csr, nz, nv);
 }
 
 /// Load-balancing partitions on `dev` == CPU.
 pub fn check_lbs<D: Device, I: PartitionIndex>(dev: &D, scan: &[I], total: usize, nv: usize) {
+    check_scan_partitions(dev, "lbs", scan, total, nv);
+}
+
+/// The `kind` partitions (`"csr"` of a CSR array and its `nz`, or `"lbs"` of a scan and
+/// its total) on `dev` == CPU.
+fn check_scan_partitions<D: Device, I: PartitionIndex>(
+    dev: &D,
+    kind: &str,
+    scan: &[I],
+    total: usize,
+    nv: usize,
+) {
     let ds = DeviceVec::from_slice(dev, scan).unwrap();
-    let got = mgpu_partition::load_balance_partitions(ds.as_slice(), total, nv)
-        .unwrap()
-        .to_vec()
-        .unwrap();
-    let want = cpu::load_balance_partitions(scan, total, nv).unwrap();
+    let (got, want, rows) = match kind {
+        "csr" => (
+            mgpu_partition::csr_partitions(ds.as_slice(), total, nv),
+            cpu::csr_partitions(scan, total, nv),
+            "rows",
+        ),
+        _ => (
+            mgpu_partition::load_balance_partitions(ds.as_slice(), total, nv),
+            cpu::load_balance_partitions(scan, total, nv),
+            "objects",
+        ),
+    };
+    let got = got.unwrap().to_vec().unwrap();
+    let total_name = if kind == "csr" { "nz" } else { "total" };
     assert!(
-        got == want,
-        "lbs {} objects={} total={total} nv={nv}",
+        got == want.unwrap(),
+        "{kind} {} {rows}={} {total_name}={total} nv={nv}",
         I::NAME,
         scan.len()
     );
@@ -186,15 +207,16 @@ pub fn check_counting<D: Device, I: PartitionIndex>(
         let want =
             cpu::merge_path_partitions::<I, Less>(indices, &positions, nv, cpu_bounds(bounds))
                 .unwrap();
-        assert!(
-            got == want,
-            "counting {} {:?} seq={} m={} count={count} nv={nv}: first difference at {:?}",
-            I::NAME,
-            bounds,
-            seq.is_some(),
-            indices.len(),
-            (0..want.len()).find(|&i| got.get(i) != want.get(i))
-        );
+        let what = || {
+            format!(
+                "counting {} {:?} seq={} m={} count={count} nv={nv}",
+                I::NAME,
+                bounds,
+                seq.is_some(),
+                indices.len()
+            )
+        };
+        assert_same(&got, &want, what);
         num = got.len();
     }
     num

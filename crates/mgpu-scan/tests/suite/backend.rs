@@ -63,27 +63,18 @@ fn check_at<T: Element, Op: ScanOp<T>>(
             what("reduce")
         );
 
-        let mut data = backend.upload(&x).unwrap();
-        let total_got = backend
-            .scan_exclusive_in_place(&mut data, Op::default())
+        for (form, want) in [("exclusive", &exclusive), ("inclusive", &inclusive)] {
+            let mut data = backend.upload(&x).unwrap();
+            let total_got = if form == "exclusive" {
+                backend.scan_exclusive_in_place(&mut data, Op::default())
+            } else {
+                backend.scan_inclusive_in_place(&mut data, Op::default())
+            }
             .unwrap();
-        assert_eq!(total_got, total, "{}", what("exclusive in place total"));
-        same(
-            &data.to_vec().unwrap(),
-            &exclusive,
-            &what("exclusive in place"),
-        );
-
-        let mut data = backend.upload(&x).unwrap();
-        let total_got = backend
-            .scan_inclusive_in_place(&mut data, Op::default())
-            .unwrap();
-        assert_eq!(total_got, total, "{}", what("inclusive in place total"));
-        same(
-            &data.to_vec().unwrap(),
-            &inclusive,
-            &what("inclusive in place"),
-        );
+            let what = |part: &str| what(&format!("{form} in place{part}"));
+            assert_eq!(total_got, total, "{}", what(" total"));
+            same(&data.to_vec().unwrap(), want, &what(""));
+        }
     }
 }
 
@@ -224,20 +215,10 @@ pub fn empty_and_single(backend: &Backend, _: Target) {
     assert_eq!((out.to_vec().unwrap(), total), (vec![-7], -7));
     assert_eq!(backend.reduce(&one, Maximum).unwrap(), -7);
     let mut one = backend.upload(&[2.5f32]).unwrap();
-    assert_eq!(
-        backend
-            .scan_inclusive_in_place(&mut one, Multiplies)
-            .unwrap(),
-        2.5
-    );
-    assert_eq!(one.to_vec().unwrap(), vec![2.5]);
-    assert_eq!(
-        backend
-            .scan_exclusive_in_place(&mut one, Multiplies)
-            .unwrap(),
-        2.5
-    );
-    assert_eq!(one.to_vec().unwrap(), vec![1.0]);
+    let total = backend.scan_inclusive_in_place(&mut one, Multiplies);
+    assert_eq!((total.unwrap(), one.to_vec().unwrap()), (2.5, vec![2.5]));
+    let total = backend.scan_exclusive_in_place(&mut one, Multiplies);
+    assert_eq!((total.unwrap(), one.to_vec().unwrap()), (2.5, vec![1.0]));
     let mut count = backend.upload(&[9u64]).unwrap();
     assert_eq!(
         backend.scan_counts_exclusive_in_place(&mut count).unwrap(),

@@ -52,6 +52,32 @@ pub enum Idx {
     Seq { first: u64, step: u64 },
 }
 
+impl Idx {
+    /// The indices for the host: the array, or the first `m` of the sequence written out.
+    fn host<I: BulkIndex>(&self, m: usize) -> Vec<I> {
+        match self {
+            Idx::Array(v) => to_index(v),
+            Idx::Seq { first, step } => {
+                to_index(&(0..m as u64).map(|k| first + step * k).collect::<Vec<_>>())
+            }
+        }
+    }
+
+    /// The indices for the device: `uploaded` (the array, on the device), or the sequence
+    /// generated there.
+    fn device<'a, I: BulkIndex, D: Device>(
+        &self,
+        uploaded: &'a DeviceVec<I, D>,
+    ) -> Source<'a, I, D> {
+        match self {
+            Idx::Array(_) => uploaded.as_slice().into(),
+            Idx::Seq { first, step } => {
+                Source::step(I::from_u64_wrapping(*first), I::from_u64_wrapping(*step))
+            }
+        }
+    }
+}
+
 /// Bulk remove of `indices` from a source of `n` into an output of `out_len`: `want`'s
 /// variant on both backends, guards intact.
 pub fn remove<D: Device, T, I: BulkIndex>(
@@ -67,23 +93,10 @@ pub fn remove<D: Device, T, I: BulkIndex>(
     let case = format!("bulk_remove {}/{}: {case}", T::NAME, I::NAME);
     let source: Vec<T> = (0..n as u64).map(value).collect();
     let sd = DeviceVec::from_slice(dev, &source).unwrap();
-    let (host_idx, arr): (Vec<I>, bool) = match indices {
-        Idx::Array(v) => (to_index(v), true),
-        Idx::Seq { first, step } => {
-            let m = n.saturating_sub(out_len) as u64;
-            (
-                to_index(&(0..m).map(|k| first + step * k).collect::<Vec<_>>()),
-                false,
-            )
-        }
-    };
+    let host_idx: Vec<I> = indices.host(n.saturating_sub(out_len));
+    let arr = matches!(indices, Idx::Array(_));
     let id = DeviceVec::from_slice(dev, &host_idx).unwrap();
-    let idx: Source<'_, I, D> = match indices {
-        Idx::Array(_) => id.as_slice().into(),
-        Idx::Seq { first, step } => {
-            Source::step(I::from_u64_wrapping(*first), I::from_u64_wrapping(*step))
-        }
-    };
+    let idx = indices.device(&id);
     let mut out = Guarded::<T, D>::new(dev, out_len).unwrap();
     let got = mgpu::bulk::bulk_remove_into(sd.as_slice(), idx, out.slice()).and_then(|p| p.wait());
     out.check_guards(&case);
@@ -123,19 +136,9 @@ pub fn insert<D: Device, T, I: BulkIndex>(
     });
     let values: Vec<T> = (0..m as u64).map(|k| value(1_000_000 + k)).collect();
     let vd = DeviceVec::from_slice(dev, &values).unwrap();
-    let host_idx: Vec<I> = match indices {
-        Idx::Array(v) => to_index(v),
-        Idx::Seq { first, step } => {
-            to_index(&(0..m as u64).map(|k| first + step * k).collect::<Vec<_>>())
-        }
-    };
+    let host_idx: Vec<I> = indices.host(m);
     let id = DeviceVec::from_slice(dev, &host_idx).unwrap();
-    let idx: Source<'_, I, D> = match indices {
-        Idx::Array(_) => id.as_slice().into(),
-        Idx::Seq { first, step } => {
-            Source::step(I::from_u64_wrapping(*first), I::from_u64_wrapping(*step))
-        }
-    };
+    let idx = indices.device(&id);
     let vals: Source<'_, T, D> = match values_len {
         Some(_) => vd.as_slice().into(),
         None => Source::step(value(1_000_000), T::ONE),
@@ -157,142 +160,137 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
     let rm: Vec<u64> = (0..n as u64).filter(|i| i % 3 == 1).collect();
     let m = rm.len();
     let too_many: Vec<u64> = (0..=n as u64).collect();
-    remove::<D, i32, u32>(
-        dev,
-        &format!("{} indices for a source of {n}, output of 0", n + 1),
-        n,
-        &Idx::Array(too_many.clone()),
-        0,
-        &length(),
-    );
-    remove::<D, i32, u32>(
-        dev,
-        &format!("{} indices for a source of {n}, output of 1", n + 1),
-        n,
-        &Idx::Array(too_many),
-        1,
-        &length(),
-    );
-    remove::<D, i32, u32>(
-        dev,
-        &format!(
-            "{m} indices, source of {n}, output of {} (one short)",
-            n - m - 1
+    let seq = |first: u64, step: u64| Idx::Seq { first, step };
+    // Bulk remove from a source of n: (case, indices, output length, expected variant).
+    let removes = [
+        (
+            format!("{} indices for a source of {n}, output of 0", n + 1),
+            Idx::Array(too_many.clone()),
+            0,
+            length(),
         ),
-        n,
-        &Idx::Array(rm.clone()),
-        n - m - 1,
-        &length(),
-    );
-    remove::<D, i32, u32>(
-        dev,
-        &format!(
-            "{m} indices, source of {n}, output of {} (one over)",
-            n - m + 1
+        (
+            format!("{} indices for a source of {n}, output of 1", n + 1),
+            Idx::Array(too_many),
+            1,
+            length(),
         ),
-        n,
-        &Idx::Array(rm.clone()),
-        n - m + 1,
-        &length(),
-    );
-    remove::<D, i32, u32>(
-        dev,
-        &format!("generated indices 5 + 0k, {m} of them, source of {n}"),
-        n,
-        &Idx::Seq { first: 5, step: 0 },
-        n - m,
-        &invalid(),
-    );
-    remove::<D, i32, u32>(
-        dev,
-        &format!(
-            "generated indices {} + 3k, {m} of them, the last = n = {n}",
-            n - 3 * (m - 1)
+        (
+            format!(
+                "{m} indices, source of {n}, output of {} (one short)",
+                n - m - 1
+            ),
+            Idx::Array(rm.clone()),
+            n - m - 1,
+            length(),
         ),
-        n,
-        &Idx::Seq {
-            first: (n - 3 * (m - 1)) as u64,
-            step: 3,
-        },
-        n - m,
-        &invalid(),
-    );
+        (
+            format!(
+                "{m} indices, source of {n}, output of {} (one over)",
+                n - m + 1
+            ),
+            Idx::Array(rm.clone()),
+            n - m + 1,
+            length(),
+        ),
+        (
+            format!("generated indices 5 + 0k, {m} of them, source of {n}"),
+            seq(5, 0),
+            n - m,
+            invalid(),
+        ),
+        (
+            format!(
+                "generated indices {} + 3k, {m} of them, the last = n = {n}",
+                n - 3 * (m - 1)
+            ),
+            seq((n - 3 * (m - 1)) as u64, 3),
+            n - m,
+            invalid(),
+        ),
+    ];
+    for (case, indices, out_len, want) in removes {
+        remove::<D, i32, u32>(dev, &case, n, &indices, out_len, &want);
+    }
     remove::<D, i32, u64>(
         dev,
         &format!("generated indices 2^40 + k, {m} of them, source of {n}"),
         n,
-        &Idx::Seq {
-            first: 1 << 40,
-            step: 1,
-        },
+        &seq(1 << 40, 1),
         n - m,
         &invalid(),
     );
 
-    let ins: Vec<u64> = (0..m as u64).map(|k| k * n as u64 / m as u64).collect();
-    insert::<D, i32, u32>(
-        dev,
-        &format!("{} values for {m} indices", m + 1),
-        n,
-        Some(m + 1),
-        &Idx::Array(ins.clone()),
-        n + m + 1,
-        &length(),
-    );
-    insert::<D, i32, u32>(
-        dev,
-        &format!("{} values for {m} indices", m - 1),
-        n,
-        Some(m - 1),
-        &Idx::Array(ins.clone()),
-        n + m - 1,
-        &length(),
-    );
-    insert::<D, i32, u32>(
-        dev,
-        &format!("output of {} for {n} + {m}", n + m - 1),
-        n,
-        Some(m),
-        &Idx::Array(ins.clone()),
-        n + m - 1,
-        &length(),
-    );
-    insert::<D, i32, u32>(
-        dev,
-        &format!(
-            "output of {} for {n} + {m} indices, generated values",
-            n + m + 1
+    let ins = Idx::Array((0..m as u64).map(|k| k * n as u64 / m as u64).collect());
+    // Bulk insert into a source of n: (case, values (generated for `None`), indices,
+    // output length, expected variant).
+    let inserts = [
+        (
+            format!("{} values for {m} indices", m + 1),
+            Some(m + 1),
+            ins.clone(),
+            n + m + 1,
+            length(),
         ),
-        n,
-        None,
-        &Idx::Array(ins),
-        n + m + 1,
-        &length(),
-    );
-    insert::<D, i32, u32>(
-        dev,
-        &format!(
-            "generated indices 0 + 4k, {m} of them, last {} > n = {n}",
-            4 * (m - 1)
+        (
+            format!("{} values for {m} indices", m - 1),
+            Some(m - 1),
+            ins.clone(),
+            n + m - 1,
+            length(),
         ),
-        n,
-        Some(m),
-        &Idx::Seq { first: 0, step: 4 },
-        n + m,
-        &invalid(),
-    );
-    insert::<D, i32, u32>(
-        dev,
-        &format!("generated indices n + 1 + 0k, {m} of them, source of {n}, generated values"),
-        n,
-        None,
-        &Idx::Seq {
-            first: n as u64 + 1,
-            step: 0,
-        },
-        n + m,
-        &invalid(),
-    );
+        (
+            format!("output of {} for {n} + {m}", n + m - 1),
+            Some(m),
+            ins.clone(),
+            n + m - 1,
+            length(),
+        ),
+        (
+            format!(
+                "output of {} for {n} + {m} indices, generated values",
+                n + m + 1
+            ),
+            None,
+            ins,
+            n + m + 1,
+            length(),
+        ),
+        (
+            format!(
+                "generated indices 0 + 4k, {m} of them, last {} > n = {n}",
+                4 * (m - 1)
+            ),
+            Some(m),
+            seq(0, 4),
+            n + m,
+            invalid(),
+        ),
+        (
+            format!("generated indices n + 1 + 0k, {m} of them, source of {n}, generated values"),
+            None,
+            seq(n as u64 + 1, 0),
+            n + m,
+            invalid(),
+        ),
+    ];
+    for (case, values_len, indices, out_len, want) in inserts {
+        insert::<D, i32, u32>(dev, &case, n, values_len, &indices, out_len, &want);
+    }
+}
+
+/// `v` with elements `i` and `j` swapped.
+fn swapped(v: &[u64], i: usize, j: usize) -> Vec<u64> {
+    let mut x = v.to_vec();
+    x.swap(i, j);
+    x
+}
+
+/// `v` with element `i` set to `to`.
+fn with(v: &[u64], i: usize, to: u64) -> Vec<u64> {
+    let mut x = v.to_vec();
+    x[i] = to;
+    x
 }
 
 /// Remove indices the kernel rejects, at each spot (a source position; the fault is at
@@ -323,6 +321,8 @@ where
             mgpu::cpu::bulk_remove(&source, &idx, &mut want).unwrap();
             assert!(out.to_vec() == want, "valid remove, n = {n}");
         }
+        // Broken index arrays: (case, indices).
+        let mut cases = vec![];
         for (place, d) in spots(n, nv) {
             let k = base.partition_point(|&i| (i as usize) < d).min(m - 2);
             let at = format!(
@@ -330,61 +330,31 @@ where
                 base[k],
                 base[k] as usize / nv
             );
-            let mut x = base.clone();
-            x.swap(k, k + 1);
-            remove::<D, T, I>(
-                dev,
-                &format!("indices {k}, {} swapped at {at}", k + 1),
-                n,
-                &Idx::Array(x),
-                out_len,
-                &invalid(),
-            );
+            cases.push((
+                format!("indices {k}, {} swapped at {at}", k + 1),
+                swapped(&base, k, k + 1),
+            ));
             if place == "tile 0|1 boundary" {
                 // The last index of tile 0 and the first of tile 1 swapped.
-                let mut x = base.clone();
-                x.swap(k - 1, k);
-                remove::<D, T, I>(
-                    dev,
-                    &format!("indices {}, {k} swapped across the boundary at {at}", k - 1),
-                    n,
-                    &Idx::Array(x),
-                    out_len,
-                    &invalid(),
-                );
+                cases.push((
+                    format!("indices {}, {k} swapped across the boundary at {at}", k - 1),
+                    swapped(&base, k - 1, k),
+                ));
             }
-            let mut x = base.clone();
-            x[k + 1] = x[k];
-            remove::<D, T, I>(
-                dev,
-                &format!("index repeated at {at}"),
-                n,
-                &Idx::Array(x),
-                out_len,
-                &invalid(),
-            );
-            let mut x = base.clone();
+            cases.push((
+                format!("index repeated at {at}"),
+                with(&base, k + 1, base[k]),
+            ));
             let j = if place == "last tile" { m - 1 } else { k };
-            x[j] = n as u64;
-            remove::<D, T, I>(
-                dev,
-                &format!("index {j} = n at {at}"),
-                n,
-                &Idx::Array(x),
-                out_len,
-                &invalid(),
-            );
+            cases.push((format!("index {j} = n at {at}"), with(&base, j, n as u64)));
         }
-        let mut x = base.clone();
-        x[0] = mgpu::Index::to_u64(I::MAX);
-        remove::<D, T, I>(
-            dev,
-            &format!("index 0 = I::MAX, first tile, n = {n}"),
-            n,
-            &Idx::Array(x),
-            out_len,
-            &invalid(),
-        );
+        cases.push((
+            format!("index 0 = I::MAX, first tile, n = {n}"),
+            with(&base, 0, mgpu::Index::to_u64(I::MAX)),
+        ));
+        for (case, x) in cases {
+            remove::<D, T, I>(dev, &case, n, &Idx::Array(x), out_len, &invalid());
+        }
     }
 }
 
@@ -426,6 +396,8 @@ where
             mgpu::cpu::bulk_insert(&values, &idx, &source, &mut want).unwrap();
             assert!(out.to_vec() == want, "valid insert, n = {n}");
         }
+        // Broken index arrays: (case, indices).
+        let mut cases = vec![];
         for (place, d) in spots(len, nv) {
             let k0 = partition_point(m, |k| k + (base[k] as usize) < d).min(m - 2);
             // The nearest pair of different indices (forward, else backward).
@@ -439,55 +411,30 @@ where
                 k + base[k] as usize,
                 (k + base[k] as usize) / nv
             );
-            let mut x = base.clone();
-            x.swap(k, k + 1);
-            insert::<D, T, I>(
-                dev,
-                &format!("indices {k}, {} swapped at {at}", k + 1),
-                n,
-                Some(m),
-                &Idx::Array(x),
-                len,
-                &invalid(),
-            );
+            cases.push((
+                format!("indices {k}, {} swapped at {at}", k + 1),
+                swapped(&base, k, k + 1),
+            ));
             if place == "tile 0|1 boundary" {
                 // The last different pair before the boundary's first index, swapped.
                 let j = (0..k0).rev().find(|&j| base[j] < base[k0]).unwrap();
-                let mut x = base.clone();
-                x.swap(j, k0);
-                insert::<D, T, I>(
-                    dev,
-                    &format!("indices {j}, {k0} swapped across the boundary at {at}"),
-                    n,
-                    Some(m),
-                    &Idx::Array(x),
-                    len,
-                    &invalid(),
-                );
+                cases.push((
+                    format!("indices {j}, {k0} swapped across the boundary at {at}"),
+                    swapped(&base, j, k0),
+                ));
             }
-            let mut x = base.clone();
             let j = if place == "last tile" { m - 1 } else { k };
-            x[j] = n as u64 + 1;
-            insert::<D, T, I>(
-                dev,
-                &format!("index {j} = n + 1 at {at}"),
-                n,
-                Some(m),
-                &Idx::Array(x),
-                len,
-                &invalid(),
-            );
+            cases.push((
+                format!("index {j} = n + 1 at {at}"),
+                with(&base, j, n as u64 + 1),
+            ));
         }
-        let mut x = base.clone();
-        x[0] = mgpu::Index::to_u64(I::MAX);
-        insert::<D, T, I>(
-            dev,
-            &format!("index 0 = I::MAX, first tile, n = {n}"),
-            n,
-            Some(m),
-            &Idx::Array(x),
-            len,
-            &invalid(),
-        );
+        cases.push((
+            format!("index 0 = I::MAX, first tile, n = {n}"),
+            with(&base, 0, mgpu::Index::to_u64(I::MAX)),
+        ));
+        for (case, x) in cases {
+            insert::<D, T, I>(dev, &case, n, Some(m), &Idx::Array(x), len, &invalid());
+        }
     }
 }

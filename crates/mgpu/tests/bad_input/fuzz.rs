@@ -36,6 +36,39 @@ fn agree(case: &str, dev: &Result<(), Error>, cpu: &Result<(), Error>) -> bool {
     }
 }
 
+/// How many trials of one call both backends accepted, and how many both rejected.
+#[derive(Default)]
+struct Tally {
+    accepted: u32,
+    rejected: u32,
+}
+
+impl Tally {
+    /// Counts one trial: the backends must [`agree`], and where both accept,
+    /// `same_output()` must hold.
+    fn count(
+        &mut self,
+        case: &str,
+        dev: &Result<(), Error>,
+        cpu: &Result<(), Error>,
+        same_output: impl FnOnce() -> bool,
+    ) {
+        if agree(case, dev, cpu) {
+            assert!(same_output(), "{case}: accepted, outputs differ");
+            self.accepted += 1;
+        } else {
+            self.rejected += 1;
+        }
+    }
+
+    fn report(&self, call: &str) {
+        println!(
+            "fuzz | {call} | {} accepted, {} rejected, all agree",
+            self.accepted, self.rejected
+        );
+    }
+}
+
 /// One to three random changes to `v`: two neighbours swapped, a value moved by -2 to 2,
 /// or a value set to one in `0..=hi`.
 fn damage(rng: &mut Rng, v: &mut [u64], hi: u64) -> String {
@@ -62,7 +95,7 @@ fn damage(rng: &mut Rng, v: &mut [u64], hi: u64) -> String {
 
 pub fn load_balance<D: Device>(dev: &D, scale: Scale) {
     let nv = loadbalance::nv::<D, u32>(dev);
-    let (mut accepted, mut rejected) = (0, 0);
+    let mut tally = Tally::default();
     for t in 0..trials(scale) {
         let mut rng = Rng::new(1000 + t);
         let b = Counts::new(2 * nv + rng.below(nv as u64) as usize, t);
@@ -81,20 +114,15 @@ pub fn load_balance<D: Device>(dev: &D, scale: Scale) {
         out.check_guards(&case);
         let mut host = vec![0; total as usize];
         let cpu = mgpu::cpu::load_balance_search(&s, total as u32, &mut host);
-        if agree(&case, &got, &cpu) {
-            assert!(out.to_vec() == host, "{case}: accepted, outputs differ");
-            accepted += 1;
-        } else {
-            rejected += 1;
-        }
+        tally.count(&case, &got, &cpu, || out.to_vec() == host);
     }
-    println!("fuzz | load_balance_search | {accepted} accepted, {rejected} rejected, all agree");
+    tally.report("load_balance_search");
     loadbalance::usable(dev);
 }
 
 pub fn intervals<D: Device>(dev: &D, scale: Scale) {
     let (nve, _) = iv::nv::<D, i32, u32>(dev);
-    let mut tally = std::collections::BTreeMap::<String, (u32, u32)>::new();
+    let mut tally = std::collections::BTreeMap::<String, Tally>::new();
     for t in 0..trials(scale) {
         let mut rng = Rng::new(2000 + t);
         let b = Counts::new(2 * nve + rng.below(nve as u64) as usize, t);
@@ -122,26 +150,22 @@ pub fn intervals<D: Device>(dev: &D, scale: Scale) {
         let case = format!("interval {op:?}: {what}");
         let (got, cpu, d, c) = iv::run::<D, i32, u32>(dev, &case, op, &x);
         let cpu = cpu.expect("a CPU equivalent for equal totals");
-        let e = tally.entry(format!("{op:?}")).or_default();
-        if agree(&case, &got, &cpu) {
-            // Damaged scatter starts may overlap: then the writer is unspecified.
-            if !matches!(op, iv::Op::Scatter | iv::Op::Move) {
-                assert!(d == c, "{case}: accepted, outputs differ");
-            }
-            e.0 += 1;
-        } else {
-            e.1 += 1;
-        }
+        // Damaged scatter starts may overlap: then the writer is unspecified.
+        let unspecified = matches!(op, iv::Op::Scatter | iv::Op::Move);
+        tally
+            .entry(format!("{op:?}"))
+            .or_default()
+            .count(&case, &got, &cpu, || unspecified || d == c);
     }
-    for (op, (a, r)) in tally {
-        println!("fuzz | interval {op} | {a} accepted, {r} rejected, all agree");
+    for (op, t) in tally {
+        t.report(&format!("interval {op}"));
     }
     iv::usable(dev);
 }
 
 pub fn bulk<D: Device>(dev: &D, scale: Scale) {
     let (nv, nvi) = bulk::nv::<D, i32, u32>(dev);
-    let (mut ra, mut rr, mut ia, mut ir) = (0, 0, 0, 0);
+    let (mut removes, mut inserts) = (Tally::default(), Tally::default());
     for t in 0..trials(scale) {
         let mut rng = Rng::new(3000 + t);
         // Remove.
@@ -159,12 +183,7 @@ pub fn bulk<D: Device>(dev: &D, scale: Scale) {
         out.check_guards(&case);
         let mut host = vec![0; n - m];
         let cpu = mgpu::cpu::bulk_remove(&source, &i, &mut host);
-        if agree(&case, &got, &cpu) {
-            assert!(out.to_vec() == host, "{case}: accepted, outputs differ");
-            ra += 1;
-        } else {
-            rr += 1;
-        }
+        removes.count(&case, &got, &cpu, || out.to_vec() == host);
         // Insert.
         let len = 2 * nvi + rng.below(nvi as u64) as usize;
         let (n, m) = (len * 2 / 3, len - len * 2 / 3);
@@ -188,14 +207,9 @@ pub fn bulk<D: Device>(dev: &D, scale: Scale) {
         out.check_guards(&case);
         let mut host = vec![0; len];
         let cpu = mgpu::cpu::bulk_insert(&values, &i, &source, &mut host);
-        if agree(&case, &got, &cpu) {
-            assert!(out.to_vec() == host, "{case}: accepted, outputs differ");
-            ia += 1;
-        } else {
-            ir += 1;
-        }
+        inserts.count(&case, &got, &cpu, || out.to_vec() == host);
     }
-    println!("fuzz | bulk_remove | {ra} accepted, {rr} rejected, all agree");
-    println!("fuzz | bulk_insert | {ia} accepted, {ir} rejected, all agree");
+    removes.report("bulk_remove");
+    inserts.report("bulk_insert");
     bulk::usable(dev);
 }

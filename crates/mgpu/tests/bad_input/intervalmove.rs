@@ -37,6 +37,12 @@ pub fn usable<D: Device>(dev: &D) {
     );
 }
 
+/// Grows (`by > 0`, with zeros) or shrinks `v` by `by` elements; its new length.
+fn resize<T: Clone + Default>(v: &mut Vec<T>, by: isize) -> usize {
+    v.resize(v.len().checked_add_signed(by).unwrap(), T::default());
+    v.len()
+}
+
 /// The calls of the family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -200,76 +206,44 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
         f(&mut x);
         x
     };
-    type Case<'a> = (Op, String, Input<i32>, Error);
-    let cases: Vec<Case> = vec![
+    type Case<'a> = (&'a [Op], String, Input<i32>, Error);
+    // Lengths that disagree with the scan (one per interval) or the total: (call, what,
+    // by how much).
+    let lengths: [(&[Op], &str, isize); 8] = [
+        (&[Op::Expand], "values", -1),
+        (&[Op::Naive], "values", 1),
+        (&[Op::Expand], "output", 1),
+        (&[Op::Gather], "output", -1),
+        (&[Op::Gather], "gather starts", 1),
+        (&[Op::Scatter], "scatter starts", -1),
+        (&[Op::Scatter], "input", -1),
+        (&[Op::Move], "scatter starts", 1),
+    ];
+    let mut cases: Vec<Case> = vec![];
+    for (ops, part, by) in lengths {
+        let mut input = base.clone();
+        let (len, of) = match part {
+            "values" => (resize(&mut input.values, by), format!("{n} intervals")),
+            "gather starts" => (resize(&mut input.gather, by), format!("{n} intervals")),
+            "scatter starts" => (resize(&mut input.scatter, by), format!("{n} intervals")),
+            "input" => (resize(&mut input.input, by), format!("a total of {t}")),
+            "output" => {
+                input.out_len = input.out_len.checked_add_signed(by).unwrap();
+                (input.out_len, format!("a total of {t}"))
+            }
+            _ => unreachable!("{part}"),
+        };
+        cases.push((ops, format!("{part} of {len} for {of}"), input, length()));
+    }
+    let more: [Case; 3] = [
         (
-            Op::Expand,
-            format!("values of {} for {n} intervals", n - 1),
-            x(&|x| {
-                x.values.pop();
-            }),
-            length(),
-        ),
-        (
-            Op::Naive,
-            format!("values of {} for {n} intervals", n + 1),
-            x(&|x| x.values.push(0)),
-            length(),
-        ),
-        (
-            Op::Expand,
-            format!("output of {} for a total of {t}", t + 1),
-            x(&|x| x.out_len += 1),
-            length(),
-        ),
-        (
-            Op::Gather,
-            format!("output of {} for a total of {t}", t - 1),
-            x(&|x| x.out_len -= 1),
-            length(),
-        ),
-        (
-            Op::Gather,
-            format!("gather starts of {} for {n} intervals", n + 1),
-            x(&|x| x.gather.push(0)),
-            length(),
-        ),
-        (
-            Op::Scatter,
-            format!("scatter starts of {} for {n} intervals", n - 1),
-            x(&|x| {
-                x.scatter.pop();
-            }),
-            length(),
-        ),
-        (
-            Op::Scatter,
-            format!("input of {} for a total of {t}", t - 1),
-            x(&|x| {
-                x.input.pop();
-            }),
-            length(),
-        ),
-        (
-            Op::Move,
-            format!("scatter starts of {} for {n} intervals", n + 1),
-            x(&|x| x.scatter.push(0)),
-            length(),
-        ),
-        (
-            Op::Expand,
+            &[Op::Expand, Op::Move],
             "a total of 2^32 for u32 indices (output of the real total)".into(),
             x(&|x| x.total = 1 << 32),
             overflow(),
         ),
         (
-            Op::Move,
-            "a total of 2^32 for u32 indices (output of the real total)".into(),
-            x(&|x| x.total = 1 << 32),
-            overflow(),
-        ),
-        (
-            Op::Scatter,
+            &[Op::Scatter],
             "a total of 2^32 for u32 indices, generated input".into(),
             x(&|x| {
                 x.total = 1 << 32;
@@ -278,22 +252,7 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
             overflow(),
         ),
         (
-            Op::Expand,
-            "a total of 3 with no intervals".into(),
-            Input {
-                scan: vec![],
-                total: 3,
-                gather: vec![],
-                scatter: vec![],
-                values: vec![],
-                input: vec![1, 2, 3],
-                seq: false,
-                out_len: 3,
-            },
-            invalid(),
-        ),
-        (
-            Op::Move,
+            &[Op::Expand, Op::Move],
             "a total of 3 with no intervals".into(),
             Input {
                 scan: vec![],
@@ -308,8 +267,11 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
             invalid(),
         ),
     ];
-    for (op, what, input, want) in cases {
-        expect::<D, i32, u32>(dev, &format!("{what}, n = {n}"), op, &input, &want);
+    cases.extend(more);
+    for (ops, what, input, want) in cases {
+        for &op in ops {
+            expect::<D, i32, u32>(dev, &format!("{what}, n = {n}"), op, &input, &want);
+        }
     }
 
     // The counts forms: a count sum past u32 (the scan's overflow check).
@@ -318,26 +280,56 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
     let c = DeviceVec::from_slice(dev, &counts).unwrap();
     let g = DeviceVec::from_slice(dev, &vec![0u32; n]).unwrap();
     let mut out = Guarded::<i32, D>::new(dev, t).unwrap();
-    let case = format!("interval_expand_counts: u32 count sum past MAX, n = {n}");
-    let got =
-        mgpu::intervalmove::interval_expand_counts(c.as_slice(), Source::counting(0), out.slice());
-    out.check_guards(&case);
-    // The CPU backend has no counts form: its count scan is the step that fails.
-    let cpu = mgpu::cpu::scan_counts_exclusive(&counts, &mut vec![0; n]);
-    verdict(&case, &overflow(), got, Some(cpu));
-    usable(dev);
-    let case = format!("interval_move_counts: u32 count sum past MAX, n = {n}");
-    let got = mgpu::intervalmove::interval_move_counts(
-        c.as_slice(),
-        g.as_slice(),
-        g.as_slice(),
-        Source::counting(0),
-        out.slice(),
-    );
-    out.check_guards(&case);
-    let cpu = mgpu::cpu::scan_counts_exclusive(&counts, &mut vec![0; n]);
-    verdict(&case, &overflow(), got, Some(cpu));
-    usable(dev);
+    for form in ["interval_expand_counts", "interval_move_counts"] {
+        let case = format!("{form}: u32 count sum past MAX, n = {n}");
+        let got = if form == "interval_expand_counts" {
+            mgpu::intervalmove::interval_expand_counts(
+                c.as_slice(),
+                Source::counting(0),
+                out.slice(),
+            )
+        } else {
+            mgpu::intervalmove::interval_move_counts(
+                c.as_slice(),
+                g.as_slice(),
+                g.as_slice(),
+                Source::counting(0),
+                out.slice(),
+            )
+        };
+        out.check_guards(&case);
+        // The CPU backend has no counts form: its count scan is the step that fails.
+        let cpu = mgpu::cpu::scan_counts_exclusive(&counts, &mut vec![0; n]);
+        verdict(&case, &overflow(), got, Some(cpu));
+        usable(dev);
+    }
+}
+
+/// Runs `op` on `x`, expecting both backends to accept it with equal outputs.
+fn accept<D: Device, T, I: IntervalIndex>(dev: &D, case: &str, op: Op, x: &Input<T>)
+where
+    T: IntervalData + IntervalElement<I> + Sequence,
+{
+    let (got, cpu, d, c) = run::<D, T, I>(dev, case, op, x);
+    assert_eq!(got, Ok(()), "{case}, {op:?}: device path");
+    assert_eq!(cpu, Some(Ok(())), "{case}, {op:?}: CPU backend");
+    assert!(d == c, "{case}, {op:?}: device and CPU disagree");
+}
+
+/// `base` with interval `k`'s gather start set to `at` (for the gather and move calls)
+/// and with its scatter start set to `at` (for the scatter and move calls): (call, input,
+/// which range).
+fn past_ranges<T: Clone>(base: &Input<T>, k: usize, at: u64) -> [(Op, Input<T>, &'static str); 4] {
+    let mut g = base.clone();
+    g.gather[k] = at;
+    let mut s = base.clone();
+    s.scatter[k] = at;
+    [
+        (Op::Gather, g.clone(), "gather"),
+        (Op::Move, g, "gather"),
+        (Op::Scatter, s.clone(), "scatter"),
+        (Op::Move, s, "scatter"),
+    ]
 }
 
 /// Scans the kernels reject: `scan[0] != 0`, a dip (`scan[k]` one below `scan[k - 1]`)
@@ -355,10 +347,7 @@ where
         let n = b.n();
         for op in [Op::Expand, Op::Naive, Op::Gather, Op::Scatter, Op::Move] {
             // The unbroken input is accepted on both backends.
-            let (got, cpu, d, c) = run::<D, T, I>(dev, "valid input", op, &base);
-            assert_eq!(got, Ok(()), "valid input, {op:?}, n = {n}");
-            assert_eq!(cpu, Some(Ok(())), "valid input, {op:?}, n = {n}");
-            assert!(d == c, "valid input, {op:?}: device and CPU disagree");
+            accept::<D, T, I>(dev, &format!("valid input, n = {n}"), op, &base);
             let mut x = base.clone();
             x.scan[0] = 1;
             expect::<D, T, I>(dev, &format!("scan[0] = 1, n = {n}"), op, &x, &invalid());
@@ -450,29 +439,17 @@ where
             x.scatter[k] = mgpu::Index::to_u64(I::MAX);
             for op in [Op::Gather, Op::Scatter, Op::Move] {
                 let case = format!("empty interval {k} with starts I::MAX, n = {n}");
-                let (got, cpu, d, c) = run::<D, T, I>(dev, &case, op, &x);
-                assert_eq!(got, Ok(()), "{case}, {op:?}: device path");
-                assert_eq!(cpu, Some(Ok(())), "{case}, {op:?}: CPU backend");
-                assert!(d == c, "{case}, {op:?}: device and CPU disagree");
+                accept::<D, T, I>(dev, &case, op, &x);
             }
         }
         for (place, k, start) in places {
             let past = start.unwrap_or(t - b.counts[k] + 1);
-            let mut g = base.clone();
-            g.gather[k] = past;
-            let mut s = base.clone();
-            s.scatter[k] = past;
-            for (op, x, what) in [
-                (Op::Gather, &g, "gather"),
-                (Op::Move, &g, "gather"),
-                (Op::Scatter, &s, "scatter"),
-                (Op::Move, &s, "scatter"),
-            ] {
+            for (op, x, what) in past_ranges(&base, k, past) {
                 let case = format!(
                     "{what} range [{past}, +{}) past {t} at {place}, n = {n}",
                     b.counts[k]
                 );
-                expect::<D, T, I>(dev, &case, op, x, &invalid());
+                expect::<D, T, I>(dev, &case, op, &x, &invalid());
             }
         }
         // An interval of 2 * nv + 3 elements (three tiles) in a middle tile whose range is
@@ -482,16 +459,7 @@ where
         let long = Counts::from_counts(counts);
         let base = Input::<T>::new(&long);
         let (c, t) = (long.counts[k], long.total);
-        let mut g = base.clone();
-        g.gather[k] = t - c + 1;
-        let mut s = base.clone();
-        s.scatter[k] = t - c + 1;
-        for (op, x, what) in [
-            (Op::Gather, &g, "gather"),
-            (Op::Move, &g, "gather"),
-            (Op::Scatter, &s, "scatter"),
-            (Op::Move, &s, "scatter"),
-        ] {
+        for (op, x, what) in past_ranges(&base, k, t - c + 1) {
             let case = format!(
                 "{what} range [{}, +{c}) of object {k} (tiles {} to {} of {}) one past {t} at its end, n = {n}",
                 t - c + 1,
@@ -499,7 +467,7 @@ where
                 (k + (long.scan[k] + c) as usize) / nv,
                 long.steps().div_ceil(nv),
             );
-            expect::<D, T, I>(dev, &case, op, x, &invalid());
+            expect::<D, T, I>(dev, &case, op, &x, &invalid());
         }
     }
 }

@@ -155,66 +155,46 @@ where
                 b.tile(k, nv),
             )
         };
+        // Broken inputs: (case, scan, total (and output length), also the ranks form).
+        let mut cases = vec![];
         let mut scan = b.scan.clone();
         scan[0] = 1;
-        case::<D, I>(
-            dev,
-            &name("scan[0] = 1".into(), 0),
-            &scan,
-            total,
-            total as usize,
-            &invalid(),
-            true,
-        );
+        cases.push((name("scan[0] = 1".into(), 0), scan, total, true));
         for (place, d) in spots(b.steps(), nv) {
             let k = b.near(b.object_at(d), |k| k > 0 && b.scan[k - 1] > 0);
             let mut scan = b.scan.clone();
             scan[k] = scan[k - 1] - 1;
-            case::<D, I>(
-                dev,
-                &name(format!("{place}: scan dips by 1"), k),
-                &scan,
+            let middle = place == "middle tile";
+            cases.push((
+                name(format!("{place}: scan dips by 1"), k),
+                scan,
                 total,
-                total as usize,
-                &invalid(),
-                place == "middle tile",
-            );
+                middle,
+            ));
             // The total one below scan[k]: objects k.. all start past it.
             let k = b.near(b.object_at(d), |k| k > 0 && b.counts[k - 1] > 0);
             let t = b.scan[k] - 1;
-            case::<D, I>(
-                dev,
-                &name(format!("{place}: total {t} below the scan from here"), k),
-                &b.scan,
+            cases.push((
+                name(format!("{place}: total {t} below the scan from here"), k),
+                b.scan.clone(),
                 t,
-                t as usize,
-                &invalid(),
-                place == "middle tile",
-            );
+                middle,
+            ));
         }
         let (_, d) = spots(b.steps(), nv)[2];
         let k = b.object_at(d).max(1);
-        let mut scan = b.scan.clone();
-        scan[k] = 0;
-        case::<D, I>(
-            dev,
-            &name("middle tile: scan drops to 0".into(), k),
-            &scan,
-            total,
-            total as usize,
-            &invalid(),
-            false,
-        );
-        let mut scan = b.scan.clone();
-        scan[k] = total + 5;
-        case::<D, I>(
-            dev,
-            &name("middle tile: scan spikes past the total".into(), k),
-            &scan,
-            total,
-            total as usize,
-            &invalid(),
-            false,
-        );
+        for (what, to) in [("drops to 0", 0), ("spikes past the total", total + 5)] {
+            let mut scan = b.scan.clone();
+            scan[k] = to;
+            cases.push((
+                name(format!("middle tile: scan {what}"), k),
+                scan,
+                total,
+                false,
+            ));
+        }
+        for (what, scan, t, ranks) in cases {
+            case::<D, I>(dev, &what, &scan, t, t as usize, &invalid(), ranks);
+        }
     }
 }
