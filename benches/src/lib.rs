@@ -525,7 +525,10 @@ mod tests {
         let table = cold_start_table(&rows);
         assert_eq!(table.lines().count(), rows.len() + 1);
         assert!(table.lines().nth(1).unwrap().contains("failed"));
-        assert!(table.lines().nth(2).unwrap().contains(" 11.0 "), "cubin, row 1");
+        assert!(
+            table.lines().nth(2).unwrap().contains(" 11.0 "),
+            "cubin, row 1"
+        );
     }
 
     #[test]

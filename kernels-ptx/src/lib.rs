@@ -20,7 +20,7 @@
 //! entry names to byte ranges, kept for the process). [`entry_module`] and
 //! [`PtxIndex::new`] split any PTX text the same way (the runtime uses them for the files
 //! of `MGPU_PTX_DIR`). [`ptx`] still hands out a family's whole text, which the runtime
-//! loads when `MGPU_JIT_WHOLE_FAMILY=1` (a knob for measuring the cold start before and
+//! loads when `MGPU_KERNEL_LOAD=family` (a knob for measuring the cold start before and
 //! after).
 //!
 //! # Ahead-of-time cubins

@@ -206,7 +206,8 @@ fn missing_family_is_a_clear_error() {
 #[ignore = "needs a CUDA GPU"]
 fn missing_entry_is_a_clear_error() {
     // A registered family without that entry: a stale-PTX hint, whether the runtime loads
-    // the entry alone (the default) or the whole family (MGPU_JIT_WHOLE_FAMILY=1).
+    // the family's cubin (the default on sm_90), the entry alone (elsewhere, or
+    // MGPU_KERNEL_LOAD=entry) or the whole family (MGPU_KERNEL_LOAD=family).
     names!(NoEntry: "blocks", "blocks_no_such_kernel");
     let ctx = gpu();
     for _ in 0..2 {

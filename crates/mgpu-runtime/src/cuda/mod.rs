@@ -14,12 +14,13 @@
 //!   stream (its own, or the caller's with [`Context::from_stream`]).
 //! - Memory comes from the stream-ordered allocator (`cuMemAllocAsync`) when the device
 //!   has memory pools, so frees need no synchronisation; otherwise from `cuMemAlloc`.
-//! - A kernel's PTX module is JIT-compiled on first use and kept with its function until
-//!   the last clone of the context is dropped: one module per kernel entry, cut out of its
-//!   family's committed PTX, so a first call compiles only the kernels it launches (a
-//!   family's whole module took seconds: 6.4 s for scan on an H100 with an empty JIT
-//!   cache; `MGPU_JIT_WHOLE_FAMILY=1` restores that, for measuring). The driver caches
-//!   the compiled code across processes.
+//! - A kernel's module is loaded on first use and kept with its function until the last
+//!   clone of the context is dropped: its family's ahead-of-time cubin on a device of the
+//!   cubin's architecture (sm_90), else one PTX module per kernel entry, cut out of its
+//!   family's committed PTX and JIT-compiled, so a first call compiles only the kernels it
+//!   launches (a family's whole module took seconds: 6.4 s for scan on an H100 with an
+//!   empty JIT cache; `MGPU_KERNEL_LOAD=entry` or `family` picks those, for measuring).
+//!   The driver caches JIT-compiled code across processes.
 //! - A device fault (trap, illegal address, ...) poisons the CUDA context for good: it is
 //!   reported as [`Error::ContextLost`] and every later call returns that at once.
 //!
