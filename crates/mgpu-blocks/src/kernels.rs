@@ -38,6 +38,29 @@ fn tile<C: Cta>(cta: &C, nv: usize, count: u64) -> (usize, usize) {
     (start, (count as usize - start).min(nv))
 }
 
+/// A `blocks` kernel: the kernel type `$name<params, NT, VT>` (with the doc comment given)
+/// and its [`Kernel`](mgpu_core::Kernel) impl in [`MODULE`], `NT` threads of `VT` values,
+/// one CTA per SM asked for, with the given arguments, shared bytes and body (as in
+/// [`mgpu_core::kernel_impl!`]).
+macro_rules! blocks_kernel {
+    (
+        $(#[$m:meta])*
+        pub struct $name:ident<$($p:ident: $bound:path),+>;
+        args: $args:ty,
+        shared: $shared:expr;
+        fn body<$c:ident>($cta:ident, $a:ident) $body:block
+    ) => {
+        $(#[$m])*
+        pub struct $name<$($p,)+ const NT: usize, const VT: usize>(PhantomData<($($p,)+)>);
+
+        mgpu_core::kernel_impl! {
+            impl[$($p: $bound,)+ const NT: usize, const VT: usize] $name<$($p,)+ NT, VT>;
+            args: $args, module: MODULE, nt: NT, vt: VT, shared: $shared, min_ctas: 1;
+            fn body<$c>($cta, $a) $body
+        }
+    };
+}
+
 mod loadbalance;
 mod merge;
 mod movement;

@@ -44,28 +44,26 @@ fn check<T: Element, Op: AssociativeOp<T>, const NT: usize>(xs: &[T]) {
     assert!(red.iter().all(|&v| v == acc), "reduce total");
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(16))]
+/// One proptest a case `name: T, Op, NT;`: [`check`] on `NT` random values of `T`.
+macro_rules! scan_cases {
+    ($($name:ident: $t:ty, $op:ty, $nt:literal;)*) => {
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(16))]
+            $(
+                #[test]
+                fn $name(xs in proptest::collection::vec(any::<$t>(), $nt)) {
+                    check::<$t, $op, $nt>(&xs);
+                }
+            )*
+        }
+    };
+}
 
-    #[test]
-    fn scan_u32_plus_128(xs in proptest::collection::vec(any::<u32>(), 128)) {
-        check::<u32, Plus, 128>(&xs);
-    }
-
-    #[test]
-    fn scan_i64_max_256(xs in proptest::collection::vec(any::<i64>(), 256)) {
-        check::<i64, Maximum, 256>(&xs);
-    }
-
-    #[test]
-    fn scan_u64_xor_32(xs in proptest::collection::vec(any::<u64>(), 32)) {
-        check::<u64, BitXor, 32>(&xs);
-    }
-
-    #[test]
-    fn scan_i32_mul_96(xs in proptest::collection::vec(any::<i32>(), 96)) {
-        check::<i32, Multiplies, 96>(&xs);
-    }
+scan_cases! {
+    scan_u32_plus_128: u32, Plus, 128;
+    scan_i64_max_256: i64, Maximum, 256;
+    scan_u64_xor_32: u64, BitXor, 32;
+    scan_i32_mul_96: i32, Multiplies, 96;
 }
 
 #[test]

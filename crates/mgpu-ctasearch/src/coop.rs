@@ -23,7 +23,8 @@
 //! [`merge_path`]: crate::merge_path
 
 use crate::search::{
-    bisect_carry, merge_path_goes_right, merge_path_range, range_len, search_probe, step,
+    bisect_carry, merge_path_decides, merge_path_keys, merge_path_range, range_len, search_probe,
+    step,
 };
 use crate::{Idx, Keys, SearchBounds};
 use mgpu_core::{shfl_idx, Comparator, Cta, Element, WARP_SIZE};
@@ -295,7 +296,7 @@ pub unsafe fn merge_path_coop<X, T, KA, KB, I, B, C>(
     b_count: I,
     diag: I,
     bounds: B,
-    comp: C,
+    _comp: C,
 ) -> I
 where
     X: Cta,
@@ -307,7 +308,8 @@ where
 {
     let (begin, end) = merge_path_range(a_count, b_count, diag);
     bisect_coop(cta, lanes_log2, begin, end, (), |mid| {
-        (merge_path_goes_right(a, b, diag, bounds, comp, mid), ())
+        let (a_key, b_key) = merge_path_keys(a, b, diag, mid);
+        (merge_path_decides::<T, B, C>(&a_key, &b_key, bounds), ())
     })
     .0
 }

@@ -149,7 +149,7 @@ pub unsafe fn merge_path<T, KA, KB, I, B, C>(
     b_count: I,
     diag: I,
     bounds: B,
-    comp: C,
+    _comp: C,
 ) -> I
 where
     KA: Keys<T>,
@@ -160,7 +160,8 @@ where
 {
     let (begin, end) = merge_path_range(a_count, b_count, diag);
     bisect(begin, end, |mid| {
-        merge_path_goes_right(a, b, diag, bounds, comp, mid)
+        let (a_key, b_key) = merge_path_keys(a, b, diag, mid);
+        merge_path_decides::<T, B, C>(&a_key, &b_key, bounds)
     })
 }
 
@@ -279,35 +280,26 @@ pub(crate) fn merge_path_range<I: Idx>(a_count: I, b_count: I, diag: I) -> (I, I
     (begin, min(diag, a_count))
 }
 
-/// [`merge_path`]'s predicate at `mid`: does the merge take `a[mid]` before
-/// `b[diag - 1 - mid]`? Lower bounds `!comp(b, a)`, upper bounds `comp(a, b)`. The two
-/// loads are independent (issued together).
+/// The two keys [`merge_path`]'s probe at `mid` reads, `a[mid]` and `b[diag - 1 - mid]`
+/// (independent loads, issued together), for [`merge_path_decides`].
 ///
 /// # Safety
 /// `a` is readable at `mid` and `b` at `diag - 1 - mid`.
 #[inline(always)]
-pub(crate) unsafe fn merge_path_goes_right<T, KA, KB, I, B, C>(
+pub(crate) unsafe fn merge_path_keys<T, KA: Keys<T>, KB: Keys<T>, I: Idx>(
     a: KA,
     b: KB,
     diag: I,
-    bounds: B,
-    _comp: C,
     mid: I,
-) -> bool
-where
-    KA: Keys<T>,
-    KB: Keys<T>,
-    I: Idx,
-    B: SearchBounds,
-    C: Comparator<T>,
-{
+) -> (T, T) {
     let a_key = a.key(mid.to_usize());
     let b_key = b.key(diag.wrapping_sub(I::ONE).wrapping_sub(mid).to_usize());
-    merge_path_decides::<T, B, C>(&a_key, &b_key, bounds)
+    (a_key, b_key)
 }
 
-/// Merge Path's decision at a probe that read `a[mid]` and `b[diag - 1 - mid]`: take the
-/// A key first, i.e. go right (lower bounds `!comp(b, a)`, upper bounds `comp(a, b)`).
+/// Merge Path's decision at a probe that read `a[mid]` and `b[diag - 1 - mid]`
+/// ([`merge_path_keys`]): take the A key first, i.e. go right (lower bounds `!comp(b, a)`,
+/// upper bounds `comp(a, b)`).
 #[inline(always)]
 pub(crate) fn merge_path_decides<T, B: SearchBounds, C: Comparator<T>>(
     a_key: &T,

@@ -80,38 +80,39 @@ fn check_merge_path<T: Copy + Send + Sync + PartialEq, C: Comparator<T>>(a: &[T]
                 )
             })
             .collect();
-        let (pa, pb) = (a.as_ptr() as usize, b.as_ptr() as usize);
         for lanes_log2 in 0..=COOP_MAX_LANES_LOG2 {
-            let got64 = per_group(lanes_log2, n + 1, &|cta, d| unsafe {
-                merge_path_coop(
-                    cta,
-                    lanes_log2,
-                    pa as *const T,
-                    a.len() as u64,
-                    pb as *const T,
-                    b.len() as u64,
-                    d as u64,
-                    bounds,
-                    C::default(),
-                )
-            });
+            let got64 = merge_path_coop_all::<T, C, u64>(lanes_log2, a, b, bounds);
             assert_eq!(got64, want, "u64, {lanes_log2} {bounds:?}");
-            let got32 = per_group(lanes_log2, n + 1, &|cta, d| unsafe {
-                merge_path_coop(
-                    cta,
-                    lanes_log2,
-                    pa as *const T,
-                    a.len() as u32,
-                    pb as *const T,
-                    b.len() as u32,
-                    d as u32,
-                    bounds,
-                    C::default(),
-                ) as u64
-            });
+            let got32 = merge_path_coop_all::<T, C, u32>(lanes_log2, a, b, bounds);
             assert_eq!(got32, want, "u32, {lanes_log2} {bounds:?}");
         }
     }
+}
+
+/// [`merge_path_coop`] at every diagonal of a and b in groups of `2^lanes_log2` lanes,
+/// with index type `I`, as u64.
+fn merge_path_coop_all<T: Copy + Send + Sync, C: Comparator<T>, I: Idx>(
+    lanes_log2: u32,
+    a: &[T],
+    b: &[T],
+    bounds: Bounds,
+) -> Vec<u64> {
+    let (pa, pb) = (a.as_ptr() as usize, b.as_ptr() as usize);
+    let (a_count, b_count) = (a.len() as u64, b.len() as u64);
+    per_group(lanes_log2, a.len() + b.len() + 1, &|cta, d| unsafe {
+        merge_path_coop(
+            cta,
+            lanes_log2,
+            pa as *const T,
+            I::from_u64(a_count),
+            pb as *const T,
+            I::from_u64(b_count),
+            I::from_u64(d as u64),
+            bounds,
+            C::default(),
+        )
+        .to_u64()
+    })
 }
 
 /// Every key from below the smallest to above the largest, every group size, both bounds

@@ -6,7 +6,7 @@ use mgpu_core::Less;
 use mgpu_ctasearch::*;
 
 /// Seed 001's counts, exclusive scan, load-balancing search and ranks.
-use mgpu_testkit::seed001::{COUNTS, EXC_SCAN, LBS, RANKS};
+use mgpu_testkit::seed001::{COUNTS, EXC_SCAN, LBS, RANKS, TILES};
 
 #[test]
 fn seed001_scan_lbs_and_ranks() {
@@ -47,10 +47,8 @@ fn seed001_scan_lbs_and_ranks() {
 }
 
 /// Seed 001's "Divide into 4 equal partitions": the 119 steps of the merge of the 79 work
-/// items with the 40 scan values, cut by cross-diagonals 0, 30, 60, 90, 119. The seed
-/// prints tile 3 as B = (31, 40); with upper-bound Merge Path it is (32, 40), and
-/// 58 + 32 = 90 is its diagonal (the misprint listed in the seeds' README): we test the
-/// definition.
+/// items with the 40 scan values, cut by cross-diagonals 0, 30, 60, 90, 119 ([`TILES`],
+/// with the seed's misprint corrected): we test the definition.
 #[test]
 fn seed001_merge_path_tiles() {
     let diags = [0u32, 30, 60, 90, 119];
@@ -62,25 +60,17 @@ fn seed001_merge_path_tiles() {
         )
         .collect();
     assert_eq!(mp, [0, 21, 38, 58, 79]);
-    let tiles: Vec<(u64, u64, u64, u64)> = (0..4)
+    let tiles: Vec<[u64; 4]> = (0..4)
         .map(|t| {
             let r = compute_merge_range(79u64, 40, t, 0, 30, mp[t as usize], mp[t as usize + 1]);
-            (r.a0, r.a1, r.b0, r.b1)
+            [r.a0, r.a1, r.b0, r.b1]
         })
         .collect();
-    assert_eq!(
-        tiles,
-        [
-            (0, 21, 0, 9),
-            (21, 38, 9, 22),
-            (38, 58, 22, 32),
-            (58, 79, 32, 40)
-        ]
-    );
+    assert_eq!(tiles, TILES.map(|r| r.map(u64::from)));
     // The seed's point about ranks: tile 1's first item (21) comes from object 8, which
     // the upper-bound path put in tile 0; loading the preceding B element (8) fixes it.
     assert_eq!(LBS[21], 8);
-    assert_eq!(tiles[1].2, 9);
+    assert_eq!(tiles[1][2], 9);
 }
 
 /// Seed 002: CSR { 0, 957, 1008, 2000, 2312 }, tiles of 1000: lower bound gives rows

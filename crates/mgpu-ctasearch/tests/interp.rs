@@ -48,6 +48,27 @@ fn scan(counts: &[u64]) -> (Vec<u64>, u64) {
     (v, s)
 }
 
+/// [`merge_path_interpolation`] of A (`a_count` keys) and B (`b_count` keys) at `diag`
+/// against the bisecting [`merge_path`] with type-I counts; `what` names the form.
+fn check_merge_diag<I: Idx, KA: Keys<I>, KB: Keys<I>>(
+    a: KA,
+    a_count: u64,
+    b: KB,
+    b_count: u64,
+    diag: u64,
+    upper: bool,
+    what: &str,
+) {
+    let (ia, ib, id) = (
+        I::from_u64(a_count),
+        I::from_u64(b_count),
+        I::from_u64(diag),
+    );
+    let want = unsafe { merge_path(a, ia, b, ib, id, bounds(upper), Less) };
+    let got = unsafe { merge_path_interpolation(a, a_count, b, b_count, diag, bounds(upper)) };
+    assert_eq!(got, want.to_u64(), "{what} diag={diag} upper={upper}");
+}
+
 /// Every check on one sorted array `v` (also read as a scan with total `total`), type I.
 fn check_sorted<I: Idx>(v: &[u64], total: u64) {
     let d: Vec<I> = to(v);
@@ -75,32 +96,8 @@ fn check_sorted<I: Idx>(v: &[u64], total: u64) {
             .collect();
         for diag in diags {
             let (a, b) = (Counting(I::ZERO), &d[..]);
-            let want = unsafe {
-                merge_path(
-                    a,
-                    I::from_u64(total),
-                    b,
-                    I::from_u64(n),
-                    I::from_u64(diag),
-                    bounds(upper),
-                    Less,
-                )
-            };
-            let got = unsafe { merge_path_interpolation(a, total, b, n, diag, bounds(upper)) };
-            assert_eq!(got, want.to_u64(), "lbs diag={diag} upper={upper}");
-            let want = unsafe {
-                merge_path(
-                    b,
-                    I::from_u64(n),
-                    a,
-                    I::from_u64(total),
-                    I::from_u64(diag),
-                    bounds(upper),
-                    Less,
-                )
-            };
-            let got = unsafe { merge_path_interpolation(b, n, a, total, diag, bounds(upper)) };
-            assert_eq!(got, want.to_u64(), "counting diag={diag} upper={upper}");
+            check_merge_diag(a, total, b, n, diag, upper, "lbs");
+            check_merge_diag(b, n, a, total, diag, upper, "counting");
         }
     }
 }

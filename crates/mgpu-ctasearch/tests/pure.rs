@@ -57,6 +57,37 @@ fn scan_of(counts: &[u32]) -> (Vec<u32>, u32) {
     (s, t)
 }
 
+/// Merge Path at every diagonal of `a` and `b` (sorted for `C`) against the split of the
+/// sequential merge: both bounds, a u32 index with the bound as a value, a u64 index with
+/// the bound as a type.
+fn check_merge_path_split<T: Copy, C: Comparator<T>>(
+    a: &[T],
+    b: &[T],
+) -> Result<(), TestCaseError> {
+    for upper in [false, true] {
+        let src = merge_sources::<T, C>(a, b, upper);
+        let bounds = if upper { Bounds::Upper } else { Bounds::Lower };
+        let mut from_a = 0u32;
+        for diag in 0..=src.len() {
+            let (na, nb, d) = (a.len() as u32, b.len() as u32, diag as u32);
+            let mp = unsafe { merge_path(a, na, b, nb, d, bounds, C::default()) };
+            prop_assert_eq!(mp, from_a, "diag {} upper {}", diag, upper);
+            // The same with a u64 index and the bound as a type.
+            let (na, nb, d) = (na as u64, nb as u64, d as u64);
+            let mp64 = if upper {
+                unsafe { merge_path(a, na, b, nb, d, Upper, C::default()) }
+            } else {
+                unsafe { merge_path(a, na, b, nb, d, Lower, C::default()) }
+            };
+            prop_assert_eq!(mp64, from_a as u64);
+            if diag < src.len() && src[diag] {
+                from_a += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -77,43 +108,14 @@ proptest! {
 
     #[test]
     fn merge_path_splits_the_sequential_merge(a in sorted(30, 6), b in sorted(30, 6)) {
-        for upper in [false, true] {
-            let src = merge_sources::<u32, Less>(&a, &b, upper);
-            let bounds = if upper { Bounds::Upper } else { Bounds::Lower };
-            let mut from_a = 0u32;
-            for diag in 0..=src.len() {
-                let mp = unsafe {
-                    merge_path(&a[..], a.len() as u32, &b[..], b.len() as u32, diag as u32, bounds, Less)
-                };
-                prop_assert_eq!(mp, from_a, "diag {} upper {}", diag, upper);
-                // The same with a u64 index and the bound as a type.
-                let mp64 = if upper {
-                    unsafe { merge_path(&a[..], a.len() as u64, &b[..], b.len() as u64, diag as u64, Upper, Less) }
-                } else {
-                    unsafe { merge_path(&a[..], a.len() as u64, &b[..], b.len() as u64, diag as u64, Lower, Less) }
-                };
-                prop_assert_eq!(mp64, from_a as u64);
-                if diag < src.len() && src[diag] { from_a += 1; }
-            }
-        }
+        check_merge_path_split::<u32, Less>(&a, &b)?;
     }
 
     #[test]
     fn merge_path_with_greater_on_descending_keys(a in sorted(20, 5), b in sorted(20, 5)) {
         let a: Vec<i64> = a.iter().rev().map(|&x| x as i64).collect();
         let b: Vec<i64> = b.iter().rev().map(|&x| x as i64).collect();
-        for upper in [false, true] {
-            let src = merge_sources::<i64, Greater>(&a, &b, upper);
-            let bounds = if upper { Bounds::Upper } else { Bounds::Lower };
-            let mut from_a = 0u32;
-            for diag in 0..=src.len() {
-                let mp = unsafe {
-                    merge_path(&a[..], a.len() as u32, &b[..], b.len() as u32, diag as u32, bounds, Greater)
-                };
-                prop_assert_eq!(mp, from_a);
-                if diag < src.len() && src[diag] { from_a += 1; }
-            }
-        }
+        check_merge_path_split::<i64, Greater>(&a, &b)?;
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use mgpu_core::sim::{launch, SimCta};
 use mgpu_core::{Cta, Less};
 use mgpu_ctasearch::*;
+use mgpu_testkit::seed001::{EXC_SCAN, LBS, RANKS, TILES};
 use mgpu_testkit::Rng;
 
 /// Runs the CTA search over every tile; returns (objects, ranks, tiles).
@@ -153,27 +154,12 @@ fn cta_lbs_adversarial() {
 /// the seeds' README, and with the preceding element the tile loads from 31).
 #[test]
 fn seed001_tiles_in_the_simulator() {
-    const COUNTS: [u32; 40] = [
-        1, 2, 4, 0, 4, 4, 3, 3, 2, 4, 0, 0, 1, 2, 1, 1, 0, 2, 2, 1, 1, 4, 2, 3, 2, 2, 1, 1, 3, 0,
-        2, 1, 1, 3, 4, 2, 2, 4, 0, 4,
-    ];
-    let mut scan = vec![];
-    let mut t = 0u32;
-    for c in COUNTS {
-        scan.push(t);
-        t += c;
-    }
+    let scan = EXC_SCAN.to_vec();
+    let ranges = |tiles: &[LoadBalanceTile<u32>]| -> Vec<[u32; 4]> {
+        tiles.iter().map(|r| [r.a0, r.a1, r.b0, r.b1]).collect()
+    };
     let (obj, rank, tiles) = run::<u32, 10, 3>(&scan, 79, false);
-    let ranges: Vec<_> = tiles.iter().map(|r| (r.a0, r.a1, r.b0, r.b1)).collect();
-    assert_eq!(
-        ranges,
-        [
-            (0, 21, 0, 9),
-            (21, 38, 9, 22),
-            (38, 58, 22, 32),
-            (58, 79, 32, 40)
-        ]
-    );
+    assert_eq!(ranges(&tiles), TILES);
     assert_eq!(
         tiles.iter().map(|r| r.extended).collect::<Vec<_>>(),
         [true, true, true, false]
@@ -181,31 +167,16 @@ fn seed001_tiles_in_the_simulator() {
     let _ = rank;
     let (obj2, rank, tiles) = run::<u32, 10, 3>(&scan, 79, true);
     assert_eq!(obj, obj2);
-    let ranges: Vec<_> = tiles.iter().map(|r| (r.a0, r.a1, r.b0, r.b1)).collect();
-    assert_eq!(
-        ranges,
-        [
-            (0, 21, 0, 9),
-            (21, 38, 8, 22),
-            (38, 58, 21, 32),
-            (58, 79, 31, 40)
-        ]
-    );
-    #[rustfmt::skip]
-    let lbs: [u32; 79] = [
-        0, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 9, 9, 9, 9, 12, 13,
-        13, 14, 15, 17, 17, 18, 18, 19, 20, 21, 21, 21, 21, 22, 22, 23, 23, 23, 24, 24, 25, 25,
-        26, 27, 28, 28, 28, 30, 30, 31, 32, 33, 33, 33, 34, 34, 34, 34, 35, 35, 36, 36, 37, 37,
-        37, 37, 39, 39, 39, 39,
+    // With the preceding B element, tiles 1 to 3 load B from one earlier.
+    let preceding = [
+        [0, 21, 0, 9],
+        [21, 38, 8, 22],
+        [38, 58, 21, 32],
+        [58, 79, 31, 40],
     ];
-    #[rustfmt::skip]
-    let ranks: [u32; 79] = [
-        0, 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 2, 3, 0, 0, 1,
-        0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 2, 3, 0, 1, 0, 1, 2, 0, 1, 0, 1, 0, 0, 0, 1, 2, 0, 1, 0, 0,
-        0, 1, 2, 0, 1, 2, 3, 0, 1, 0, 1, 0, 1, 2, 3, 0, 1, 2, 3,
-    ];
-    assert_eq!(obj, lbs);
-    assert_eq!(rank, ranks);
+    assert_eq!(ranges(&tiles), preceding);
+    assert_eq!(obj, LBS);
+    assert_eq!(rank, RANKS);
 }
 
 /// A CTA merge in the simulator, the way merge kernels use these blocks: both tile lists

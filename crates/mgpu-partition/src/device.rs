@@ -18,7 +18,7 @@ use mgpu_core::{Comparator, Cta, Less};
 use mgpu_ctasearch::{
     binary_search_coop, binary_search_coop_left, binary_search_kary, find_mergesort_frame,
     interpolation_search, interpolation_search_left, merge_path_coop, merge_path_interpolation,
-    merge_path_kary, ArrayOrSequence, Bounds, Counting, Idx, Upper,
+    merge_path_kary, ArrayOrSequence, Bounds, Counting, Idx, Keys, SearchBounds, Upper,
 };
 
 /// Bit of the integer-keyed kernels' `lanes_log2` argument (search, CSR, load-balancing
@@ -283,6 +283,54 @@ fn bounds(upper: u32) -> Bounds {
     }
 }
 
+/// The Merge Path of A (`a_count` keys) and B (`b_count` keys) at cross-diagonal `diag`
+/// in the integer-keyed kernels (load-balancing and counting partitions), with the bounds
+/// `bounds()` gives (read only in the branch taken), by the search `lanes_log2` asks for:
+/// interpolation ([`INTERPOLATE`]), k-ary ([`KARY_SHIFT`]) or the group's cooperative
+/// bisection.
+///
+/// # Safety
+/// A is readable at `0..a_count`, B at `0..b_count`; every lane of the group calls it.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn integer_merge_path<C: Cta, I: Idx, KA: Keys<I>, KB: Keys<I>, B: SearchBounds>(
+    cta: &C,
+    lanes_log2: u32,
+    a: KA,
+    a_count: u64,
+    b: KB,
+    b_count: u64,
+    diag: u64,
+    bounds: impl Fn() -> B,
+) -> u64 {
+    if lanes_log2 & INTERPOLATE != 0 {
+        merge_path_interpolation(a, a_count, b, b_count, diag, bounds())
+    } else if kary_log2(lanes_log2) != 0 {
+        merge_path_kary(
+            a,
+            a_count,
+            b,
+            b_count,
+            diag,
+            kary_log2(lanes_log2),
+            bounds(),
+            Less,
+        )
+    } else {
+        merge_path_coop(
+            cta,
+            group(lanes_log2),
+            a,
+            a_count,
+            b,
+            b_count,
+            diag,
+            bounds(),
+            Less,
+        )
+    }
+}
+
 /// Merge Path partition `p` (one group of `2^lanes_log2` lanes each): where
 /// cross-diagonal `nv * p` meets the merge of A and B (`coop == 0`), or, for a mergesort
 /// pass (`coop > 0`), where it meets the merge of the two lists of its
@@ -502,39 +550,16 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
         return;
     }
     let diag = min(args.nv.wrapping_mul(p), args.total + args.num_objects);
-    let mp = if args.lanes_log2 & INTERPOLATE != 0 {
-        merge_path_interpolation(
-            Counting(I::ZERO),
-            args.total,
-            args.scan,
-            args.num_objects,
-            diag,
-            Upper,
-        )
-    } else if kary_log2(args.lanes_log2) != 0 {
-        merge_path_kary(
-            Counting(I::ZERO),
-            args.total,
-            args.scan,
-            args.num_objects,
-            diag,
-            kary_log2(args.lanes_log2),
-            Upper,
-            Less,
-        )
-    } else {
-        merge_path_coop(
-            cta,
-            group(args.lanes_log2),
-            Counting(I::ZERO),
-            args.total,
-            args.scan,
-            args.num_objects,
-            diag,
-            Upper,
-            Less,
-        )
-    };
+    let mp = integer_merge_path(
+        cta,
+        args.lanes_log2,
+        Counting(I::ZERO),
+        args.total,
+        args.scan,
+        args.num_objects,
+        diag,
+        || Upper,
+    );
     store(cta, args.lanes_log2, args.out, p, mp);
 }
 
@@ -592,38 +617,15 @@ pub unsafe fn counting_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args:
         step: args.step,
         sequence: args.sequence != 0,
     };
-    let mp = if args.lanes_log2 & INTERPOLATE != 0 {
-        merge_path_interpolation(
-            keys,
-            args.num_indices,
-            Counting(I::ZERO),
-            args.count,
-            diag,
-            bounds(args.upper),
-        )
-    } else if kary_log2(args.lanes_log2) != 0 {
-        merge_path_kary(
-            keys,
-            args.num_indices,
-            Counting(I::ZERO),
-            args.count,
-            diag,
-            kary_log2(args.lanes_log2),
-            bounds(args.upper),
-            Less,
-        )
-    } else {
-        merge_path_coop(
-            cta,
-            group(args.lanes_log2),
-            keys,
-            args.num_indices,
-            Counting(I::ZERO),
-            args.count,
-            diag,
-            bounds(args.upper),
-            Less,
-        )
-    };
+    let mp = integer_merge_path(
+        cta,
+        args.lanes_log2,
+        keys,
+        args.num_indices,
+        Counting(I::ZERO),
+        args.count,
+        diag,
+        || bounds(args.upper),
+    );
     store(cta, args.lanes_log2, args.out, p, mp);
 }

@@ -9,34 +9,46 @@
 use mgpu_core::Comparator;
 
 /// The network: for each merge width `p` (1, 2, 4, ...) and each distance `k`
-/// (`p`, `p/2`, ..., 1), compare-and-swap `(i + j, i + j + k)` for the pairs that lie in
-/// the same block of `2p`.
+/// (`p`, `p/2`, ..., 1), runs `$body` on the compare-and-swap unit `($a, $b)` =
+/// `(i + j, i + j + k)` of each pair that lies in the same block of `2p`, for `$n`
+/// elements. A macro, not a function taking a closure, so that the `const fn`
+/// [`odd_even_merge_sort_comparators`] walks the same network as [`batcher`].
+macro_rules! for_each_comparator {
+    ($n:expr, |$a:ident, $b:ident| $body:block) => {{
+        let n = $n;
+        let mut p = 1;
+        while p < n {
+            let mut k = p;
+            while k >= 1 {
+                let mut j = k % p;
+                while j + k < n {
+                    let mut i = 0;
+                    while i < k && i + j + k < n {
+                        let ($a, $b) = (i + j, i + j + k);
+                        if $a / (2 * p) == $b / (2 * p) $body
+                        i += 1;
+                    }
+                    j += 2 * k;
+                }
+                k /= 2;
+            }
+            p *= 2;
+        }
+    }};
+}
+
+/// Batcher's network on `keys`, moving `values` with them.
 #[inline(always)]
 fn batcher<K: Copy, V: Copy, Comp: Comparator<K>, const VT: usize>(
     keys: &mut [K; VT],
     values: &mut [V; VT],
 ) {
-    let mut p = 1;
-    while p < VT {
-        let mut k = p;
-        while k >= 1 {
-            let mut j = k % p;
-            while j + k < VT {
-                let mut i = 0;
-                while i < k && i + j + k < VT {
-                    let (a, b) = (i + j, i + j + k);
-                    if a / (2 * p) == b / (2 * p) && Comp::compare(&keys[b], &keys[a]) {
-                        keys.swap(a, b);
-                        values.swap(a, b);
-                    }
-                    i += 1;
-                }
-                j += 2 * k;
-            }
-            k /= 2;
+    for_each_comparator!(VT, |a, b| {
+        if Comp::compare(&keys[b], &keys[a]) {
+            keys.swap(a, b);
+            values.swap(a, b);
         }
-        p *= 2;
-    }
+    });
 }
 
 /// Sorts `keys` in place with Batcher's odd-even merge sort network (fewer comparisons
@@ -88,24 +100,8 @@ pub fn odd_even_merge_sort_pairs<K: Copy, V: Copy, Comp: Comparator<K>, const VT
 /// ```
 pub const fn odd_even_merge_sort_comparators(n: usize) -> usize {
     let mut count = 0;
-    let mut p = 1;
-    while p < n {
-        let mut k = p;
-        while k >= 1 {
-            let mut j = k % p;
-            while j + k < n {
-                let mut i = 0;
-                while i < k && i + j + k < n {
-                    if (i + j) / (2 * p) == (i + j + k) / (2 * p) {
-                        count += 1;
-                    }
-                    i += 1;
-                }
-                j += 2 * k;
-            }
-            k /= 2;
-        }
-        p *= 2;
-    }
+    for_each_comparator!(n, |_a, _b| {
+        count += 1;
+    });
     count
 }

@@ -1,7 +1,7 @@
 //! Seed 001's worked example (40 objects, 79 work items): the counts, their exclusive
-//! scan, the load-balancing search and the work-item ranks, copied from the seed. The
-//! device blocks' golden tests (`mgpu-ctasearch`) and the load-balancing search's suite
-//! check them.
+//! scan, the load-balancing search, the work-item ranks and the tiles of 30 steps, copied
+//! from the seed. The device blocks' golden tests (`mgpu-ctasearch`) and the
+//! load-balancing search's suite check them.
 //!
 //! # Examples
 //!
@@ -58,4 +58,21 @@ pub const RANKS: [u32; 79] = [
     0, 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 2, 3, 0, 0, 1, 0, 0,
     0, 1, 0, 1, 0, 0, 0, 1, 2, 3, 0, 1, 0, 1, 2, 0, 1, 0, 1, 0, 0, 0, 1, 2, 0, 1, 0, 0, 0, 1, 2, 0,
     1, 2, 3, 0, 1, 0, 1, 0, 1, 2, 3, 0, 1, 2, 3,
+];
+
+/// "Divide into 4 equal partitions": the merge of the 79 work items with the 40 scan
+/// values cut every 30 steps, each tile as `[a0, a1, b0, b1]` (work items `a0..a1`, scan
+/// values `b0..b1`) by upper-bound Merge Path. The seed prints tile 3 as B = (31, 40); the
+/// definition gives 32 (58 + 32 = 90 is its diagonal; the misprint listed in the seeds'
+/// README).
+///
+/// ```
+/// use mgpu_testkit::seed001::TILES;
+/// assert!(TILES.iter().enumerate().all(|(t, r)| r[0] + r[2] == (30 * t as u32).min(119)));
+/// ```
+pub const TILES: [[u32; 4]; 4] = [
+    [0, 21, 0, 9],
+    [21, 38, 9, 22],
+    [38, 58, 22, 32],
+    [58, 79, 32, 40],
 ];

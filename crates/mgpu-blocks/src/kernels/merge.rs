@@ -36,47 +36,43 @@ pub struct MergeKeysArgs<K> {
     pub indices: *mut u32,
 }
 
-/// The CTA merge (seed 003): each tile of `NT * VT` outputs loads its A and B intervals
-/// (from the global Merge Path partitions, [`compute_merge_range`]) into shared memory,
-/// each thread finds its cross-diagonal `VT * tid` with a lower-bound [`merge_path`] and
-/// runs a serial merge of `VT` outputs, and the merged keys and their source indices go
-/// back to global memory in thread order. Full tiles with a key after each interval load
-/// those two halo keys and use the unchecked [`serial_merge`]; the others (the last tile,
-/// or a tile that ends one of the lists) use [`serial_merge_guarded`].
-///
-/// [`compute_merge_range`]: mgpu_ctasearch::compute_merge_range
-/// [`merge_path`]: mgpu_ctasearch::merge_path
-/// [`serial_merge`]: mgpu_ctasearch::serial_merge
-/// [`serial_merge_guarded`]: mgpu_ctasearch::serial_merge_guarded
-///
-/// # Examples
-///
-/// One partial tile in the simulator (the partitions of one tile are `0` and `a_count`):
-///
-/// ```
-/// use mgpu_core::{sim, Kernel, Less};
-/// use mgpu_blocks::kernels::{MergeKeys, MergeKeysArgs, NT, VT};
-/// type K = MergeKeys<i32, Less, NT, VT>;
-/// assert_eq!(K::ENTRY, "blocks_merge_keys_i32_less");
-/// let (a, b, mp) = ([1i32, 4, 4], [2i32, 4], [0u64, 3]);
-/// let (mut keys, mut idx) = ([0i32; 5], [0u32; 5]);
-/// let args = MergeKeysArgs {
-///     a: a.as_ptr(), a_count: 3, b: b.as_ptr(), b_count: 2, mp: mp.as_ptr(),
-///     keys: keys.as_mut_ptr(), indices: idx.as_mut_ptr(),
-/// };
-/// sim::launch_kernel::<K>(1, &args);
-/// assert_eq!(keys, [1, 2, 4, 4, 4]);
-/// assert_eq!(idx, [0, 3, 1, 2, 4]); // B's 4 (index 3 + 1) after A's
-/// ```
-pub struct MergeKeys<K, Comp, const NT: usize, const VT: usize>(PhantomData<(K, Comp)>);
-
-mgpu_core::kernel_impl! {
-    impl[
-        K: Element, Comp: Comparator<K>, const NT: usize, const VT: usize
-    ] MergeKeys<K, Comp, NT, VT>;
-    args: MergeKeysArgs<K>, module: MODULE, nt: NT, vt: VT,
+blocks_kernel! {
+    /// The CTA merge (seed 003): each tile of `NT * VT` outputs loads its A and B intervals
+    /// (from the global Merge Path partitions, [`compute_merge_range`]) into shared memory,
+    /// each thread finds its cross-diagonal `VT * tid` with a lower-bound [`merge_path`] and
+    /// runs a serial merge of `VT` outputs, and the merged keys and their source indices go
+    /// back to global memory in thread order. Full tiles with a key after each interval load
+    /// those two halo keys and use the unchecked [`serial_merge`]; the others (the last tile,
+    /// or a tile that ends one of the lists) use [`serial_merge_guarded`].
+    ///
+    /// [`compute_merge_range`]: mgpu_ctasearch::compute_merge_range
+    /// [`merge_path`]: mgpu_ctasearch::merge_path
+    /// [`serial_merge`]: mgpu_ctasearch::serial_merge
+    /// [`serial_merge_guarded`]: mgpu_ctasearch::serial_merge_guarded
+    ///
+    /// # Examples
+    ///
+    /// One partial tile in the simulator (the partitions of one tile are `0` and `a_count`):
+    ///
+    /// ```
+    /// use mgpu_core::{sim, Kernel, Less};
+    /// use mgpu_blocks::kernels::{MergeKeys, MergeKeysArgs, NT, VT};
+    /// type K = MergeKeys<i32, Less, NT, VT>;
+    /// assert_eq!(K::ENTRY, "blocks_merge_keys_i32_less");
+    /// let (a, b, mp) = ([1i32, 4, 4], [2i32, 4], [0u64, 3]);
+    /// let (mut keys, mut idx) = ([0i32; 5], [0u32; 5]);
+    /// let args = MergeKeysArgs {
+    ///     a: a.as_ptr(), a_count: 3, b: b.as_ptr(), b_count: 2, mp: mp.as_ptr(),
+    ///     keys: keys.as_mut_ptr(), indices: idx.as_mut_ptr(),
+    /// };
+    /// sim::launch_kernel::<K>(1, &args);
+    /// assert_eq!(keys, [1, 2, 4, 4, 4]);
+    /// assert_eq!(idx, [0, 3, 1, 2, 4]); // B's 4 (index 3 + 1) after A's
+    /// ```
+    pub struct MergeKeys<K: Element, Comp: Comparator<K>>;
+    args: MergeKeysArgs<K>,
     // The tile's keys and two halo keys; then the thread-order transposes (NT * VT).
-    shared: (NT * VT + 2) * max(size_of::<K>(), 4), min_ctas: 1;
+    shared: (NT * VT + 2) * max(size_of::<K>(), 4);
     fn body<C>(cta, a) {
         let nv = (NT * VT) as u64;
         let block = cta.block() as usize;

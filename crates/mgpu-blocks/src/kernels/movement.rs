@@ -27,15 +27,13 @@ pub struct PermuteArgs<T> {
     pub unchecked: u32,
 }
 
-/// `dst[scatter[p]] = src[gather[p]]` for `p < count`, through gather and scatter in
-/// strided order (IntervalMove's data movement, seed 000). In checked mode an index out of
-/// range moves nothing and sets the error word.
-pub struct Permute<T, const NT: usize, const VT: usize>(PhantomData<T>);
-
-mgpu_core::kernel_impl! {
-    impl[T: Element, const NT: usize, const VT: usize] Permute<T, NT, VT>;
-    args: PermuteArgs<T>, module: MODULE, nt: NT, vt: VT,
-    shared: 0, min_ctas: 1;
+blocks_kernel! {
+    /// `dst[scatter[p]] = src[gather[p]]` for `p < count`, through gather and scatter in
+    /// strided order (IntervalMove's data movement, seed 000). In checked mode an index out of
+    /// range moves nothing and sets the error word.
+    pub struct Permute<T: Element>;
+    args: PermuteArgs<T>,
+    shared: 0;
     fn body<C>(cta, a) {
         let (start, n) = tile(cta, NT * VT, a.count);
         unsafe {
@@ -109,14 +107,12 @@ pub struct MergeValuesArgs<T> {
     pub dst: *mut T,
 }
 
-/// `dst[p] = (A ++ B)[indices[p]]`: each tile copies its indices into shared memory with
-/// the interval loop copy, then runs the merge-value transfer (seed 003).
-pub struct MergeValues<T, const NT: usize, const VT: usize>(PhantomData<T>);
-
-mgpu_core::kernel_impl! {
-    impl[T: Element, const NT: usize, const VT: usize] MergeValues<T, NT, VT>;
-    args: MergeValuesArgs<T>, module: MODULE, nt: NT, vt: VT,
-    shared: NT * VT * 4, min_ctas: 1;
+blocks_kernel! {
+    /// `dst[p] = (A ++ B)[indices[p]]`: each tile copies its indices into shared memory with
+    /// the interval loop copy, then runs the merge-value transfer (seed 003).
+    pub struct MergeValues<T: Element>;
+    args: MergeValuesArgs<T>,
+    shared: NT * VT * 4;
     fn body<C>(cta, a) {
         let total = a.a_count as u64 + a.b_count as u64;
         let (start, n) = tile(cta, NT * VT, total);

@@ -143,49 +143,45 @@ pub struct SegScanArgs<T> {
     pub exclusive: u32,
 }
 
-/// The CTA segmented scan of a tile (seed 002's `CTASegScan` on a thread-order tile):
-/// each tile loads its values and end flags into shared memory with the guarded strided
-/// copy ([`global_to_shared_guarded`]), each thread takes its `VT` consecutive elements,
-/// runs [`cta_seg_scan_tile`] (inclusive or exclusive by the run-time flag), puts its
-/// results back in shared memory and the tile is stored with [`shared_to_global_guarded`].
-///
-/// **Segments are tile-local**: every tile of `NT * VT` elements starts a new segment (the
-/// tile's carry-out is dropped), as if the element before each tile boundary had its end
-/// flag set. The slots past `count` in the last tile get the identity and no flags.
-///
-/// [`global_to_shared_guarded`]: mgpu_loadstore::global_to_shared_guarded
-/// [`shared_to_global_guarded`]: mgpu_loadstore::shared_to_global_guarded
-/// [`cta_seg_scan_tile`]: mgpu_ctascan::cta_seg_scan_tile
-///
-/// # Examples
-///
-/// One partial tile in the simulator, segments `[1, 2] [3] [4, 5]`:
-///
-/// ```
-/// use mgpu_core::{sim, Kernel, Plus};
-/// use mgpu_blocks::kernels::{SegScan, SegScanArgs, NT, VT};
-/// type K = SegScan<i32, Plus, NT, VT>;
-/// assert_eq!(K::ENTRY, "blocks_segscan_i32_plus");
-/// let (x, ends) = ([1i32, 2, 3, 4, 5], [0u8, 1, 1, 0, 0]);
-/// let mut y = [0i32; 5];
-/// for (exclusive, want) in [(0, [1, 3, 3, 4, 9]), (1, [0, 1, 0, 0, 4])] {
-///     let args = SegScanArgs {
-///         values: x.as_ptr(), ends: ends.as_ptr(), count: 5, dest: y.as_mut_ptr(), exclusive,
-///     };
-///     sim::launch_kernel::<K>(1, &args);
-///     assert_eq!(y, want);
-/// }
-/// ```
-pub struct SegScan<T, Op, const NT: usize, const VT: usize>(PhantomData<(T, Op)>);
-
-mgpu_core::kernel_impl! {
-    impl[
-        T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize
-    ] SegScan<T, Op, NT, VT>;
-    args: SegScanArgs<T>, module: MODULE, nt: NT, vt: VT,
+blocks_kernel! {
+    /// The CTA segmented scan of a tile (seed 002's `CTASegScan` on a thread-order tile):
+    /// each tile loads its values and end flags into shared memory with the guarded strided
+    /// copy ([`global_to_shared_guarded`]), each thread takes its `VT` consecutive elements,
+    /// runs [`cta_seg_scan_tile`] (inclusive or exclusive by the run-time flag), puts its
+    /// results back in shared memory and the tile is stored with [`shared_to_global_guarded`].
+    ///
+    /// **Segments are tile-local**: every tile of `NT * VT` elements starts a new segment (the
+    /// tile's carry-out is dropped), as if the element before each tile boundary had its end
+    /// flag set. The slots past `count` in the last tile get the identity and no flags.
+    ///
+    /// [`global_to_shared_guarded`]: mgpu_loadstore::global_to_shared_guarded
+    /// [`shared_to_global_guarded`]: mgpu_loadstore::shared_to_global_guarded
+    /// [`cta_seg_scan_tile`]: mgpu_ctascan::cta_seg_scan_tile
+    ///
+    /// # Examples
+    ///
+    /// One partial tile in the simulator, segments `[1, 2] [3] [4, 5]`:
+    ///
+    /// ```
+    /// use mgpu_core::{sim, Kernel, Plus};
+    /// use mgpu_blocks::kernels::{SegScan, SegScanArgs, NT, VT};
+    /// type K = SegScan<i32, Plus, NT, VT>;
+    /// assert_eq!(K::ENTRY, "blocks_segscan_i32_plus");
+    /// let (x, ends) = ([1i32, 2, 3, 4, 5], [0u8, 1, 1, 0, 0]);
+    /// let mut y = [0i32; 5];
+    /// for (exclusive, want) in [(0, [1, 3, 3, 4, 9]), (1, [0, 1, 0, 0, 4])] {
+    ///     let args = SegScanArgs {
+    ///         values: x.as_ptr(), ends: ends.as_ptr(), count: 5, dest: y.as_mut_ptr(), exclusive,
+    ///     };
+    ///     sim::launch_kernel::<K>(1, &args);
+    ///     assert_eq!(y, want);
+    /// }
+    /// ```
+    pub struct SegScan<T: Element, Op: AssociativeOp<T>>;
+    args: SegScanArgs<T>,
     // The values (then the results) at 0 and the flag bytes after them; the scan's area
     // reuses the start.
-    shared: max( NT * VT * (size_of::<T>() + 1), seg_scan_shared_bytes(NT, size_of::<T>()), ), min_ctas: 1;
+    shared: max( NT * VT * (size_of::<T>() + 1), seg_scan_shared_bytes(NT, size_of::<T>()), );
     fn body<C>(cta, a) {
         let (start, n) = tile(cta, NT * VT, a.count);
         let tid = cta.tid() as usize;

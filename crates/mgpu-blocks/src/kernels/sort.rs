@@ -18,17 +18,13 @@ pub struct SortPairsArgs<K, V> {
     pub count: u64,
 }
 
-/// Sorts each thread's `VT` consecutive elements (keys with values) with the odd-even
-/// transposition sort, segment head flags blocking swaps: blocksort's first step
-/// (seed 004). Elements past `count` in the last tile are their own segments.
-pub struct SortPairs<K, V, Comp, const NT: usize, const VT: usize>(PhantomData<(K, V, Comp)>);
-
-mgpu_core::kernel_impl! {
-    impl[
-        K: Element, V: Element, Comp: Comparator<K>, const NT: usize, const VT: usize
-    ] SortPairs<K, V, Comp, NT, VT>;
-    args: SortPairsArgs<K, V>, module: MODULE, nt: NT, vt: VT,
-    shared: NT * VT * max(size_of::<K>(), size_of::<V>()), min_ctas: 1;
+blocks_kernel! {
+    /// Sorts each thread's `VT` consecutive elements (keys with values) with the odd-even
+    /// transposition sort, segment head flags blocking swaps: blocksort's first step
+    /// (seed 004). Elements past `count` in the last tile are their own segments.
+    pub struct SortPairs<K: Element, V: Element, Comp: Comparator<K>>;
+    args: SortPairsArgs<K, V>,
+    shared: NT * VT * max(size_of::<K>(), size_of::<V>());
     fn body<C>(cta, a) {
         let (start, n) = tile(cta, NT * VT, a.count);
         unsafe {
@@ -72,15 +68,11 @@ pub struct BatcherKeysArgs<K> {
     pub fill: K,
 }
 
-/// Sorts each thread's `VT` consecutive keys with Batcher's odd-even merge sort network.
-pub struct BatcherKeys<K, Comp, const NT: usize, const VT: usize>(PhantomData<(K, Comp)>);
-
-mgpu_core::kernel_impl! {
-    impl[
-        K: Element, Comp: Comparator<K>, const NT: usize, const VT: usize
-    ] BatcherKeys<K, Comp, NT, VT>;
-    args: BatcherKeysArgs<K>, module: MODULE, nt: NT, vt: VT,
-    shared: NT * VT * size_of::<K>(), min_ctas: 1;
+blocks_kernel! {
+    /// Sorts each thread's `VT` consecutive keys with Batcher's odd-even merge sort network.
+    pub struct BatcherKeys<K: Element, Comp: Comparator<K>>;
+    args: BatcherKeysArgs<K>,
+    shared: NT * VT * size_of::<K>();
     fn body<C>(cta, a) {
         let (start, n) = tile(cta, NT * VT, a.count);
         unsafe {

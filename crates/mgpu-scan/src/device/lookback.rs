@@ -107,88 +107,82 @@ pub(super) unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
     }
 }
 
-/// Loads this warp's segment of a tile (`32 * VT` values from `cta.warp() * 32 * VT`) into
-/// the same positions of `sh`, natural order, and returns this thread's `VT` values (thread
-/// order) after a warp barrier. With `vec` (a full tile whose source is 16-byte aligned)
-/// as 16-byte vectors, all issued before the first is stored; otherwise as coalesced scalars,
-/// the identity past `count`.
-#[inline(always)]
-pub(super) unsafe fn load_segment<
-    C: Cta,
-    T: Element,
-    Op: AssociativeOp<T>,
-    const NT: usize,
-    const VT: usize,
->(
-    cta: &C,
-    src: *const T,
-    count: usize,
-    sh: *mut T,
-    vec: bool,
-) -> [T; VT] {
-    if !vec {
-        return global_to_thread_order_warp::<C, T, NT, VT>(cta, src, count, Op::identity(), sh);
+impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
+    ScanCta<'_, C, T, Op, NT, VT>
+{
+    /// Loads this warp's segment of a tile (`32 * VT` values from `cta.warp() * 32 * VT`)
+    /// into the same positions of the tile in shared memory, natural order, and returns this
+    /// thread's `VT` values (thread order) after a warp barrier. With `vec` (a full tile
+    /// whose source is 16-byte aligned) as 16-byte vectors, all issued before the first is
+    /// stored; otherwise as coalesced scalars, the identity past `count`.
+    #[inline(always)]
+    unsafe fn load_segment(&self, src: *const T, count: usize, vec: bool) -> [T; VT] {
+        let (cta, sh) = (self.cta, self.tile);
+        if !vec {
+            return global_to_thread_order_warp::<C, T, NT, VT>(
+                cta,
+                src,
+                count,
+                Op::identity(),
+                sh,
+            );
+        }
+        let seg = cta.warp() as usize * 32 * VT;
+        let (s, d) = (src.add(seg) as *const Vec16, sh.add(seg) as *mut Vec16);
+        let (lane, last) = (cta.lane() as usize, segment_vecs::<T, VT>() - 1);
+        // Clamped indices: a lane past the end loads and stores the segment's last vector
+        // again, the same bytes as its owner, so no load waits behind a branch.
+        // The words are moved one by one (LLVM fuses them into 16-byte accesses): a copy of
+        // the whole struct becomes a memcpy staged in local memory.
+        let k = |i: usize| (lane + 32 * i).min(last);
+        let v: [[u32; 4]; 4] = core::array::from_fn(|i| {
+            let Vec16([w0, w1, w2, w3]) = *s.add(k(i));
+            [w0, w1, w2, w3]
+        });
+        for (i, w) in v.iter().enumerate() {
+            *d.add(k(i)) = Vec16(*w);
+        }
+        cta.sync_warp(!0);
+        shared_to_regs_thread::<C, T, VT>(cta, sh)
     }
-    let seg = cta.warp() as usize * 32 * VT;
-    let (s, d) = (src.add(seg) as *const Vec16, sh.add(seg) as *mut Vec16);
-    let (lane, last) = (cta.lane() as usize, segment_vecs::<T, VT>() - 1);
-    // Clamped indices: a lane past the end loads and stores the segment's last vector
-    // again, the same bytes as its owner, so no load waits behind a branch.
-    // The words are moved one by one (LLVM fuses them into 16-byte accesses): a copy of
-    // the whole struct becomes a memcpy staged in local memory.
-    let k = |i: usize| (lane + 32 * i).min(last);
-    let v: [[u32; 4]; 4] = core::array::from_fn(|i| {
-        let Vec16([w0, w1, w2, w3]) = *s.add(k(i));
-        [w0, w1, w2, w3]
-    });
-    for (i, w) in v.iter().enumerate() {
-        *d.add(k(i)) = Vec16(*w);
+
+    /// Stores this warp's segment of the tile in shared memory (natural order) to `dst`,
+    /// each value `v` as `prefix op v`, positions below `count`. With `vec` (a full tile
+    /// whose destination is 16-byte aligned) as 16-byte vectors, otherwise as coalesced
+    /// scalars.
+    #[inline(always)]
+    unsafe fn store_segment(&self, prefix: T, dst: *mut T, count: usize, vec: bool) {
+        let (cta, sh) = (self.cta, self.tile);
+        let seg = cta.warp() as usize * 32 * VT;
+        let lane = cta.lane() as usize;
+        if vec {
+            let (s, d) = (sh.add(seg) as *const Vec16, dst.add(seg) as *mut Vec16);
+            let n = segment_vecs::<T, VT>();
+            for i in 0..4 {
+                let k = lane + 32 * i;
+                if k < n {
+                    *d.add(k) = apply_vec16::<T, Op>(prefix, *s.add(k));
+                }
+            }
+        } else {
+            let first = seg + lane;
+            let rem = count.saturating_sub(first);
+            let (s, d) = (sh.add(first), dst.wrapping_add(first));
+            for i in 0..VT {
+                if 32 * i < rem {
+                    *d.add(32 * i) = Op::apply(prefix, *s.add(32 * i));
+                }
+            }
+        }
     }
-    cta.sync_warp(!0);
-    shared_to_regs_thread::<C, T, VT>(cta, sh)
 }
 
 /// 16-byte vectors in a warp's segment of `32 * VT` values: at most 128, so
-/// [`load_segment`] moves them with four loads a lane.
+/// [`ScanCta::load_segment`] moves them with four loads a lane.
 #[inline(always)]
 pub(super) const fn segment_vecs<T, const VT: usize>() -> usize {
     const { assert!(32 * VT * core::mem::size_of::<T>() <= 128 * 16) };
     32 * VT * core::mem::size_of::<T>() / 16
-}
-
-/// Stores this warp's segment of a tile from `sh` (natural order) to `dst`, each value
-/// `v` as `prefix op v`, positions below `count`. With `vec` (a full tile whose destination
-/// is 16-byte aligned) as 16-byte vectors, otherwise as coalesced scalars.
-#[inline(always)]
-pub(super) unsafe fn store_segment<C: Cta, T: Element, Op: AssociativeOp<T>, const VT: usize>(
-    cta: &C,
-    prefix: T,
-    dst: *mut T,
-    count: usize,
-    sh: *const T,
-    vec: bool,
-) {
-    let seg = cta.warp() as usize * 32 * VT;
-    let lane = cta.lane() as usize;
-    if vec {
-        let (s, d) = (sh.add(seg) as *const Vec16, dst.add(seg) as *mut Vec16);
-        let n = segment_vecs::<T, VT>();
-        for i in 0..4 {
-            let k = lane + 32 * i;
-            if k < n {
-                *d.add(k) = apply_vec16::<T, Op>(prefix, *s.add(k));
-            }
-        }
-    } else {
-        let first = seg + lane;
-        let rem = count.saturating_sub(first);
-        let (s, d) = (sh.add(first), dst.wrapping_add(first));
-        for i in 0..VT {
-            if 32 * i < rem {
-                *d.add(32 * i) = Op::apply(prefix, *s.add(32 * i));
-            }
-        }
-    }
 }
 
 /// Single-pass scan with decoupled look-back: CTA `blockIdx.x` scans tile `blockIdx.x` of
@@ -225,30 +219,24 @@ pub unsafe fn lookback<
     cta: &C,
     a: &ScanArgs<T>,
 ) {
-    let nv = (NT * VT) as u64;
-    let sh = smem::<C, T, NT, VT>(cta);
+    let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
+    let nv = k.nv();
     let tiles = a.n.div_ceil(nv);
     let tile = cta.block() as u64;
     let base = tile * nv;
-    let count = (a.n - base).min(nv) as usize;
+    let count = k.count(a.n, base);
     let (src, dst) = (a.input.add(base as usize), a.output.add(base as usize));
     let full = count == nv as usize;
     let check = a.flags & FLAG_CHECK_MONOTONIC != 0;
-    let x = load_segment::<C, T, Op, NT, VT>(
-        cta,
-        src,
-        count,
-        sh.tile,
-        full && (src as usize).is_multiple_of(16),
-    );
+    let x = k.load_segment(src, count, full && (src as usize).is_multiple_of(16));
     let t = thread_reduce::<T, Op, VT>(&x);
-    let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
+    let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, k.scan, ScanKind::Exclusive);
     if cta.warp() == 0 && cta.lane() == 0 && tile > 0 {
         publish::<C, T>(cta, a, tiles, tile, STATUS_A, agg);
     }
     // The thread's values scanned within the tile, back into its own slots.
     let (y, _) = thread_scan::<T, Op, VT>(&x, thread_exc, kind_of(a.flags));
-    regs_to_shared_thread::<C, T, VT>(cta, &y, sh.tile);
+    regs_to_shared_thread::<C, T, VT>(cta, &y, k.tile);
     if check && decreases::<T, Op, VT>(&x, thread_exc) {
         cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
     }
@@ -261,7 +249,7 @@ pub unsafe fn lookback<
         if cta.lane() == 0 {
             let inclusive = Op::apply(prefix, agg);
             publish::<C, T>(cta, a, tiles, tile, STATUS_P, inclusive);
-            *sh.misc_t = prefix;
+            *k.misc_t = prefix;
             if tile == tiles - 1 {
                 *a.total = inclusive;
             }
@@ -271,12 +259,10 @@ pub unsafe fn lookback<
         }
     }
     cta.sync();
-    store_segment::<C, T, Op, VT>(
-        cta,
-        *sh.misc_t,
+    k.store_segment(
+        *k.misc_t,
         dst,
         count,
-        sh.tile,
         full && (dst as usize).is_multiple_of(16),
     );
 }

@@ -14,6 +14,7 @@
 //!   [`partials`] + [`spine`] are also the reduction of every type.
 
 use core::hint::select_unpredictable;
+use core::marker::PhantomData;
 use mgpu_core::{AssociativeOp, Cta, Element};
 use mgpu_ctascan::{
     cta_reduce, cta_scan, cta_scan_shared_len, thread_reduce, thread_scan, warp_reduce, ScanKind,
@@ -105,19 +106,76 @@ const fn misc_offset(size: usize, nt: usize, vt: usize) -> usize {
     scan_offset(size, nt, vt) + (cta_scan_shared_len(nt) * size).div_ceil(16) * 16
 }
 
-struct Smem<T> {
+/// One CTA of a scan-family kernel over tiles of `NT * VT` values of `T` under `Op`: the
+/// CTA and its shared memory ([`shared_bytes`] layout: the tile, the CTA-scan scratch, the
+/// broadcast slot). Its methods are the tile steps the kernel bodies share.
+struct ScanCta<'a, C, T, Op, const NT: usize, const VT: usize> {
+    cta: &'a C,
     tile: *mut T,
     scan: *mut T,
     misc_t: *mut T,
+    op: PhantomData<Op>,
 }
 
-#[inline(always)]
-fn smem<C: Cta, T: Element, const NT: usize, const VT: usize>(cta: &C) -> Smem<T> {
-    let s = core::mem::size_of::<T>();
-    Smem {
-        tile: cta.shared(0),
-        scan: cta.shared(scan_offset(s, NT, VT)),
-        misc_t: cta.shared(misc_offset(s, NT, VT) + 8),
+impl<'a, C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
+    ScanCta<'a, C, T, Op, NT, VT>
+{
+    #[inline(always)]
+    fn new(cta: &'a C) -> Self {
+        let s = core::mem::size_of::<T>();
+        ScanCta {
+            cta,
+            tile: cta.shared(0),
+            scan: cta.shared(scan_offset(s, NT, VT)),
+            misc_t: cta.shared(misc_offset(s, NT, VT) + 8),
+            op: PhantomData,
+        }
+    }
+
+    /// Values in a tile.
+    #[inline(always)]
+    fn nv(&self) -> u64 {
+        (NT * VT) as u64
+    }
+
+    /// Values in the tile that starts at `base` of an input of `n`: [`nv`](Self::nv) but
+    /// in the last tile.
+    #[inline(always)]
+    fn count(&self, n: u64, base: u64) -> usize {
+        (n - base).min(self.nv()) as usize
+    }
+
+    /// Loads a tile of `count` values (`count <= NT * VT`) into shared memory in natural
+    /// order (missing values are the identity) with per-warp transposes, and returns this
+    /// thread's reduction of its `VT` values. The values stay in shared memory for
+    /// [`scan_tile_from`](Self::scan_tile_from), so they need not stay live in registers
+    /// across the CTA scan and the look-back.
+    #[inline(always)]
+    unsafe fn load_tile_reduce(&self, src: *const T, count: usize) -> T {
+        let x = global_to_thread_order_warp::<C, T, NT, VT>(
+            self.cta,
+            src,
+            count,
+            Op::identity(),
+            self.tile,
+        );
+        thread_reduce::<T, Op, VT>(&x)
+    }
+
+    /// Scans the tile [`load_tile_reduce`](Self::load_tile_reduce) left in shared memory
+    /// from `carry`, this thread's exclusive prefix: re-reads the thread's values, serial
+    /// scan, overflow check, per-warp transposed store of the positions below `count`.
+    /// Returns this thread's carry-out (its inclusive value past its last slot). Call after
+    /// a barrier that follows the load; ends without one.
+    #[inline(always)]
+    unsafe fn scan_tile_from(&self, a: &ScanArgs<T>, carry: T, dst: *mut T, count: usize) -> T {
+        let x = shared_to_regs_thread::<C, T, VT>(self.cta, self.tile);
+        let (y, out) = thread_scan::<T, Op, VT>(&x, carry, kind_of(a.flags));
+        if a.flags & FLAG_CHECK_MONOTONIC != 0 && decreases::<T, Op, VT>(&x, carry) {
+            self.cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
+        }
+        thread_order_to_global_warp::<C, T, NT, VT>(self.cta, &y, dst, count, self.tile);
+        out
     }
 }
 
@@ -143,56 +201,6 @@ fn decreases<T: Element, Op: AssociativeOp<T>, const VT: usize>(x: &[T; VT], car
         c = next;
     }
     bad
-}
-
-/// Loads a tile of `count` values (`count <= NT * VT`) into shared memory in natural order
-/// (missing values are the identity) with per-warp transposes, and returns this thread's
-/// reduction of its `VT` values. The values stay in shared memory for [`scan_tile_from`],
-/// so they need not stay live in registers across the CTA scan and the look-back.
-#[inline(always)]
-unsafe fn load_tile_reduce<
-    C: Cta,
-    T: Element,
-    Op: AssociativeOp<T>,
-    const NT: usize,
-    const VT: usize,
->(
-    cta: &C,
-    src: *const T,
-    count: usize,
-    sh: *mut T,
-) -> T {
-    let x = global_to_thread_order_warp::<C, T, NT, VT>(cta, src, count, Op::identity(), sh);
-    thread_reduce::<T, Op, VT>(&x)
-}
-
-/// Scans the tile [`load_tile_reduce`] left in shared memory from `carry`, this thread's
-/// exclusive prefix: re-reads the thread's values, serial scan, overflow check, per-warp
-/// transposed store of the positions below `count`. Returns this thread's carry-out (its
-/// inclusive value past its last slot). Call after a barrier that follows the load; ends
-/// without one.
-#[inline(always)]
-unsafe fn scan_tile_from<
-    C: Cta,
-    T: Element,
-    Op: AssociativeOp<T>,
-    const NT: usize,
-    const VT: usize,
->(
-    cta: &C,
-    a: &ScanArgs<T>,
-    carry: T,
-    dst: *mut T,
-    count: usize,
-    sh: *mut T,
-) -> T {
-    let x = shared_to_regs_thread::<C, T, VT>(cta, sh);
-    let (y, out) = thread_scan::<T, Op, VT>(&x, carry, kind_of(a.flags));
-    if a.flags & FLAG_CHECK_MONOTONIC != 0 && decreases::<T, Op, VT>(&x, carry) {
-        cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
-    }
-    thread_order_to_global_warp::<C, T, NT, VT>(cta, &y, dst, count, sh);
-    out
 }
 
 /// The tag of a status published in `epoch`: `epoch << 2 | status`. A 4-byte value's status

@@ -38,8 +38,8 @@ pub unsafe fn partials<
     cta: &C,
     a: &ScanArgs<T>,
 ) {
-    let nv = (NT * VT) as u64;
-    let sh = smem::<C, T, NT, VT>(cta);
+    let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
+    let nv = k.nv();
     let (first, end) = cta_tiles(cta, a.n.div_ceil(nv), a.tiles_per_cta);
     let mut acc = Op::identity();
     let per_vec = 16 / core::mem::size_of::<T>();
@@ -90,7 +90,7 @@ pub unsafe fn partials<
         while tile < end {
             let base = tile * nv;
             let src = a.input.add(base as usize);
-            let count = (a.n - base).min(nv) as usize;
+            let count = k.count(a.n, base);
             let x: [T; VT] = if count == nv as usize {
                 global_to_regs_strided::<C, T, NT, VT>(cta, src)
             } else {
@@ -100,9 +100,9 @@ pub unsafe fn partials<
             tile += 1;
         }
     }
-    let total = cta_reduce::<C, T, Op, NT>(cta, acc, sh.scan);
+    let total = cta_reduce::<C, T, Op, NT>(cta, acc, k.scan);
     if a.flags & FLAG_REDUCE_ONLY != 0 {
-        collect_partials::<C, T, Op, NT>(cta, a, total, sh.scan);
+        collect_partials::<C, T, Op, NT>(cta, a, total, k.scan);
     } else if cta.tid() == 0 {
         *a.values.add(cta.block() as usize) = total;
     }
@@ -233,18 +233,18 @@ pub unsafe fn spine<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, c
     cta: &C,
     a: &ScanArgs<T>,
 ) {
-    let nv = (NT * VT) as u64;
-    let sh = smem::<C, T, NT, VT>(cta);
+    let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
+    let nv = k.nv();
     let mut carry = Op::identity();
     let mut base = 0u64;
     while base < a.n {
-        let count = (a.n - base).min(nv) as usize;
+        let count = k.count(a.n, base);
         let p = a.values.add(base as usize);
-        let t = load_tile_reduce::<C, T, Op, NT, VT>(cta, p, count, sh.tile);
-        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
-        let x = shared_to_regs_thread::<C, T, VT>(cta, sh.tile);
+        let t = k.load_tile_reduce(p, count);
+        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, k.scan, ScanKind::Exclusive);
+        let x = shared_to_regs_thread::<C, T, VT>(cta, k.tile);
         let (y, _) = thread_scan::<T, Op, VT>(&x, Op::apply(carry, exc), ScanKind::Exclusive);
-        thread_order_to_global_warp::<C, T, NT, VT>(cta, &y, p, count, sh.tile);
+        thread_order_to_global_warp::<C, T, NT, VT>(cta, &y, p, count, k.tile);
         carry = Op::apply(carry, agg);
         base += nv;
         cta.sync();
@@ -274,21 +274,19 @@ pub unsafe fn downsweep<
     cta: &C,
     a: &ScanArgs<T>,
 ) {
-    let nv = (NT * VT) as u64;
-    let sh = smem::<C, T, NT, VT>(cta);
+    let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
+    let nv = k.nv();
     let tiles = a.n.div_ceil(nv);
     let (first, end) = cta_tiles(cta, tiles, a.tiles_per_cta);
     let mut carry = *a.values.add(cta.block() as usize);
     let mut tile = first;
     while tile < end {
         let base = tile * nv;
-        let count = (a.n - base).min(nv) as usize;
-        let t =
-            load_tile_reduce::<C, T, Op, NT, VT>(cta, a.input.add(base as usize), count, sh.tile);
-        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, sh.scan, ScanKind::Exclusive);
+        let count = k.count(a.n, base);
+        let t = k.load_tile_reduce(a.input.add(base as usize), count);
+        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, k.scan, ScanKind::Exclusive);
         let dst = a.output.add(base as usize);
-        let out =
-            scan_tile_from::<C, T, Op, NT, VT>(cta, a, Op::apply(carry, exc), dst, count, sh.tile);
+        let out = k.scan_tile_from(a, Op::apply(carry, exc), dst, count);
         if tile == tiles - 1 && cta.tid() as usize == (count - 1) / VT {
             *a.total = out;
         }
