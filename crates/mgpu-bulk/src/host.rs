@@ -105,259 +105,250 @@ unsafe fn launch<D: Device, T, I, S: KernelSet<T, I>>(
     }
 }
 
-/// Bulk remove (the seeds' `BulkRemove`), queued without synchronising: `output` gets the
-/// elements of `source` whose positions are not in `indices` (sorted, unique, each
-/// `< source.len()`), in order. The returned [`Pending`] reports invalid indices.
-///
-/// `indices` is a device array or a generated sequence (`Source::step(first, step)`, the
-/// seeds' `step_iterator`); a sequence has `source.len() - output.len()` elements and is
-/// checked on the host (step at least 1 when it has two or more elements, last element
-/// below `source.len()`, computed without wrapping).
-///
-/// Partitioned by `mgpu_partition::binary_search_partitions` (lower bound of each tile's
-/// first source position in the indices; for a sequence each tile computes it), then one
-/// kernel.
-///
-/// # Errors
-/// At once: `output.len() != source.len() - indices.len()` (or more indices than source
-/// elements), a source length past `I`. From [`Pending::wait`]: indices not strictly
-/// increasing, or out of range.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let src = DeviceVec::from_slice(&dev, &[1.5f64, 2.5, 3.5]).unwrap();
-/// let idx = DeviceVec::from_slice(&dev, &[0u64, 2]).unwrap();
-/// let mut out = DeviceVec::<f64, _>::zeros(&dev, 1).unwrap();
-/// mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice().into(), out.as_mut_slice())
-///     .unwrap().wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![2.5]);
-/// ```
-pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
-    source: DeviceSlice<'_, T, D>,
-    indices: Source<'_, I, D>,
-    mut output: DeviceSliceMut<'_, T, D>,
-) -> Result<Pending<D>> {
-    let dev = source.device();
-    let n = source.len();
-    // A generated sequence has as many indices as elements leave the source.
-    let m = index_count(&indices, n.saturating_sub(output.len()));
-    checks::bulk_remove::<I>(n, m, Some(output.len()))?;
-    if let Source::Sequence { first, step } = indices {
-        checks::bulk_remove_sequence(first, step, m, n)?;
-    }
-    if n == 0 {
-        return Ok(Pending::done());
-    }
-    let nv = remove_nv::<T, I>(dev.arch());
-    let grid = n.div_ceil(nv);
-    grid_fits(grid)?;
-    let mut args = BulkArgs::<T, I>::empty();
-    // With an index array the partitions' kernel zeroes the error word (no memset).
-    let (mp, error) = match &indices {
-        Source::Array(a) => {
-            args.indices = a.as_ptr();
-            let error = ErrorWord::uncleared(dev)?;
-            let mp = mgpu_partition::binary_search_partitions_clearing(
-                *a,
-                n,
-                nv,
-                Bounds::Lower,
-                &error,
-            )?;
-            args.mp = mp.as_mut_ptr();
-            (Some(mp), error)
+mgpu_runtime::queued_and_blocking! {
+    /// Bulk remove (the seeds' `BulkRemove`), queued without synchronising: `output` gets the
+    /// elements of `source` whose positions are not in `indices` (sorted, unique, each
+    /// `< source.len()`), in order. The returned [`Pending`] reports invalid indices.
+    ///
+    /// `indices` is a device array or a generated sequence (`Source::step(first, step)`, the
+    /// seeds' `step_iterator`); a sequence has `source.len() - output.len()` elements and is
+    /// checked on the host (step at least 1 when it has two or more elements, last element
+    /// below `source.len()`, computed without wrapping).
+    ///
+    /// Partitioned by `mgpu_partition::binary_search_partitions` (lower bound of each tile's
+    /// first source position in the indices; for a sequence each tile computes it), then one
+    /// kernel.
+    ///
+    /// # Errors
+    /// At once: `output.len() != source.len() - indices.len()` (or more indices than source
+    /// elements), a source length past `I`. From [`Pending::wait`]: indices not strictly
+    /// increasing, or out of range.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let src = DeviceVec::from_slice(&dev, &[1.5f64, 2.5, 3.5]).unwrap();
+    /// let idx = DeviceVec::from_slice(&dev, &[0u64, 2]).unwrap();
+    /// let mut out = DeviceVec::<f64, _>::zeros(&dev, 1).unwrap();
+    /// mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice().into(), out.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![2.5]);
+    /// ```
+    pub fn bulk_remove_into[D: Device, T: BulkData + BulkElement<I>, I: BulkIndex](
+        source: DeviceSlice<'_, T, D>,
+        indices: Source<'_, I, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>> {
+        let mut output = output;
+        let dev = source.device();
+        let n = source.len();
+        // A generated sequence has as many indices as elements leave the source.
+        let m = index_count(&indices, n.saturating_sub(output.len()));
+        checks::bulk_remove::<I>(n, m, Some(output.len()))?;
+        if let Source::Sequence { first, step } = indices {
+            checks::bulk_remove_sequence(first, step, m, n)?;
         }
-        Source::Sequence { first, step } => {
-            (args.index_first, args.index_step) = (*first, *step);
-            args.mode |= MODE_INDEX_SEQUENCE;
-            (None, ErrorWord::zeroed(dev)?)
+        if n == 0 {
+            return Ok(Pending::done());
         }
-    };
-    args.source = source.as_ptr();
-    args.source_len = n as u64;
-    args.num_indices = m as u64;
-    args.output = output.as_mut_ptr();
-    args.output_len = output.len() as u64;
-    args.error = error.as_mut_ptr();
-    // SAFETY: buffers sized as `device::bulk_remove` documents: the partitions have
-    // `grid + 1` entries, the lengths were checked above.
-    // With an index array the kernel is a dependent launch of the partitions' kernel
-    // (queued just before it); generated indices have no partitions.
-    let dependent = mp.is_some();
-    unsafe {
-        mgpu_core::by_arch!(
-            dev.arch(),
-            T as BulkElement<I>,
-            launch::<D, T, I>(dev, false, dependent, grid, &args)
-        )?
-    };
-    drop(mp);
-    Ok(Pending::new(error, &meaning(false, n)))
-}
+        let nv = remove_nv::<T, I>(dev.arch());
+        let grid = n.div_ceil(nv);
+        grid_fits(grid)?;
+        let mut args = BulkArgs::<T, I>::empty();
+        // With an index array the partitions' kernel zeroes the error word (no memset).
+        let (mp, error) = match &indices {
+            Source::Array(a) => {
+                args.indices = a.as_ptr();
+                let error = ErrorWord::uncleared(dev)?;
+                let mp = mgpu_partition::binary_search_partitions_clearing(
+                    *a,
+                    n,
+                    nv,
+                    Bounds::Lower,
+                    &error,
+                )?;
+                args.mp = mp.as_mut_ptr();
+                (Some(mp), error)
+            }
+            Source::Sequence { first, step } => {
+                (args.index_first, args.index_step) = (*first, *step);
+                args.mode |= MODE_INDEX_SEQUENCE;
+                (None, ErrorWord::zeroed(dev)?)
+            }
+        };
+        args.source = source.as_ptr();
+        args.source_len = n as u64;
+        args.num_indices = m as u64;
+        args.output = output.as_mut_ptr();
+        args.output_len = output.len() as u64;
+        args.error = error.as_mut_ptr();
+        // SAFETY: buffers sized as `device::bulk_remove` documents: the partitions have
+        // `grid + 1` entries, the lengths were checked above.
+        // With an index array the kernel is a dependent launch of the partitions' kernel
+        // (queued just before it); generated indices have no partitions.
+        let dependent = mp.is_some();
+        unsafe {
+            mgpu_core::by_arch!(
+                dev.arch(),
+                T as BulkElement<I>,
+                launch::<D, T, I>(dev, false, dependent, grid, &args)
+            )?
+        };
+        drop(mp);
+        Ok(Pending::new(error, &meaning(false, n)))
+    }
 
-/// [`bulk_remove_into`], then [`Pending::wait`]: validates, synchronises.
-///
-/// # Examples
-///
-/// The seed's comment example: source length 10, indices 1, 3, 4, 5, 7, 8 leave A0 A2 A6 A9.
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<u32>>()).unwrap();
-/// let idx = DeviceVec::from_slice(&dev, &[1u32, 3, 4, 5, 7, 8]).unwrap();
-/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 4).unwrap();
-/// mgpu_bulk::bulk_remove(src.as_slice(), idx.as_slice().into(), out.as_mut_slice()).unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![0, 2, 6, 9]);
-/// ```
-pub fn bulk_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
-    source: DeviceSlice<'_, T, D>,
-    indices: Source<'_, I, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<()> {
-    bulk_remove_into(source, indices, output)?.wait()
-}
+    /// [`bulk_remove_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// The seed's comment example: source length 10, indices 1, 3, 4, 5, 7, 8 leave A0 A2 A6 A9.
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<u32>>()).unwrap();
+    /// let idx = DeviceVec::from_slice(&dev, &[1u32, 3, 4, 5, 7, 8]).unwrap();
+    /// let mut out = DeviceVec::<u32, _>::zeros(&dev, 4).unwrap();
+    /// mgpu_bulk::bulk_remove(src.as_slice(), idx.as_slice().into(), out.as_mut_slice()).unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![0, 2, 6, 9]);
+    /// ```
+    pub fn bulk_remove;
 
-/// Bulk insert (the seeds' `BulkInsert`), queued without synchronising: `output` gets
-/// `source` with `values[k]` inserted before source position `indices[k]` (sorted,
-/// duplicates allowed, each `<= source.len()`; `source.len()` appends). Values with equal
-/// indices keep their order and precede the source element at that index. The returned
-/// [`Pending`] reports invalid indices.
-///
-/// `values` and `indices` are device arrays or generated sequences ([`Source`]). Generated
-/// indices number `values.len()` (or, when the values are generated too,
-/// `output.len() - source.len()`), and are checked on the host (last element at most
-/// `source.len()`, computed without wrapping; a step of 0 puts them all at one position).
-///
-/// Partitioned as in the seed: a small kernel finds where each tile of `NT * VT` outputs
-/// starts in the indices, by the lower-bound Merge Path of the indices against the source
-/// positions `0, 1, 2, ...` (`mgpu_partition::merge_path_counting_partitions`, a group of
-/// lanes per tile boundary); then one kernel.
-///
-/// # Errors
-/// At once: `values` (an array) and `indices` of different lengths, `output.len() !=
-/// source.len() + indices.len()`, a source length past `I`. From [`Pending::wait`]:
-/// indices not non-decreasing, or past `source.len()`.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_bulk::Source;
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let src = DeviceVec::from_slice(&dev, &[0i32, 1, 2, 3]).unwrap();
-/// let idx = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
-/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 7).unwrap();
-/// mgpu_bulk::bulk_insert_into(Source::counting(100), idx.as_slice().into(), src.as_slice(), out.as_mut_slice())
-///     .unwrap().wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![100, 0, 1, 101, 102, 2, 3]);
-/// ```
-pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
-    values: Source<'_, T, D>,
-    indices: Source<'_, I, D>,
-    source: DeviceSlice<'_, T, D>,
-    mut output: DeviceSliceMut<'_, T, D>,
-) -> Result<Pending<D>> {
-    let dev = source.device();
-    let n = source.len();
-    // Generated values or indices have as many elements as the other array; when both
-    // are generated, one per output slot past the source.
-    let implied = match (&values, &indices) {
-        (Source::Array(v), _) => v.len(),
-        (Source::Sequence { .. }, Source::Array(i)) => i.len(),
-        (Source::Sequence { .. }, Source::Sequence { .. }) => output.len().saturating_sub(n),
-    };
-    let m = index_count(&indices, implied);
-    checks::bulk_insert::<I>(n, implied, m, Some(output.len()))?;
-    if let Source::Sequence { first, step } = indices {
-        checks::bulk_insert_sequence(first, step, m, n)?;
-    }
-    let mut args = BulkArgs::<T, I>::empty();
-    match &values {
-        Source::Array(v) => args.values = v.as_ptr(),
-        Source::Sequence { first, step } => {
-            args.first = *first;
-            args.step = *step;
-            args.mode |= MODE_SEQUENCE;
+    /// Bulk insert (the seeds' `BulkInsert`), queued without synchronising: `output` gets
+    /// `source` with `values[k]` inserted before source position `indices[k]` (sorted,
+    /// duplicates allowed, each `<= source.len()`; `source.len()` appends). Values with equal
+    /// indices keep their order and precede the source element at that index. The returned
+    /// [`Pending`] reports invalid indices.
+    ///
+    /// `values` and `indices` are device arrays or generated sequences ([`Source`]). Generated
+    /// indices number `values.len()` (or, when the values are generated too,
+    /// `output.len() - source.len()`), and are checked on the host (last element at most
+    /// `source.len()`, computed without wrapping; a step of 0 puts them all at one position).
+    ///
+    /// Partitioned as in the seed: a small kernel finds where each tile of `NT * VT` outputs
+    /// starts in the indices, by the lower-bound Merge Path of the indices against the source
+    /// positions `0, 1, 2, ...` (`mgpu_partition::merge_path_counting_partitions`, a group of
+    /// lanes per tile boundary); then one kernel.
+    ///
+    /// # Errors
+    /// At once: `values` (an array) and `indices` of different lengths, `output.len() !=
+    /// source.len() + indices.len()`, a source length past `I`. From [`Pending::wait`]:
+    /// indices not non-decreasing, or past `source.len()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_bulk::Source;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let src = DeviceVec::from_slice(&dev, &[0i32, 1, 2, 3]).unwrap();
+    /// let idx = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 7).unwrap();
+    /// mgpu_bulk::bulk_insert_into(Source::counting(100), idx.as_slice().into(), src.as_slice(), out.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![100, 0, 1, 101, 102, 2, 3]);
+    /// ```
+    pub fn bulk_insert_into[D: Device, T: BulkData + BulkElement<I>, I: BulkIndex](
+        values: Source<'_, T, D>,
+        indices: Source<'_, I, D>,
+        source: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>> {
+        let mut output = output;
+        let dev = source.device();
+        let n = source.len();
+        // Generated values or indices have as many elements as the other array; when both
+        // are generated, one per output slot past the source.
+        let implied = match (&values, &indices) {
+            (Source::Array(v), _) => v.len(),
+            (Source::Sequence { .. }, Source::Array(i)) => i.len(),
+            (Source::Sequence { .. }, Source::Sequence { .. }) => output.len().saturating_sub(n),
+        };
+        let m = index_count(&indices, implied);
+        checks::bulk_insert::<I>(n, implied, m, Some(output.len()))?;
+        if let Source::Sequence { first, step } = indices {
+            checks::bulk_insert_sequence(first, step, m, n)?;
         }
-    }
-    if n + m == 0 {
-        return Ok(Pending::done());
-    }
-    let nv = insert_nv::<T, I>(dev.arch());
-    let grid = (n + m).div_ceil(nv);
-    grid_fits(grid)?;
-    // Zeroed by the partitions' kernel (no memset).
-    let error = ErrorWord::uncleared(dev)?;
-    // The Merge Path partitions of the indices against the source positions.
-    let part = match &indices {
-        Source::Array(a) => {
-            args.indices = a.as_ptr();
-            IndexSource::Array(*a)
-        }
-        Source::Sequence { first, step } => {
-            (args.index_first, args.index_step) = (*first, *step);
-            args.mode |= MODE_INDEX_SEQUENCE;
-            IndexSource::Sequence {
-                first: *first,
-                step: *step,
-                len: m,
+        let mut args = BulkArgs::<T, I>::empty();
+        match &values {
+            Source::Array(v) => args.values = v.as_ptr(),
+            Source::Sequence { first, step } => {
+                args.first = *first;
+                args.step = *step;
+                args.mode |= MODE_SEQUENCE;
             }
         }
-    };
-    let mp = mgpu_partition::merge_path_counting_partitions_clearing(
-        dev,
-        part,
-        n,
-        nv,
-        Bounds::Lower,
-        &error,
-    )?;
-    debug_assert_eq!(mp.len(), grid + 1);
-    args.mp = mp.as_mut_ptr();
-    args.source = source.as_ptr();
-    args.source_len = n as u64;
-    args.num_indices = m as u64;
-    args.output = output.as_mut_ptr();
-    args.output_len = output.len() as u64;
-    args.error = error.as_mut_ptr();
-    // SAFETY: buffers sized as `device::bulk_insert` documents (checked above).
-    // The kernel is a dependent launch of the partitions' kernel, queued just before it.
-    unsafe {
-        mgpu_core::by_arch!(
-            dev.arch(),
-            T as BulkElement<I>,
-            launch::<D, T, I>(dev, true, true, grid, &args)
-        )?
-    };
-    Ok(Pending::new(error, &meaning(true, n)))
-}
+        if n + m == 0 {
+            return Ok(Pending::done());
+        }
+        let nv = insert_nv::<T, I>(dev.arch());
+        let grid = (n + m).div_ceil(nv);
+        grid_fits(grid)?;
+        // Zeroed by the partitions' kernel (no memset).
+        let error = ErrorWord::uncleared(dev)?;
+        // The Merge Path partitions of the indices against the source positions.
+        let part = match &indices {
+            Source::Array(a) => {
+                args.indices = a.as_ptr();
+                IndexSource::Array(*a)
+            }
+            Source::Sequence { first, step } => {
+                (args.index_first, args.index_step) = (*first, *step);
+                args.mode |= MODE_INDEX_SEQUENCE;
+                IndexSource::Sequence {
+                    first: *first,
+                    step: *step,
+                    len: m,
+                }
+            }
+        };
+        let mp = mgpu_partition::merge_path_counting_partitions_clearing(
+            dev,
+            part,
+            n,
+            nv,
+            Bounds::Lower,
+            &error,
+        )?;
+        debug_assert_eq!(mp.len(), grid + 1);
+        args.mp = mp.as_mut_ptr();
+        args.source = source.as_ptr();
+        args.source_len = n as u64;
+        args.num_indices = m as u64;
+        args.output = output.as_mut_ptr();
+        args.output_len = output.len() as u64;
+        args.error = error.as_mut_ptr();
+        // SAFETY: buffers sized as `device::bulk_insert` documents (checked above).
+        // The kernel is a dependent launch of the partitions' kernel, queued just before it.
+        unsafe {
+            mgpu_core::by_arch!(
+                dev.arch(),
+                T as BulkElement<I>,
+                launch::<D, T, I>(dev, true, true, grid, &args)
+            )?
+        };
+        Ok(Pending::new(error, &meaning(true, n)))
+    }
 
-/// [`bulk_insert_into`], then [`Pending::wait`]: validates, synchronises.
-///
-/// # Examples
-///
-/// The seed's demonstration, shortened: values `1000, 1010, ...` before every 5th element
-/// from position 2.
-///
-/// ```
-/// use mgpu_bulk::Source;
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<i32>>()).unwrap();
-/// let idx = DeviceVec::from_slice(&dev, &[2u32, 7]).unwrap();
-/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 12).unwrap();
-/// mgpu_bulk::bulk_insert(Source::step(1000, 10), idx.as_slice().into(), src.as_slice(), out.as_mut_slice()).unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1000, 2, 3, 4, 5, 6, 1010, 7, 8, 9]);
-/// ```
-pub fn bulk_insert<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
-    values: Source<'_, T, D>,
-    indices: Source<'_, I, D>,
-    source: DeviceSlice<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<()> {
-    bulk_insert_into(values, indices, source, output)?.wait()
+    /// [`bulk_insert_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// The seed's demonstration, shortened: values `1000, 1010, ...` before every 5th element
+    /// from position 2.
+    ///
+    /// ```
+    /// use mgpu_bulk::Source;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<i32>>()).unwrap();
+    /// let idx = DeviceVec::from_slice(&dev, &[2u32, 7]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 12).unwrap();
+    /// mgpu_bulk::bulk_insert(Source::step(1000, 10), idx.as_slice().into(), src.as_slice(), out.as_mut_slice()).unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1000, 2, 3, 4, 5, 6, 1010, 7, 8, 9]);
+    /// ```
+    pub fn bulk_insert;
 }
