@@ -1,7 +1,7 @@
 //! Interval expand, move, gather and scatter on any backend: `mgpu-intervalmove` on a GPU
 //! device, `mgpu-cpu` on the host.
 
-use super::Pick;
+use super::{host, pick, pick_mut, Pick};
 use crate::buffer::Buffer;
 use crate::Backend;
 use mgpu_core::Sequence;
@@ -59,25 +59,6 @@ impl<'a, I: Copy + 'static> Op<'a, I> {
     }
 }
 
-fn pick<'a, D: Pick, I: Copy + 'static>(
-    b: &'a Buffer<I>,
-) -> Result<mgpu_runtime::DeviceSlice<'a, I, D>> {
-    D::pick(b)
-        .map(|v| v.as_slice())
-        .ok_or_else(unreachable_kind)
-}
-
-fn unreachable_kind() -> Error {
-    Error::InvalidInput("buffers of different backends".into())
-}
-
-fn host<T: Copy + 'static>(b: &Buffer<T>) -> Result<&[T]> {
-    match b {
-        Buffer::Host(v) => Ok(v),
-        _ => Err(unreachable_kind()),
-    }
-}
-
 fn gpu<D: Pick, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
     op: Op<'_, I>,
     scan: &Buffer<I>,
@@ -88,9 +69,7 @@ fn gpu<D: Pick, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
     use mgpu_intervalmove as im;
     let s = pick::<D, I>(scan)?;
     let src: Source<'_, T, D> = input.try_map_array(pick::<D, T>)?;
-    let out = D::pick_mut(output)
-        .ok_or_else(unreachable_kind)?
-        .as_mut_slice();
+    let out = pick_mut::<D, T>(output)?;
     match op {
         Op::Expand => im::interval_expand(s, total, src, out),
         Op::Naive => im::interval_expand_naive(s, total, src, out),
