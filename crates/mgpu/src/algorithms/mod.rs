@@ -15,35 +15,28 @@ trait Pick: Device + Sized {
     fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>>;
 }
 
-impl Pick for Context {
-    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>> {
-        match b {
-            Buffer::Cuda(v) => Some(v),
-            _ => None,
+/// `impl Pick` for the device whose buffers are the `Buffer::$variant` ones.
+macro_rules! impl_pick {
+    ($device:ty, $variant:ident) => {
+        impl Pick for $device {
+            fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>> {
+                match b {
+                    Buffer::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>> {
+                match b {
+                    Buffer::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
         }
-    }
-    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>> {
-        match b {
-            Buffer::Cuda(v) => Some(v),
-            _ => None,
-        }
-    }
+    };
 }
 
-impl Pick for Simulator {
-    fn pick<T: Copy + 'static>(b: &Buffer<T>) -> Option<&DeviceVec<T, Self>> {
-        match b {
-            Buffer::Simulator(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn pick_mut<T: Copy + 'static>(b: &mut Buffer<T>) -> Option<&mut DeviceVec<T, Self>> {
-        match b {
-            Buffer::Simulator(v) => Some(v),
-            _ => None,
-        }
-    }
-}
+impl_pick!(Context, Cuda);
+impl_pick!(Simulator, Simulator);
 
 /// The error of a buffer of another kind than the one an operation runs on (after the
 /// backend's `view` checks, not expected).
