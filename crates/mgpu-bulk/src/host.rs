@@ -141,63 +141,7 @@ mgpu_runtime::queued_and_blocking! {
         indices: Source<'_, I, D>,
         output: DeviceSliceMut<'_, T, D>,
     ) -> Result<Pending<D>> {
-        let mut output = output;
-        let dev = source.device();
-        let n = source.len();
-        // A generated sequence has as many indices as elements leave the source.
-        let m = index_count(&indices, n.saturating_sub(output.len()));
-        checks::bulk_remove::<I>(n, m, Some(output.len()))?;
-        if let Source::Sequence { first, step } = indices {
-            checks::bulk_remove_sequence(first, step, m, n)?;
-        }
-        if n == 0 {
-            return Ok(Pending::done());
-        }
-        let nv = remove_nv::<T, I>(dev.arch());
-        let grid = n.div_ceil(nv);
-        grid_fits(grid)?;
-        let mut args = BulkArgs::<T, I>::empty();
-        // With an index array the partitions' kernel zeroes the error word (no memset).
-        let (mp, error) = match &indices {
-            Source::Array(a) => {
-                args.indices = a.as_ptr();
-                let error = ErrorWord::uncleared(dev)?;
-                let mp = mgpu_partition::binary_search_partitions_clearing(
-                    *a,
-                    n,
-                    nv,
-                    Bounds::Lower,
-                    &error,
-                )?;
-                args.mp = mp.as_mut_ptr();
-                (Some(mp), error)
-            }
-            Source::Sequence { first, step } => {
-                (args.index_first, args.index_step) = (*first, *step);
-                args.mode |= MODE_INDEX_SEQUENCE;
-                (None, ErrorWord::zeroed(dev)?)
-            }
-        };
-        args.source = source.as_ptr();
-        args.source_len = n as u64;
-        args.num_indices = m as u64;
-        args.output = output.as_mut_ptr();
-        args.output_len = output.len() as u64;
-        args.error = error.as_mut_ptr();
-        // SAFETY: buffers sized as `device::bulk_remove` documents: the partitions have
-        // `grid + 1` entries, the lengths were checked above.
-        // With an index array the kernel is a dependent launch of the partitions' kernel
-        // (queued just before it); generated indices have no partitions.
-        let dependent = mp.is_some();
-        unsafe {
-            mgpu_core::by_arch!(
-                dev.arch(),
-                T as BulkElement<I>,
-                launch::<D, T, I>(dev, false, dependent, grid, &args)
-            )?
-        };
-        drop(mp);
-        Ok(Pending::new(error, &meaning(false, n)))
+        queue_remove(source, indices, output)
     }
 
     /// [`bulk_remove_into`], then [`Pending::wait`]: validates, synchronises.
@@ -257,80 +201,7 @@ mgpu_runtime::queued_and_blocking! {
         source: DeviceSlice<'_, T, D>,
         output: DeviceSliceMut<'_, T, D>,
     ) -> Result<Pending<D>> {
-        let mut output = output;
-        let dev = source.device();
-        let n = source.len();
-        // Generated values or indices have as many elements as the other array; when both
-        // are generated, one per output slot past the source.
-        let implied = match (&values, &indices) {
-            (Source::Array(v), _) => v.len(),
-            (Source::Sequence { .. }, Source::Array(i)) => i.len(),
-            (Source::Sequence { .. }, Source::Sequence { .. }) => output.len().saturating_sub(n),
-        };
-        let m = index_count(&indices, implied);
-        checks::bulk_insert::<I>(n, implied, m, Some(output.len()))?;
-        if let Source::Sequence { first, step } = indices {
-            checks::bulk_insert_sequence(first, step, m, n)?;
-        }
-        let mut args = BulkArgs::<T, I>::empty();
-        match &values {
-            Source::Array(v) => args.values = v.as_ptr(),
-            Source::Sequence { first, step } => {
-                args.first = *first;
-                args.step = *step;
-                args.mode |= MODE_SEQUENCE;
-            }
-        }
-        if n + m == 0 {
-            return Ok(Pending::done());
-        }
-        let nv = insert_nv::<T, I>(dev.arch());
-        let grid = (n + m).div_ceil(nv);
-        grid_fits(grid)?;
-        // Zeroed by the partitions' kernel (no memset).
-        let error = ErrorWord::uncleared(dev)?;
-        // The Merge Path partitions of the indices against the source positions.
-        let part = match &indices {
-            Source::Array(a) => {
-                args.indices = a.as_ptr();
-                IndexSource::Array(*a)
-            }
-            Source::Sequence { first, step } => {
-                (args.index_first, args.index_step) = (*first, *step);
-                args.mode |= MODE_INDEX_SEQUENCE;
-                IndexSource::Sequence {
-                    first: *first,
-                    step: *step,
-                    len: m,
-                }
-            }
-        };
-        let mp = mgpu_partition::merge_path_counting_partitions_clearing(
-            dev,
-            part,
-            n,
-            nv,
-            Bounds::Lower,
-            &error,
-        )?;
-        debug_assert_eq!(mp.len(), grid + 1);
-        args.mp = mp.as_mut_ptr();
-        args.source = source.as_ptr();
-        args.source_len = n as u64;
-        args.num_indices = m as u64;
-        args.output = output.as_mut_ptr();
-        args.output_len = output.len() as u64;
-        args.error = error.as_mut_ptr();
-        // SAFETY: buffers sized as `device::bulk_insert` documents (checked above).
-        // The kernel is a dependent launch of the partitions' kernel, queued just before it.
-        unsafe {
-            mgpu_core::by_arch!(
-                dev.arch(),
-                T as BulkElement<I>,
-                launch::<D, T, I>(dev, true, true, grid, &args)
-            )?
-        };
-        Ok(Pending::new(error, &meaning(true, n)))
+        queue_insert(values, indices, source, output)
     }
 
     /// [`bulk_insert_into`], then [`Pending::wait`]: validates, synchronises.
@@ -351,4 +222,150 @@ mgpu_runtime::queued_and_blocking! {
     /// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1000, 2, 3, 4, 5, 6, 1010, 7, 8, 9]);
     /// ```
     pub fn bulk_insert;
+}
+
+/// [`bulk_remove_into`]'s checks and launch.
+fn queue_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
+    source: DeviceSlice<'_, T, D>,
+    indices: Source<'_, I, D>,
+    mut output: DeviceSliceMut<'_, T, D>,
+) -> Result<Pending<D>> {
+    let dev = source.device();
+    let n = source.len();
+    // A generated sequence has as many indices as elements leave the source.
+    let m = index_count(&indices, n.saturating_sub(output.len()));
+    checks::bulk_remove::<I>(n, m, Some(output.len()))?;
+    if let Source::Sequence { first, step } = indices {
+        checks::bulk_remove_sequence(first, step, m, n)?;
+    }
+    if n == 0 {
+        return Ok(Pending::done());
+    }
+    let nv = remove_nv::<T, I>(dev.arch());
+    let grid = n.div_ceil(nv);
+    grid_fits(grid)?;
+    let mut args = BulkArgs::<T, I>::empty();
+    // With an index array the partitions' kernel zeroes the error word (no memset).
+    let (mp, error) = match &indices {
+        Source::Array(a) => {
+            args.indices = a.as_ptr();
+            let error = ErrorWord::uncleared(dev)?;
+            let mp = mgpu_partition::binary_search_partitions_clearing(
+                *a,
+                n,
+                nv,
+                Bounds::Lower,
+                &error,
+            )?;
+            args.mp = mp.as_mut_ptr();
+            (Some(mp), error)
+        }
+        Source::Sequence { first, step } => {
+            (args.index_first, args.index_step) = (*first, *step);
+            args.mode |= MODE_INDEX_SEQUENCE;
+            (None, ErrorWord::zeroed(dev)?)
+        }
+    };
+    args.source = source.as_ptr();
+    args.source_len = n as u64;
+    args.num_indices = m as u64;
+    args.output = output.as_mut_ptr();
+    args.output_len = output.len() as u64;
+    args.error = error.as_mut_ptr();
+    // SAFETY: buffers sized as `device::bulk_remove` documents: the partitions have
+    // `grid + 1` entries, the lengths were checked above.
+    // With an index array the kernel is a dependent launch of the partitions' kernel
+    // (queued just before it); generated indices have no partitions.
+    let dependent = mp.is_some();
+    unsafe {
+        mgpu_core::by_arch!(
+            dev.arch(),
+            T as BulkElement<I>,
+            launch::<D, T, I>(dev, false, dependent, grid, &args)
+        )?
+    };
+    drop(mp);
+    Ok(Pending::new(error, &meaning(false, n)))
+}
+
+/// [`bulk_insert_into`]'s checks and launch.
+fn queue_insert<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
+    values: Source<'_, T, D>,
+    indices: Source<'_, I, D>,
+    source: DeviceSlice<'_, T, D>,
+    mut output: DeviceSliceMut<'_, T, D>,
+) -> Result<Pending<D>> {
+    let dev = source.device();
+    let n = source.len();
+    // Generated values or indices have as many elements as the other array; when both
+    // are generated, one per output slot past the source.
+    let implied = match (&values, &indices) {
+        (Source::Array(v), _) => v.len(),
+        (Source::Sequence { .. }, Source::Array(i)) => i.len(),
+        (Source::Sequence { .. }, Source::Sequence { .. }) => output.len().saturating_sub(n),
+    };
+    let m = index_count(&indices, implied);
+    checks::bulk_insert::<I>(n, implied, m, Some(output.len()))?;
+    if let Source::Sequence { first, step } = indices {
+        checks::bulk_insert_sequence(first, step, m, n)?;
+    }
+    let mut args = BulkArgs::<T, I>::empty();
+    match &values {
+        Source::Array(v) => args.values = v.as_ptr(),
+        Source::Sequence { first, step } => {
+            args.first = *first;
+            args.step = *step;
+            args.mode |= MODE_SEQUENCE;
+        }
+    }
+    if n + m == 0 {
+        return Ok(Pending::done());
+    }
+    let nv = insert_nv::<T, I>(dev.arch());
+    let grid = (n + m).div_ceil(nv);
+    grid_fits(grid)?;
+    // Zeroed by the partitions' kernel (no memset).
+    let error = ErrorWord::uncleared(dev)?;
+    // The Merge Path partitions of the indices against the source positions.
+    let part = match &indices {
+        Source::Array(a) => {
+            args.indices = a.as_ptr();
+            IndexSource::Array(*a)
+        }
+        Source::Sequence { first, step } => {
+            (args.index_first, args.index_step) = (*first, *step);
+            args.mode |= MODE_INDEX_SEQUENCE;
+            IndexSource::Sequence {
+                first: *first,
+                step: *step,
+                len: m,
+            }
+        }
+    };
+    let mp = mgpu_partition::merge_path_counting_partitions_clearing(
+        dev,
+        part,
+        n,
+        nv,
+        Bounds::Lower,
+        &error,
+    )?;
+    debug_assert_eq!(mp.len(), grid + 1);
+    args.mp = mp.as_mut_ptr();
+    args.source = source.as_ptr();
+    args.source_len = n as u64;
+    args.num_indices = m as u64;
+    args.output = output.as_mut_ptr();
+    args.output_len = output.len() as u64;
+    args.error = error.as_mut_ptr();
+    // SAFETY: buffers sized as `device::bulk_insert` documents (checked above).
+    // The kernel is a dependent launch of the partitions' kernel, queued just before it.
+    unsafe {
+        mgpu_core::by_arch!(
+            dev.arch(),
+            T as BulkElement<I>,
+            launch::<D, T, I>(dev, true, true, grid, &args)
+        )?
+    };
+    Ok(Pending::new(error, &meaning(true, n)))
 }

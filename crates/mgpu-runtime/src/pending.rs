@@ -78,7 +78,8 @@ impl<D: Device> Pending<D> {
 /// Writes a family's two public forms of each launcher from the queued one: `$into`, which
 /// checks, queues and returns a [`Pending`] (its body given here), and `$name`, the same
 /// followed by [`Pending::wait`] (validates, synchronises). Each keeps its own doc comment
-/// and example. The generics go in brackets; a parameter the body mutates is rebound in it.
+/// and example. The generics go in brackets. rustfmt leaves a macro's input as it is, so a
+/// long body belongs in a private function that `$into` calls.
 ///
 /// # Examples
 ///
