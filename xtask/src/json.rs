@@ -143,53 +143,57 @@ impl Parser<'_> {
 
     /// Parses an object; the current byte is `{`.
     fn object(&mut self, depth: usize) -> Result<Value, ParseError> {
-        self.pos += 1;
         let mut members = Vec::new();
-        self.skip_ws();
-        if self.eat("}") {
-            return Ok(Value::Object(members));
-        }
-        loop {
-            self.skip_ws();
-            if self.bytes.get(self.pos) != Some(&b'"') {
-                return Err(self.error("expected a string key"));
+        self.items("}", "expected ',' or '}'", |p| {
+            p.skip_ws();
+            if p.bytes.get(p.pos) != Some(&b'"') {
+                return Err(p.error("expected a string key"));
             }
-            let key = self.string()?;
-            self.skip_ws();
-            if !self.eat(":") {
-                return Err(self.error("expected ':'"));
+            let key = p.string()?;
+            p.skip_ws();
+            if !p.eat(":") {
+                return Err(p.error("expected ':'"));
             }
-            let value = self.value(depth + 1)?;
-            members.push((key, value));
-            self.skip_ws();
-            if self.eat(",") {
-                continue;
-            }
-            if self.eat("}") {
-                return Ok(Value::Object(members));
-            }
-            return Err(self.error("expected ',' or '}'"));
-        }
+            members.push((key, p.value(depth + 1)?));
+            Ok(())
+        })?;
+        Ok(Value::Object(members))
     }
 
     /// Parses an array; the current byte is `[`.
     fn array(&mut self, depth: usize) -> Result<Value, ParseError> {
-        self.pos += 1;
         let mut items = Vec::new();
+        self.items("]", "expected ',' or ']'", |p| {
+            items.push(p.value(depth + 1)?);
+            Ok(())
+        })?;
+        Ok(Value::Array(items))
+    }
+
+    /// Parses the comma-separated items of an object or array, each by `item`, up to and
+    /// including `close`; the current byte is the opening one. `expected` is the error
+    /// after an item followed by neither a comma nor `close`.
+    fn items(
+        &mut self,
+        close: &str,
+        expected: &'static str,
+        mut item: impl FnMut(&mut Self) -> Result<(), ParseError>,
+    ) -> Result<(), ParseError> {
+        self.pos += 1;
         self.skip_ws();
-        if self.eat("]") {
-            return Ok(Value::Array(items));
+        if self.eat(close) {
+            return Ok(());
         }
         loop {
-            items.push(self.value(depth + 1)?);
+            item(self)?;
             self.skip_ws();
             if self.eat(",") {
                 continue;
             }
-            if self.eat("]") {
-                return Ok(Value::Array(items));
+            if self.eat(close) {
+                return Ok(());
             }
-            return Err(self.error("expected ',' or ']'"));
+            return Err(self.error(expected));
         }
     }
 

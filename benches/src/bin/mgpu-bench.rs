@@ -23,7 +23,7 @@ use mgpu_benches::{
     COLD_START_LOG2, COLD_START_OPS,
 };
 use mgpu_core::{Element, Plus};
-use mgpu_runtime::{Context, Device, DeviceVec, Result};
+use mgpu_runtime::{Context, Device, DeviceVec, Pending, Result};
 use mgpu_scan::{ScanKind, ScanOp};
 
 const WARMUPS: usize = 2;
@@ -91,6 +91,25 @@ impl Bench<'_> {
         self.rows.push(row);
     }
 
+    /// Times `run`, a queued launch (so the timed region holds only GPU work), reads the
+    /// verdict of one more run, and pushes the row of `op` on `ty`, which moves `bytes`.
+    #[allow(clippy::too_many_arguments)]
+    fn push_timed(
+        &mut self,
+        op: &str,
+        ty: &str,
+        input: &str,
+        n: usize,
+        copy: f64,
+        bytes: usize,
+        mut run: impl FnMut() -> Result<Pending<Context>>,
+    ) -> Result<()> {
+        let ms = time(self.ctx, || run().map(|_| ()))?;
+        run()?.wait()?;
+        self.push(Row::new(op, ty, input, n, ms, copy, bytes));
+        Ok(())
+    }
+
     fn scan<T: Element>(
         &mut self,
         n: usize,
@@ -107,15 +126,7 @@ impl Bench<'_> {
         let mut y = DeviceVec::<T, _>::uninit(self.ctx, n)?;
         let size = std::mem::size_of::<T>();
         if self.wants("scan_exclusive") {
-            let ms = time(self.ctx, || {
-                mgpu_scan::scan_into(
-                    x.as_slice(),
-                    y.as_mut_slice(),
-                    ScanKind::Exclusive,
-                    None,
-                    Plus,
-                )
-            })?;
+            let ms = time(self.ctx, || scan_exclusive_into(&x, &mut y))?;
             self.push(Row::new(
                 "scan_exclusive",
                 T::NAME,
@@ -153,26 +164,15 @@ impl Bench<'_> {
         if self.wants("load_balance_search") {
             let mut out = DeviceVec::<u32, _>::uninit(self.ctx, n)?;
             let total = n as u32;
-            let ms = time(self.ctx, || {
+            // Writes n indices, reads the scan.
+            let bytes = 4 * n + 4 * m;
+            self.push_timed("load_balance_search", "u32", &input, n, copy, bytes, || {
                 mgpu_loadbalance::load_balance_search_into(
                     scan.as_slice(),
                     total,
                     out.as_mut_slice(),
                 )
-                .map(|_| ())
             })?;
-            mgpu_loadbalance::load_balance_search_into(scan.as_slice(), total, out.as_mut_slice())?
-                .wait()?;
-            // Writes n indices, reads the scan.
-            self.push(Row::new(
-                "load_balance_search",
-                "u32",
-                &input,
-                n,
-                ms,
-                copy,
-                4 * n + 4 * m,
-            ));
         }
         if self.wants("interval_expand") {
             self.expand::<i32>(&scan, m, n, copy, &input, false)?;
@@ -186,7 +186,9 @@ impl Bench<'_> {
             let scatter = DeviceVec::from_slice(self.ctx, &random_layout(&counts, &mut rng))?;
             let src = DeviceVec::<i32, _>::zeros(self.ctx, n)?;
             let mut out = DeviceVec::<i32, _>::uninit(self.ctx, n)?;
-            let run = |out: &mut DeviceVec<i32, Context>| {
+            // Reads n values, writes n, reads 3 u32 per interval.
+            let bytes = 8 * n + 12 * m;
+            self.push_timed("interval_move", "i32", &input, n, copy, bytes, || {
                 mgpu_intervalmove::interval_move_into(
                     scan.as_slice(),
                     n,
@@ -195,19 +197,7 @@ impl Bench<'_> {
                     src.as_slice().into(),
                     out.as_mut_slice(),
                 )
-            };
-            let ms = time(self.ctx, || run(&mut out).map(|_| ()))?;
-            run(&mut out)?.wait()?;
-            // Reads n values, writes n, reads 3 u32 per interval.
-            self.push(Row::new(
-                "interval_move",
-                "i32",
-                &input,
-                n,
-                ms,
-                copy,
-                8 * n + 12 * m,
-            ));
+            })?;
         }
         Ok(())
     }
@@ -225,25 +215,16 @@ impl Bench<'_> {
     ) -> Result<()> {
         let values = DeviceVec::<T, _>::zeros(self.ctx, m)?;
         let mut out = DeviceVec::<T, _>::uninit(self.ctx, n)?;
-        let run = |out: &mut DeviceVec<T, Context>| expand_into(naive, scan, n, &values, out);
-        let ms = time(self.ctx, || run(&mut out).map(|_| ()))?;
-        run(&mut out)?.wait()?;
         let size = std::mem::size_of::<T>();
         let op = if naive {
             "interval_expand_naive"
         } else {
             "interval_expand"
         };
-        self.push(Row::new(
-            op,
-            T::NAME,
-            input,
-            n,
-            ms,
-            copy,
-            size * n + (size + 4) * m,
-        ));
-        Ok(())
+        let bytes = size * n + (size + 4) * m;
+        self.push_timed(op, T::NAME, input, n, copy, bytes, || {
+            expand_into(naive, scan, n, &values, &mut out)
+        })
     }
 }
 
@@ -261,55 +242,50 @@ impl Bench<'_> {
         let source = DeviceVec::<T, _>::zeros(self.ctx, n)?;
         let size = std::mem::size_of::<T>();
         if self.wants("bulk_remove") {
-            let idx: Vec<u32> = (0..n as u32).filter(|_| rng.below(2) == 0).collect();
+            let idx = remove_half(&mut rng, n);
             let m = idx.len();
             let i = DeviceVec::from_slice(self.ctx, &idx)?;
             let mut out = DeviceVec::<T, _>::uninit(self.ctx, n - m)?;
-            let mut run = || {
-                mgpu_bulk::bulk_remove_into(
-                    source.as_slice(),
-                    i.as_slice().into(),
-                    out.as_mut_slice(),
-                )
-            };
-            let ms = time(self.ctx, || run().map(|_| ()))?;
-            run()?.wait()?;
-            self.push(Row::new(
+            let bytes = size * n + 4 * m + size * (n - m);
+            self.push_timed(
                 "bulk_remove",
                 T::NAME,
                 "random half",
                 n,
-                ms,
                 copy,
-                size * n + 4 * m + size * (n - m),
-            ));
+                bytes,
+                || {
+                    mgpu_bulk::bulk_remove_into(
+                        source.as_slice(),
+                        i.as_slice().into(),
+                        out.as_mut_slice(),
+                    )
+                },
+            )?;
         }
         if self.wants("bulk_insert") {
             let m = n / 2;
-            let mut pos: Vec<u32> = (0..m).map(|_| rng.below(n as u64 + 1) as u32).collect();
-            pos.sort_unstable();
+            let pos = insert_positions(&mut rng, n, m);
             let i = DeviceVec::from_slice(self.ctx, &pos)?;
             let values = DeviceVec::<T, _>::zeros(self.ctx, m)?;
             let mut out = DeviceVec::<T, _>::uninit(self.ctx, n + m)?;
-            let mut run = || {
-                mgpu_bulk::bulk_insert_into(
-                    values.as_slice().into(),
-                    i.as_slice().into(),
-                    source.as_slice(),
-                    out.as_mut_slice(),
-                )
-            };
-            let ms = time(self.ctx, || run().map(|_| ()))?;
-            run()?.wait()?;
-            self.push(Row::new(
+            let bytes = size * n + (4 + size) * m + size * (n + m);
+            self.push_timed(
                 "bulk_insert",
                 T::NAME,
                 "n/2 sorted random",
                 n,
-                ms,
                 copy,
-                size * n + (4 + size) * m + size * (n + m),
-            ));
+                bytes,
+                || {
+                    mgpu_bulk::bulk_insert_into(
+                        values.as_slice().into(),
+                        i.as_slice().into(),
+                        source.as_slice(),
+                        out.as_mut_slice(),
+                    )
+                },
+            )?;
         }
         Ok(())
     }
@@ -338,6 +314,23 @@ fn l2_fetch_granularity(ctx: &Context) {
     println!("L2 fetch granularity: {v} bytes ({r:?})");
 }
 
+/// Queues the exclusive sum scan of `x` into `y` (the total stays on the device).
+fn scan_exclusive_into<T: Element>(
+    x: &DeviceVec<T, Context>,
+    y: &mut DeviceVec<T, Context>,
+) -> Result<()>
+where
+    Plus: ScanOp<T>,
+{
+    mgpu_scan::scan_into(
+        x.as_slice(),
+        y.as_mut_slice(),
+        ScanKind::Exclusive,
+        None,
+        Plus,
+    )
+}
+
 /// Queues the interval expand of `values` by `scan` into `out`, naive (one thread per
 /// interval) or load-balanced.
 fn expand_into<T: mgpu_intervalmove::IntervalData + mgpu_intervalmove::IntervalElement<u32>>(
@@ -358,6 +351,18 @@ fn expand_into<T: mgpu_intervalmove::IntervalData + mgpu_intervalmove::IntervalE
         values.as_slice().into(),
         out.as_mut_slice(),
     )
+}
+
+/// Bulk remove's indices: each of `0..n` with probability 1/2, ascending.
+fn remove_half(rng: &mut Rng, n: usize) -> Vec<u32> {
+    (0..n as u32).filter(|_| rng.below(2) == 0).collect()
+}
+
+/// Bulk insert's indices: `m` sorted random positions in `[0, n]` (duplicates allowed).
+fn insert_positions(rng: &mut Rng, n: usize, m: usize) -> Vec<u32> {
+    let mut pos: Vec<u32> = (0..m).map(|_| rng.below(n as u64 + 1) as u32).collect();
+    pos.sort_unstable();
+    pos
 }
 
 /// Wall time of `call`, from just before it (the queue drained) to after a synchronize, ms.
@@ -394,15 +399,7 @@ fn cold_one(op: &str) -> Result<f64> {
                 })
             } else {
                 let mut y = DeviceVec::<i32, _>::uninit(ctx, n)?;
-                first_call_ms(ctx, || {
-                    mgpu_scan::scan_into(
-                        x.as_slice(),
-                        y.as_mut_slice(),
-                        ScanKind::Exclusive,
-                        None,
-                        Plus,
-                    )
-                })
+                first_call_ms(ctx, || scan_exclusive_into(&x, &mut y))
             }
         }
         "load_balance_search" | "interval_expand" | "interval_expand_naive" | "interval_move" => {
@@ -415,12 +412,11 @@ fn cold_one(op: &str) -> Result<f64> {
                 "load_balance_search" => {
                     let mut out = DeviceVec::<u32, _>::uninit(ctx, n)?;
                     first_call_ms(ctx, || {
-                        mgpu_loadbalance::load_balance_search_into(
+                        mgpu_loadbalance::load_balance_search(
                             scan.as_slice(),
                             n as u32,
                             out.as_mut_slice(),
-                        )?
-                        .wait()
+                        )
                     })
                 }
                 "interval_move" => {
@@ -429,15 +425,14 @@ fn cold_one(op: &str) -> Result<f64> {
                     let src = DeviceVec::<i32, _>::zeros(ctx, n)?;
                     let mut out = DeviceVec::<i32, _>::uninit(ctx, n)?;
                     first_call_ms(ctx, || {
-                        mgpu_intervalmove::interval_move_into(
+                        mgpu_intervalmove::interval_move(
                             scan.as_slice(),
                             n,
                             gather.as_slice(),
                             scatter.as_slice(),
                             src.as_slice().into(),
                             out.as_mut_slice(),
-                        )?
-                        .wait()
+                        )
                     })
                 }
                 _ => {
@@ -452,34 +447,27 @@ fn cold_one(op: &str) -> Result<f64> {
         }
         "bulk_remove" => {
             let source = DeviceVec::<i32, _>::zeros(ctx, n)?;
-            let idx: Vec<u32> = (0..n as u32).filter(|_| rng.below(2) == 0).collect();
+            let idx = remove_half(&mut rng, n);
             let i = DeviceVec::from_slice(ctx, &idx)?;
             let mut out = DeviceVec::<i32, _>::uninit(ctx, n - idx.len())?;
             first_call_ms(ctx, || {
-                mgpu_bulk::bulk_remove_into(
-                    source.as_slice(),
-                    i.as_slice().into(),
-                    out.as_mut_slice(),
-                )?
-                .wait()
+                mgpu_bulk::bulk_remove(source.as_slice(), i.as_slice().into(), out.as_mut_slice())
             })
         }
         "bulk_insert" => {
             let source = DeviceVec::<i32, _>::zeros(ctx, n)?;
             let m = n / 2;
-            let mut pos: Vec<u32> = (0..m).map(|_| rng.below(n as u64 + 1) as u32).collect();
-            pos.sort_unstable();
+            let pos = insert_positions(&mut rng, n, m);
             let i = DeviceVec::from_slice(ctx, &pos)?;
             let values = DeviceVec::<i32, _>::zeros(ctx, m)?;
             let mut out = DeviceVec::<i32, _>::uninit(ctx, n + m)?;
             first_call_ms(ctx, || {
-                mgpu_bulk::bulk_insert_into(
+                mgpu_bulk::bulk_insert(
                     values.as_slice().into(),
                     i.as_slice().into(),
                     source.as_slice(),
                     out.as_mut_slice(),
-                )?
-                .wait()
+                )
             })
         }
         _ => unreachable!("checked above"),

@@ -105,37 +105,127 @@ unsafe fn launch<D: Device, T, I, S: KernelSet<T, I>>(
     }
 }
 
-/// Bulk remove (the seeds' `BulkRemove`), queued without synchronising: `output` gets the
-/// elements of `source` whose positions are not in `indices` (sorted, unique, each
-/// `< source.len()`), in order. The returned [`Pending`] reports invalid indices.
-///
-/// `indices` is a device array or a generated sequence (`Source::step(first, step)`, the
-/// seeds' `step_iterator`); a sequence has `source.len() - output.len()` elements and is
-/// checked on the host (step at least 1 when it has two or more elements, last element
-/// below `source.len()`, computed without wrapping).
-///
-/// Partitioned by `mgpu_partition::binary_search_partitions` (lower bound of each tile's
-/// first source position in the indices; for a sequence each tile computes it), then one
-/// kernel.
-///
-/// # Errors
-/// At once: `output.len() != source.len() - indices.len()` (or more indices than source
-/// elements), a source length past `I`. From [`Pending::wait`]: indices not strictly
-/// increasing, or out of range.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let src = DeviceVec::from_slice(&dev, &[1.5f64, 2.5, 3.5]).unwrap();
-/// let idx = DeviceVec::from_slice(&dev, &[0u64, 2]).unwrap();
-/// let mut out = DeviceVec::<f64, _>::zeros(&dev, 1).unwrap();
-/// mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice().into(), out.as_mut_slice())
-///     .unwrap().wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![2.5]);
-/// ```
-pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
+mgpu_runtime::queued_and_blocking! {
+    /// Bulk remove (the seeds' `BulkRemove`), queued without synchronising: `output` gets the
+    /// elements of `source` whose positions are not in `indices` (sorted, unique, each
+    /// `< source.len()`), in order. The returned [`Pending`] reports invalid indices.
+    ///
+    /// `indices` is a device array or a generated sequence (`Source::step(first, step)`, the
+    /// seeds' `step_iterator`); a sequence has `source.len() - output.len()` elements and is
+    /// checked on the host (step at least 1 when it has two or more elements, last element
+    /// below `source.len()`, computed without wrapping).
+    ///
+    /// Partitioned by `mgpu_partition::binary_search_partitions` (lower bound of each tile's
+    /// first source position in the indices; for a sequence each tile computes it), then one
+    /// kernel.
+    ///
+    /// # Errors
+    /// At once: `output.len() != source.len() - indices.len()` (or more indices than source
+    /// elements), a source length past `I`. From [`Pending::wait`]: indices not strictly
+    /// increasing, or out of range.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let src = DeviceVec::from_slice(&dev, &[1.5f64, 2.5, 3.5]).unwrap();
+    /// let idx = DeviceVec::from_slice(&dev, &[0u64, 2]).unwrap();
+    /// let mut out = DeviceVec::<f64, _>::zeros(&dev, 1).unwrap();
+    /// mgpu_bulk::bulk_remove_into(src.as_slice(), idx.as_slice().into(), out.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![2.5]);
+    /// ```
+    pub fn bulk_remove_into[D: Device, T: BulkData + BulkElement<I>, I: BulkIndex](
+        source: DeviceSlice<'_, T, D>,
+        indices: Source<'_, I, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>> {
+        queue_remove(source, indices, output)
+    }
+
+    /// [`bulk_remove_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// The seed's comment example: source length 10, indices 1, 3, 4, 5, 7, 8 leave A0 A2 A6 A9.
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<u32>>()).unwrap();
+    /// let idx = DeviceVec::from_slice(&dev, &[1u32, 3, 4, 5, 7, 8]).unwrap();
+    /// let mut out = DeviceVec::<u32, _>::zeros(&dev, 4).unwrap();
+    /// mgpu_bulk::bulk_remove(src.as_slice(), idx.as_slice().into(), out.as_mut_slice()).unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![0, 2, 6, 9]);
+    /// ```
+    pub fn bulk_remove;
+
+    /// Bulk insert (the seeds' `BulkInsert`), queued without synchronising: `output` gets
+    /// `source` with `values[k]` inserted before source position `indices[k]` (sorted,
+    /// duplicates allowed, each `<= source.len()`; `source.len()` appends). Values with equal
+    /// indices keep their order and precede the source element at that index. The returned
+    /// [`Pending`] reports invalid indices.
+    ///
+    /// `values` and `indices` are device arrays or generated sequences ([`Source`]). Generated
+    /// indices number `values.len()` (or, when the values are generated too,
+    /// `output.len() - source.len()`), and are checked on the host (last element at most
+    /// `source.len()`, computed without wrapping; a step of 0 puts them all at one position).
+    ///
+    /// Partitioned as in the seed: a small kernel finds where each tile of `NT * VT` outputs
+    /// starts in the indices, by the lower-bound Merge Path of the indices against the source
+    /// positions `0, 1, 2, ...` (`mgpu_partition::merge_path_counting_partitions`, a group of
+    /// lanes per tile boundary); then one kernel.
+    ///
+    /// # Errors
+    /// At once: `values` (an array) and `indices` of different lengths, `output.len() !=
+    /// source.len() + indices.len()`, a source length past `I`. From [`Pending::wait`]:
+    /// indices not non-decreasing, or past `source.len()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_bulk::Source;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let src = DeviceVec::from_slice(&dev, &[0i32, 1, 2, 3]).unwrap();
+    /// let idx = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 7).unwrap();
+    /// mgpu_bulk::bulk_insert_into(Source::counting(100), idx.as_slice().into(), src.as_slice(), out.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![100, 0, 1, 101, 102, 2, 3]);
+    /// ```
+    pub fn bulk_insert_into[D: Device, T: BulkData + BulkElement<I>, I: BulkIndex](
+        values: Source<'_, T, D>,
+        indices: Source<'_, I, D>,
+        source: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>> {
+        queue_insert(values, indices, source, output)
+    }
+
+    /// [`bulk_insert_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// The seed's demonstration, shortened: values `1000, 1010, ...` before every 5th element
+    /// from position 2.
+    ///
+    /// ```
+    /// use mgpu_bulk::Source;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<i32>>()).unwrap();
+    /// let idx = DeviceVec::from_slice(&dev, &[2u32, 7]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 12).unwrap();
+    /// mgpu_bulk::bulk_insert(Source::step(1000, 10), idx.as_slice().into(), src.as_slice(), out.as_mut_slice()).unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1000, 2, 3, 4, 5, 6, 1010, 7, 8, 9]);
+    /// ```
+    pub fn bulk_insert;
+}
+
+/// [`bulk_remove_into`]'s checks and launch.
+fn queue_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     source: DeviceSlice<'_, T, D>,
     indices: Source<'_, I, D>,
     mut output: DeviceSliceMut<'_, T, D>,
@@ -198,64 +288,8 @@ pub fn bulk_remove_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     Ok(Pending::new(error, &meaning(false, n)))
 }
 
-/// [`bulk_remove_into`], then [`Pending::wait`]: validates, synchronises.
-///
-/// # Examples
-///
-/// The seed's comment example: source length 10, indices 1, 3, 4, 5, 7, 8 leave A0 A2 A6 A9.
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<u32>>()).unwrap();
-/// let idx = DeviceVec::from_slice(&dev, &[1u32, 3, 4, 5, 7, 8]).unwrap();
-/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 4).unwrap();
-/// mgpu_bulk::bulk_remove(src.as_slice(), idx.as_slice().into(), out.as_mut_slice()).unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![0, 2, 6, 9]);
-/// ```
-pub fn bulk_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
-    source: DeviceSlice<'_, T, D>,
-    indices: Source<'_, I, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<()> {
-    bulk_remove_into(source, indices, output)?.wait()
-}
-
-/// Bulk insert (the seeds' `BulkInsert`), queued without synchronising: `output` gets
-/// `source` with `values[k]` inserted before source position `indices[k]` (sorted,
-/// duplicates allowed, each `<= source.len()`; `source.len()` appends). Values with equal
-/// indices keep their order and precede the source element at that index. The returned
-/// [`Pending`] reports invalid indices.
-///
-/// `values` and `indices` are device arrays or generated sequences ([`Source`]). Generated
-/// indices number `values.len()` (or, when the values are generated too,
-/// `output.len() - source.len()`), and are checked on the host (last element at most
-/// `source.len()`, computed without wrapping; a step of 0 puts them all at one position).
-///
-/// Partitioned as in the seed: a small kernel finds where each tile of `NT * VT` outputs
-/// starts in the indices, by the lower-bound Merge Path of the indices against the source
-/// positions `0, 1, 2, ...` (`mgpu_partition::merge_path_counting_partitions`, a group of
-/// lanes per tile boundary); then one kernel.
-///
-/// # Errors
-/// At once: `values` (an array) and `indices` of different lengths, `output.len() !=
-/// source.len() + indices.len()`, a source length past `I`. From [`Pending::wait`]:
-/// indices not non-decreasing, or past `source.len()`.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_bulk::Source;
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let src = DeviceVec::from_slice(&dev, &[0i32, 1, 2, 3]).unwrap();
-/// let idx = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
-/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 7).unwrap();
-/// mgpu_bulk::bulk_insert_into(Source::counting(100), idx.as_slice().into(), src.as_slice(), out.as_mut_slice())
-///     .unwrap().wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![100, 0, 1, 101, 102, 2, 3]);
-/// ```
-pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
+/// [`bulk_insert_into`]'s checks and launch.
+fn queue_insert<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     values: Source<'_, T, D>,
     indices: Source<'_, I, D>,
     source: DeviceSlice<'_, T, D>,
@@ -334,30 +368,4 @@ pub fn bulk_insert_into<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
         )?
     };
     Ok(Pending::new(error, &meaning(true, n)))
-}
-
-/// [`bulk_insert_into`], then [`Pending::wait`]: validates, synchronises.
-///
-/// # Examples
-///
-/// The seed's demonstration, shortened: values `1000, 1010, ...` before every 5th element
-/// from position 2.
-///
-/// ```
-/// use mgpu_bulk::Source;
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let src = DeviceVec::from_slice(&dev, &(0..10).collect::<Vec<i32>>()).unwrap();
-/// let idx = DeviceVec::from_slice(&dev, &[2u32, 7]).unwrap();
-/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 12).unwrap();
-/// mgpu_bulk::bulk_insert(Source::step(1000, 10), idx.as_slice().into(), src.as_slice(), out.as_mut_slice()).unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1000, 2, 3, 4, 5, 6, 1010, 7, 8, 9]);
-/// ```
-pub fn bulk_insert<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
-    values: Source<'_, T, D>,
-    indices: Source<'_, I, D>,
-    source: DeviceSlice<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<()> {
-    bulk_insert_into(values, indices, source, output)?.wait()
 }

@@ -63,32 +63,7 @@ pub(crate) fn scan_chunk<T: Element, Op: AssociativeOp<T>, const INCLUSIVE: bool
     output: &mut [T],
 ) -> T {
     debug_assert_eq!(input.len(), output.len());
-    let mut acc = Op::identity();
-    match carry {
-        None => {
-            for (o, &x) in output.iter_mut().zip(input) {
-                if INCLUSIVE {
-                    acc = Op::apply(acc, x);
-                    *o = acc;
-                } else {
-                    *o = acc;
-                    acc = Op::apply(acc, x);
-                }
-            }
-        }
-        Some(c) => {
-            for (o, &x) in output.iter_mut().zip(input) {
-                if INCLUSIVE {
-                    acc = Op::apply(acc, x);
-                    *o = Op::apply(c, acc);
-                } else {
-                    *o = Op::apply(c, acc);
-                    acc = Op::apply(acc, x);
-                }
-            }
-        }
-    }
-    acc
+    scan_slots::<T, Op, INCLUSIVE>(carry, output.iter_mut().zip(input.iter().copied()))
 }
 
 /// [`scan_chunk`] in place.
@@ -97,31 +72,43 @@ pub(crate) fn scan_chunk_in_place<T: Element, Op: AssociativeOp<T>, const INCLUS
     carry: Option<T>,
     data: &mut [T],
 ) -> T {
-    let mut acc = Op::identity();
+    scan_slots::<T, Op, INCLUSIVE>(
+        carry,
+        data.iter_mut().map(|d| {
+            let x = *d;
+            (d, x)
+        }),
+    )
+}
+
+/// The loop of [`scan_chunk`] and [`scan_chunk_in_place`]: scans the values of `slots`
+/// (slot, value), writing each prefix to its slot combined with `carry` when there is one
+/// (a loop of its own for each case). Returns the total of the values (from the identity).
+#[inline]
+fn scan_slots<'a, T: Element, Op: AssociativeOp<T>, const INCLUSIVE: bool>(
+    carry: Option<T>,
+    slots: impl Iterator<Item = (&'a mut T, T)>,
+) -> T {
     match carry {
-        None => {
-            for d in data.iter_mut() {
-                let x = *d;
-                if INCLUSIVE {
-                    acc = Op::apply(acc, x);
-                    *d = acc;
-                } else {
-                    *d = acc;
-                    acc = Op::apply(acc, x);
-                }
-            }
-        }
-        Some(c) => {
-            for d in data.iter_mut() {
-                let x = *d;
-                if INCLUSIVE {
-                    acc = Op::apply(acc, x);
-                    *d = Op::apply(c, acc);
-                } else {
-                    *d = Op::apply(c, acc);
-                    acc = Op::apply(acc, x);
-                }
-            }
+        None => scan_slots_with::<T, Op, INCLUSIVE>(slots, |acc| acc),
+        Some(c) => scan_slots_with::<T, Op, INCLUSIVE>(slots, |acc| Op::apply(c, acc)),
+    }
+}
+
+/// [`scan_slots`] with `prefix` making what each slot gets from the running prefix.
+#[inline]
+fn scan_slots_with<'a, T: Element, Op: AssociativeOp<T>, const INCLUSIVE: bool>(
+    slots: impl Iterator<Item = (&'a mut T, T)>,
+    prefix: impl Fn(T) -> T,
+) -> T {
+    let mut acc = Op::identity();
+    for (slot, x) in slots {
+        if INCLUSIVE {
+            acc = Op::apply(acc, x);
+            *slot = prefix(acc);
+        } else {
+            *slot = prefix(acc);
+            acc = Op::apply(acc, x);
         }
     }
     acc

@@ -34,6 +34,32 @@ fn count<I: Index>(scan: &[I], total: u64, j: usize) -> u64 {
     end - scan[j].to_u64()
 }
 
+/// The gather starts checked to be one per interval, with the input's length (none for a
+/// generated input): [`validate`]'s gather argument.
+fn gather_starts<'a, T: Sequence, I: Index>(
+    scan: &[I],
+    gather: &'a [I],
+    input: &Source<'_, T>,
+) -> Result<(&'a [I], Option<usize>)> {
+    Error::check_len("gather starts (one per interval)", scan.len(), gather.len())?;
+    Ok((gather, input.array().map(|a| a.len())))
+}
+
+/// The scatter starts checked to be one per interval, with the output's length:
+/// [`validate`]'s scatter argument.
+fn scatter_starts<'a, I: Index>(
+    scan: &[I],
+    scatter: &'a [I],
+    output_len: usize,
+) -> Result<(&'a [I], usize)> {
+    Error::check_len(
+        "scatter starts (one per interval)",
+        scan.len(),
+        scatter.len(),
+    )?;
+    Ok((scatter, output_len))
+}
+
 /// Checks the scan and the ranges as the kernels do; the same messages.
 fn validate<I: Index>(
     scan: &[I],
@@ -174,13 +200,8 @@ pub fn interval_gather<T: Sequence, I: Index>(
     input: Source<'_, T>,
     output: &mut [T],
 ) -> Result<()> {
-    Error::check_len("gather starts (one per interval)", scan.len(), gather.len())?;
-    validate(
-        scan,
-        output.len(),
-        Some((gather, input.array().map(|a| a.len()))),
-        None,
-    )?;
+    let checked = gather_starts(scan, gather, &input)?;
+    validate(scan, output.len(), Some(checked), None)?;
     fill_parallel(scan, output, |j, r| input.get(gather[j].to_u64() + r));
     Ok(())
 }
@@ -209,18 +230,9 @@ pub fn interval_move<T: Sequence, I: Index>(
     input: Source<'_, T>,
     output: &mut [T],
 ) -> Result<()> {
-    Error::check_len("gather starts (one per interval)", scan.len(), gather.len())?;
-    Error::check_len(
-        "scatter starts (one per interval)",
-        scan.len(),
-        scatter.len(),
-    )?;
-    validate(
-        scan,
-        total,
-        Some((gather, input.array().map(|a| a.len()))),
-        Some((scatter, output.len())),
-    )?;
+    let gathered = gather_starts(scan, gather, &input)?;
+    let scattered = scatter_starts(scan, scatter, output.len())?;
+    validate(scan, total, Some(gathered), Some(scattered))?;
     for j in 0..scan.len() {
         let (g, s) = (gather[j].to_u64(), scatter[j].to_usize());
         for r in 0..count(scan, total as u64, j) {
@@ -252,15 +264,11 @@ pub fn interval_scatter<T: Sequence, I: Index>(
     input: Source<'_, T>,
     output: &mut [T],
 ) -> Result<()> {
-    Error::check_len(
-        "scatter starts (one per interval)",
-        scan.len(),
-        scatter.len(),
-    )?;
+    let scattered = scatter_starts(scan, scatter, output.len())?;
     if let Some(l) = input.array().map(|a| a.len()) {
         Error::check_len("input (one per output)", total, l)?;
     }
-    validate(scan, total, None, Some((scatter, output.len())))?;
+    validate(scan, total, None, Some(scattered))?;
     for j in 0..scan.len() {
         let (b, s) = (scan[j].to_u64(), scatter[j].to_usize());
         for r in 0..count(scan, total as u64, j) {

@@ -47,6 +47,15 @@ fn check_nv(nv: usize) -> mgpu_core::Result<()> {
     Ok(())
 }
 
+/// The partitions of `n` steps in tiles of `nv` (`nv > 0`), computed in parallel: entry
+/// `i` is `at(d)` for its diagonal `d = min(nv * i, n)`.
+fn partitions(n: usize, nv: usize, at: impl Fn(usize) -> u64 + Sync + Send) -> Vec<u64> {
+    (0..count(n, nv))
+        .into_par_iter()
+        .map(|i| at((nv * i).min(n)))
+        .collect()
+}
+
 /// How many of the first `d` outputs of the merge of `a` and `b` come from `a`. The merge
 /// takes `a[i]` before `b[j]` when `!comp(b[j], a[i])` (lower) or `comp(a[i], b[j])`
 /// (upper). `i` A elements and `d - i` B elements are the first `d` outputs exactly when
@@ -98,10 +107,7 @@ pub fn merge_path_partitions<T: Sync, C: Comparator<T>>(
     check_nv(nv)?;
     let n = a.len() + b.len();
     let upper = bounds == Bounds::Upper;
-    Ok((0..count(n, nv))
-        .into_par_iter()
-        .map(|i| split::<T, C>(a, b, (nv * i).min(n), upper) as u64)
-        .collect())
+    Ok(partitions(n, nv, |d| split::<T, C>(a, b, d, upper) as u64))
 }
 
 /// The partitions of one mergesort merge pass: `keys` holds sorted lists of
@@ -166,17 +172,14 @@ pub fn binary_search_partitions<I: Index>(
 ) -> mgpu_core::Result<Vec<u64>> {
     check_nv(nv)?;
     mgpu_core::Error::check_fits::<I>("binary-search partition count", count_)?;
-    Ok((0..count(count_, nv))
-        .into_par_iter()
-        .map(|i| {
-            let key = (nv * i).min(count_) as u64;
-            let r = match bounds {
-                Bounds::Lower => data.partition_point(|x| x.to_u64() < key),
-                Bounds::Upper => data.partition_point(|x| x.to_u64() <= key),
-            };
-            r as u64
-        })
-        .collect())
+    Ok(partitions(count_, nv, |d| {
+        let key = d as u64;
+        let r = match bounds {
+            Bounds::Lower => data.partition_point(|x| x.to_u64() < key),
+            Bounds::Upper => data.partition_point(|x| x.to_u64() <= key),
+        };
+        r as u64
+    }))
 }
 
 /// CSR partitions: entry `i` is the row holding element `nv * i` of the `nz` elements
@@ -197,21 +200,18 @@ pub fn binary_search_partitions<I: Index>(
 pub fn csr_partitions<I: Index>(csr: &[I], nz: usize, nv: usize) -> mgpu_core::Result<Vec<u64>> {
     check_nv(nv)?;
     mgpu_core::Error::check_fits::<I>("CSR element count", nz)?;
-    Ok((0..count(nz, nv))
-        .into_par_iter()
-        .map(|i| {
-            let key = (nv * i).min(nz) as u64;
-            if key == nz as u64 {
-                return csr.len() as u64;
-            }
-            let ub = csr.partition_point(|x| x.to_u64() <= key);
-            match ub.checked_sub(1) {
-                Some(row) if csr[row].to_u64() == key => row as u64,
-                Some(row) => row as u64 | CSR_CONTINUATION,
-                None => CSR_CONTINUATION,
-            }
-        })
-        .collect())
+    Ok(partitions(nz, nv, |d| {
+        if d == nz {
+            return csr.len() as u64;
+        }
+        let key = d as u64;
+        let ub = csr.partition_point(|x| x.to_u64() <= key);
+        match ub.checked_sub(1) {
+            Some(row) if csr[row].to_u64() == key => row as u64,
+            Some(row) => row as u64 | CSR_CONTINUATION,
+            None => CSR_CONTINUATION,
+        }
+    }))
 }
 
 /// Load-balancing partitions: the upper-bound Merge Path partitions of the work items
@@ -235,22 +235,18 @@ pub fn load_balance_partitions<I: Index>(
     check_nv(nv)?;
     mgpu_core::Error::check_fits::<I>("load-balancing total", total)?;
     let n = total + scan.len();
-    Ok((0..count(n, nv))
-        .into_par_iter()
-        .map(|i| {
-            // Work item a goes before scan value s when a < s (B first on ties): the
-            // split at d is the largest a in range with a - 1 < scan[d - a] (or a == lo).
-            let d = (nv * i).min(n);
-            let (mut lo, mut hi) = (d.saturating_sub(scan.len()), d.min(total));
-            while lo < hi {
-                let a = lo + (hi - lo).div_ceil(2);
-                if ((a - 1) as u64) < scan[d - a].to_u64() {
-                    lo = a;
-                } else {
-                    hi = a - 1;
-                }
+    Ok(partitions(n, nv, |d| {
+        // Work item a goes before scan value s when a < s (B first on ties): the split at
+        // d is the largest a in range with a - 1 < scan[d - a] (or a == lo).
+        let (mut lo, mut hi) = (d.saturating_sub(scan.len()), d.min(total));
+        while lo < hi {
+            let a = lo + (hi - lo).div_ceil(2);
+            if ((a - 1) as u64) < scan[d - a].to_u64() {
+                lo = a;
+            } else {
+                hi = a - 1;
             }
-            lo as u64
-        })
-        .collect())
+        }
+        lo as u64
+    }))
 }

@@ -1,6 +1,7 @@
 //! The bulk remove and bulk insert demonstrations of seed 003 (`DemoBulkRemove`,
 //! `DemoBulkInsert`).
 
+use crate::print::demonstration;
 use crate::print_array;
 use mgpu::{Backend, BulkSource, Result};
 
@@ -43,12 +44,16 @@ pub fn bulk_remove_demo(backend: &Backend) -> Result<String> {
     let remove_count = N.div_ceil(3);
     let out = backend.bulk_remove(&data, BulkSource::step(0u32, 3, remove_count))?;
 
-    let mut text = String::from("\n\nBULK REMOVE DEMONSTRATION:\n\n");
-    text += "Input array:\n";
-    text += &print_array(&input, 10);
-    text += "\nRemoving every 3rd element:\n";
-    text += &print_array(&out.to_vec()?, 10);
-    Ok(text)
+    Ok(demonstration(
+        "BULK REMOVE",
+        &[
+            ("Input array", print_array(&input, 10)),
+            (
+                "Removing every 3rd element",
+                print_array(&out.to_vec()?, 10),
+            ),
+        ],
+    ))
 }
 
 /// The bulk insert demonstration on `backend`: the 100 integers 0 to 99, then
@@ -82,10 +87,14 @@ pub fn bulk_insert_demo(backend: &Backend) -> Result<String> {
         &data,
     )?;
 
-    let mut text = String::from("\n\nBULK INSERT DEMONSTRATION:\n\n");
-    text += "Input array:\n";
-    text += &print_array(&input, 10);
-    text += "\nInserting before every 5th element starting at item 2:\n";
-    text += &print_array(&out.to_vec()?, 10);
-    Ok(text)
+    Ok(demonstration(
+        "BULK INSERT",
+        &[
+            ("Input array", print_array(&input, 10)),
+            (
+                "Inserting before every 5th element starting at item 2",
+                print_array(&out.to_vec()?, 10),
+            ),
+        ],
+    ))
 }

@@ -1,6 +1,7 @@
 //! The interval expand and interval move demonstrations of seed 000 (`DemoIntervalExpand`,
 //! `DemoIntervalMove`).
 
+use crate::print::demonstration;
 use crate::print_array;
 use mgpu::{Backend, IntervalSource, Result};
 
@@ -61,14 +62,14 @@ pub fn interval_expand_demo(backend: &Backend) -> Result<String> {
     let values = backend.upload(&EXPAND_VALUES)?;
     let data = backend.interval_expand(&scan, total as usize, (&values).into())?;
 
-    let mut text = String::from("\n\nINTERVAL-EXPAND DEMONSTRATION:\n\n");
-    text += "Expand counts:\n";
-    text += &print_array(&EXPAND_COUNTS, 10);
-    text += "\nExpand values:\n";
-    text += &print_array(&EXPAND_VALUES, 10);
-    text += "\nExpanded data:\n";
-    text += &print_array(&data.to_vec()?, 10);
-    Ok(text)
+    Ok(demonstration(
+        "INTERVAL-EXPAND",
+        &[
+            ("Expand counts", print_array(&EXPAND_COUNTS, 10)),
+            ("Expand values", print_array(&EXPAND_VALUES, 10)),
+            ("Expanded data", print_array(&data.to_vec()?, 10)),
+        ],
+    ))
 }
 
 /// The interval move demonstration on `backend`: seed 000's 20 counts, gather and scatter
@@ -105,14 +106,13 @@ pub fn interval_move_demo(backend: &Backend) -> Result<String> {
         &mut data,
     )?;
 
-    let mut text = String::from("\n\nINTERVAL-MOVE DEMONSTRATION:\n\n");
-    text += "Interval counts:\n";
-    text += &print_array(&MOVE_COUNTS, 10);
-    text += "\nInterval gather:\n";
-    text += &print_array(&MOVE_GATHER, 10);
-    text += "\nInterval scatter:\n";
-    text += &print_array(&MOVE_SCATTER, 10);
-    text += "\nMoved data:\n";
-    text += &print_array(&data.to_vec()?, 10);
-    Ok(text)
+    Ok(demonstration(
+        "INTERVAL-MOVE",
+        &[
+            ("Interval counts", print_array(&MOVE_COUNTS, 10)),
+            ("Interval gather", print_array(&MOVE_GATHER, 10)),
+            ("Interval scatter", print_array(&MOVE_SCATTER, 10)),
+            ("Moved data", print_array(&data.to_vec()?, 10)),
+        ],
+    ))
 }

@@ -36,3 +36,19 @@ pub fn print_array<T: Display>(values: &[T], cols: usize) -> String {
     }
     out
 }
+
+/// A demonstration's text in the seeds' layout: two blank lines, `{title} DEMONSTRATION:`
+/// and a blank line, then each array (printed, 10 columns) under its label, with a blank
+/// line between them.
+pub(crate) fn demonstration(title: &str, arrays: &[(&str, String)]) -> String {
+    let mut text = format!("\n\n{title} DEMONSTRATION:\n\n");
+    for (i, (label, printed)) in arrays.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        text += label;
+        text += ":\n";
+        text += printed;
+    }
+    text
+}

@@ -212,285 +212,261 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     }
 }
 
-/// Interval expand (the seeds' `IntervalExpand`), queued without synchronising: output item
-/// `i` gets `values[object(i)]`, the value of the interval that generated it. `scan` is the
-/// exclusive scan of the intervals' counts and `total` their sum (`output.len()`). The
-/// returned [`Pending`] reports invalid input.
-///
-/// # Errors
-/// At once: lengths that disagree, a total or interval count past `I`, a total with no
-/// intervals. From [`Pending::wait`]: a scan that does not start at 0, is not
-/// non-decreasing or passes the total.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_intervalmove::Source;
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u64, 1, 1]).unwrap(); // counts 1, 0, 2
-/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();
-/// mgpu_intervalmove::interval_expand_into(scan.as_slice(), 3, Source::counting(5), out.as_mut_slice())
-///     .unwrap().wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![5, 7, 7]);
-/// ```
-pub fn interval_expand_into<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    values: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<Pending<D>> {
-    queue(Which::Expand, scan, total, None, None, values, output)
+mgpu_runtime::queued_and_blocking! {
+    /// Interval expand (the seeds' `IntervalExpand`), queued without synchronising: output item
+    /// `i` gets `values[object(i)]`, the value of the interval that generated it. `scan` is the
+    /// exclusive scan of the intervals' counts and `total` their sum (`output.len()`). The
+    /// returned [`Pending`] reports invalid input.
+    ///
+    /// # Errors
+    /// At once: lengths that disagree, a total or interval count past `I`, a total with no
+    /// intervals. From [`Pending::wait`]: a scan that does not start at 0, is not
+    /// non-decreasing or passes the total.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_intervalmove::Source;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u64, 1, 1]).unwrap(); // counts 1, 0, 2
+    /// let mut out = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_intervalmove::interval_expand_into(scan.as_slice(), 3, Source::counting(5), out.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![5, 7, 7]);
+    /// ```
+    pub fn interval_expand_into[D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex](
+        scan: DeviceSlice<'_, I, D>,
+        total: usize,
+        values: Source<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>> {
+        queue(Which::Expand, scan, total, None, None, values, output)
+    }
+
+    /// [`interval_expand_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// The seeds' comment example: counts 1, 2, 1, 0, 4, 2, 3, 0, 2 of the values 0 to 8.
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u32, 1, 3, 4, 4, 8, 10, 13, 13]).unwrap();
+    /// let vals = DeviceVec::from_slice(&dev, &[0i32, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 15).unwrap();
+    /// mgpu_intervalmove::interval_expand(scan.as_slice(), 15, vals.as_slice().into(), out.as_mut_slice()).unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1, 2, 4, 4, 4, 4, 5, 5, 6, 6, 6, 8, 8]);
+    /// ```
+    pub fn interval_expand;
+
+    /// The naive interval expand, one thread per interval (the seed's "miserably
+    /// unsatisfying" version), queued without synchronising: same result and validation as
+    /// [`interval_expand_into`], but an interval of a million outputs is written by one
+    /// thread. The baseline the benchmark compares the load-balanced expand with.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();
+    /// let vals = DeviceVec::from_slice(&dev, &[1.5f64, 2.5]).unwrap();
+    /// let mut out = DeviceVec::<f64, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_intervalmove::interval_expand_naive_into(scan.as_slice(), 3, vals.as_slice().into(), out.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![1.5, 1.5, 2.5]);
+    /// ```
+    pub fn interval_expand_naive_into[
+        D: Device,
+        T: IntervalData + IntervalElement<I>,
+        I: IntervalIndex,
+    ](
+        scan: DeviceSlice<'_, I, D>,
+        total: usize,
+        values: Source<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>> {
+        queue(Which::Naive, scan, total, None, None, values, output)
+    }
+
+    /// [`interval_expand_naive_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u32, 0, 1]).unwrap();
+    /// let vals = DeviceVec::from_slice(&dev, &[4u64, 5, 6]).unwrap();
+    /// let mut out = DeviceVec::<u64, _>::zeros(&dev, 2).unwrap();
+    /// mgpu_intervalmove::interval_expand_naive(scan.as_slice(), 2, vals.as_slice().into(), out.as_mut_slice()).unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![5, 6]);
+    /// ```
+    pub fn interval_expand_naive;
+
+    /// Interval move (the seeds' `IntervalMove`), queued without synchronising: a vectorised
+    /// memcpy of interval `j`, `count[j]` elements, from `input[gather[j]..]` to
+    /// `output[scatter[j]..]` (`count` given by the exclusive `scan` and `total`).
+    ///
+    /// Overlapping destination intervals are memory-safe: each overlapped output element gets
+    /// the value of one of the intervals that write it, unspecified which.
+    ///
+    /// # Errors
+    /// As [`interval_expand_into`]; also, from [`Pending::wait`], a gather range outside
+    /// the input or a scatter range outside the output (those elements are not copied).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_intervalmove::Source;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();       // counts 2, 1
+    /// let gather = DeviceVec::from_slice(&dev, &[10u32, 20]).unwrap();
+    /// let scatter = DeviceVec::from_slice(&dev, &[1u32, 0]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_intervalmove::interval_move_into(scan.as_slice(), 3, gather.as_slice(), scatter.as_slice(),
+    ///     Source::counting(0), out.as_mut_slice()).unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![20, 10, 11]);
+    /// ```
+    pub fn interval_move_into[D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex](
+        scan: DeviceSlice<'_, I, D>,
+        total: usize,
+        gather: DeviceSlice<'_, I, D>,
+        scatter: DeviceSlice<'_, I, D>,
+        input: Source<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>> {
+        queue(
+            Which::Move,
+            scan,
+            total,
+            Some(gather),
+            Some(scatter),
+            input,
+            output,
+        )
+    }
+
+    /// [`interval_move_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u64, 1]).unwrap();        // counts 1, 2
+    /// let gather = DeviceVec::from_slice(&dev, &[0u64, 1]).unwrap();
+    /// let scatter = DeviceVec::from_slice(&dev, &[2u64, 0]).unwrap();
+    /// let input = DeviceVec::from_slice(&dev, &[7.0f32, 8.0, 9.0]).unwrap();
+    /// let mut out = DeviceVec::<f32, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_intervalmove::interval_move(scan.as_slice(), 3, gather.as_slice(), scatter.as_slice(),
+    ///     input.as_slice().into(), out.as_mut_slice()).unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![8.0, 9.0, 7.0]);
+    /// ```
+    pub fn interval_move;
+
+    /// Interval gather (the seeds' `IntervalGather`), queued without synchronising: interval
+    /// `j` is copied from `input[gather[j]..]` to the output contiguously, at `scan[j]`
+    /// (`output.len() == total`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();        // counts 2, 1
+    /// let gather = DeviceVec::from_slice(&dev, &[3u32, 0]).unwrap();
+    /// let input = DeviceVec::from_slice(&dev, &[0i64, 1, 2, 3, 4]).unwrap();
+    /// let mut out = DeviceVec::<i64, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_intervalmove::interval_gather_into(scan.as_slice(), 3, gather.as_slice(), input.as_slice().into(),
+    ///     out.as_mut_slice()).unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![3, 4, 0]);
+    /// ```
+    pub fn interval_gather_into[D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex](
+        scan: DeviceSlice<'_, I, D>,
+        total: usize,
+        gather: DeviceSlice<'_, I, D>,
+        input: Source<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>> {
+        queue(Which::Move, scan, total, Some(gather), None, input, output)
+    }
+
+    /// [`interval_gather_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u32]).unwrap();
+    /// let gather = DeviceVec::from_slice(&dev, &[1u32]).unwrap();
+    /// let input = DeviceVec::from_slice(&dev, &[0u32, 1, 2]).unwrap();
+    /// let mut out = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();     // 1, 2 and then past the input
+    /// let e = mgpu_intervalmove::interval_gather(scan.as_slice(), 3, gather.as_slice(), input.as_slice().into(), out.as_mut_slice());
+    /// assert!(e.unwrap_err().to_string().contains("gather range"));
+    /// ```
+    pub fn interval_gather;
+
+    /// Interval scatter (the seeds' `IntervalScatter`), queued without synchronising: interval
+    /// `j` is read contiguously from the input at `scan[j]` (`input` of `total` elements) and
+    /// stored at `output[scatter[j]..]`. Overlapping destinations: as [`interval_move_into`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();        // counts 2, 1
+    /// let scatter = DeviceVec::from_slice(&dev, &[1u32, 0]).unwrap();
+    /// let input = DeviceVec::from_slice(&dev, &[5i32, 6, 7]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 4).unwrap();
+    /// mgpu_intervalmove::interval_scatter_into(scan.as_slice(), 3, scatter.as_slice(), input.as_slice().into(),
+    ///     out.as_mut_slice()).unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![7, 5, 6, 0]);
+    /// ```
+    pub fn interval_scatter_into[D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex](
+        scan: DeviceSlice<'_, I, D>,
+        total: usize,
+        scatter: DeviceSlice<'_, I, D>,
+        input: Source<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>> {
+        queue(Which::Move, scan, total, None, Some(scatter), input, output)
+    }
+
+    /// [`interval_scatter_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_intervalmove::Source;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let scan = DeviceVec::from_slice(&dev, &[0u64]).unwrap();
+    /// let scatter = DeviceVec::from_slice(&dev, &[2u64]).unwrap();
+    /// let mut out = DeviceVec::<f64, _>::zeros(&dev, 4).unwrap();
+    /// mgpu_intervalmove::interval_scatter(scan.as_slice(), 2, scatter.as_slice(), Source::step(1.0, 0.5),
+    ///     out.as_mut_slice()).unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![0.0, 0.0, 1.0, 1.5]);
+    /// ```
+    pub fn interval_scatter;
 }
 
-/// [`interval_expand_into`], then [`Pending::wait`]: validates, synchronises.
-///
-/// # Examples
-///
-/// The seeds' comment example: counts 1, 2, 1, 0, 4, 2, 3, 0, 2 of the values 0 to 8.
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u32, 1, 3, 4, 4, 8, 10, 13, 13]).unwrap();
-/// let vals = DeviceVec::from_slice(&dev, &[0i32, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
-/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 15).unwrap();
-/// mgpu_intervalmove::interval_expand(scan.as_slice(), 15, vals.as_slice().into(), out.as_mut_slice()).unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![0, 1, 1, 2, 4, 4, 4, 4, 5, 5, 6, 6, 6, 8, 8]);
-/// ```
-pub fn interval_expand<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    values: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<()> {
-    interval_expand_into(scan, total, values, output)?.wait()
-}
-
-/// The naive interval expand, one thread per interval (the seed's "miserably
-/// unsatisfying" version), queued without synchronising: same result and validation as
-/// [`interval_expand_into`], but an interval of a million outputs is written by one
-/// thread. The baseline the benchmark compares the load-balanced expand with.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();
-/// let vals = DeviceVec::from_slice(&dev, &[1.5f64, 2.5]).unwrap();
-/// let mut out = DeviceVec::<f64, _>::zeros(&dev, 3).unwrap();
-/// mgpu_intervalmove::interval_expand_naive_into(scan.as_slice(), 3, vals.as_slice().into(), out.as_mut_slice())
-///     .unwrap().wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![1.5, 1.5, 2.5]);
-/// ```
-pub fn interval_expand_naive_into<
-    D: Device,
-    T: IntervalData + IntervalElement<I>,
-    I: IntervalIndex,
->(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    values: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<Pending<D>> {
-    queue(Which::Naive, scan, total, None, None, values, output)
-}
-
-/// [`interval_expand_naive_into`], then [`Pending::wait`]: validates, synchronises.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u32, 0, 1]).unwrap();
-/// let vals = DeviceVec::from_slice(&dev, &[4u64, 5, 6]).unwrap();
-/// let mut out = DeviceVec::<u64, _>::zeros(&dev, 2).unwrap();
-/// mgpu_intervalmove::interval_expand_naive(scan.as_slice(), 2, vals.as_slice().into(), out.as_mut_slice()).unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![5, 6]);
-/// ```
-pub fn interval_expand_naive<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    values: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<()> {
-    interval_expand_naive_into(scan, total, values, output)?.wait()
-}
-
-/// Interval move (the seeds' `IntervalMove`), queued without synchronising: a vectorised
-/// memcpy of interval `j`, `count[j]` elements, from `input[gather[j]..]` to
-/// `output[scatter[j]..]` (`count` given by the exclusive `scan` and `total`).
-///
-/// Overlapping destination intervals are memory-safe: each overlapped output element gets
-/// the value of one of the intervals that write it, unspecified which.
-///
-/// # Errors
-/// As [`interval_expand_into`]; also, from [`Pending::wait`], a gather range outside
-/// the input or a scatter range outside the output (those elements are not copied).
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_intervalmove::Source;
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();       // counts 2, 1
-/// let gather = DeviceVec::from_slice(&dev, &[10u32, 20]).unwrap();
-/// let scatter = DeviceVec::from_slice(&dev, &[1u32, 0]).unwrap();
-/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 3).unwrap();
-/// mgpu_intervalmove::interval_move_into(scan.as_slice(), 3, gather.as_slice(), scatter.as_slice(),
-///     Source::counting(0), out.as_mut_slice()).unwrap().wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![20, 10, 11]);
-/// ```
-pub fn interval_move_into<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    gather: DeviceSlice<'_, I, D>,
-    scatter: DeviceSlice<'_, I, D>,
-    input: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<Pending<D>> {
-    queue(
-        Which::Move,
-        scan,
-        total,
-        Some(gather),
-        Some(scatter),
-        input,
-        output,
-    )
-}
-
-/// [`interval_move_into`], then [`Pending::wait`]: validates, synchronises.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u64, 1]).unwrap();        // counts 1, 2
-/// let gather = DeviceVec::from_slice(&dev, &[0u64, 1]).unwrap();
-/// let scatter = DeviceVec::from_slice(&dev, &[2u64, 0]).unwrap();
-/// let input = DeviceVec::from_slice(&dev, &[7.0f32, 8.0, 9.0]).unwrap();
-/// let mut out = DeviceVec::<f32, _>::zeros(&dev, 3).unwrap();
-/// mgpu_intervalmove::interval_move(scan.as_slice(), 3, gather.as_slice(), scatter.as_slice(),
-///     input.as_slice().into(), out.as_mut_slice()).unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![8.0, 9.0, 7.0]);
-/// ```
-pub fn interval_move<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    gather: DeviceSlice<'_, I, D>,
-    scatter: DeviceSlice<'_, I, D>,
-    input: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<()> {
-    interval_move_into(scan, total, gather, scatter, input, output)?.wait()
-}
-
-/// Interval gather (the seeds' `IntervalGather`), queued without synchronising: interval
-/// `j` is copied from `input[gather[j]..]` to the output contiguously, at `scan[j]`
-/// (`output.len() == total`).
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();        // counts 2, 1
-/// let gather = DeviceVec::from_slice(&dev, &[3u32, 0]).unwrap();
-/// let input = DeviceVec::from_slice(&dev, &[0i64, 1, 2, 3, 4]).unwrap();
-/// let mut out = DeviceVec::<i64, _>::zeros(&dev, 3).unwrap();
-/// mgpu_intervalmove::interval_gather_into(scan.as_slice(), 3, gather.as_slice(), input.as_slice().into(),
-///     out.as_mut_slice()).unwrap().wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![3, 4, 0]);
-/// ```
-pub fn interval_gather_into<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    gather: DeviceSlice<'_, I, D>,
-    input: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<Pending<D>> {
-    queue(Which::Move, scan, total, Some(gather), None, input, output)
-}
-
-/// [`interval_gather_into`], then [`Pending::wait`]: validates, synchronises.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u32]).unwrap();
-/// let gather = DeviceVec::from_slice(&dev, &[1u32]).unwrap();
-/// let input = DeviceVec::from_slice(&dev, &[0u32, 1, 2]).unwrap();
-/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();     // 1, 2 and then past the input
-/// let e = mgpu_intervalmove::interval_gather(scan.as_slice(), 3, gather.as_slice(), input.as_slice().into(), out.as_mut_slice());
-/// assert!(e.unwrap_err().to_string().contains("gather range"));
-/// ```
-pub fn interval_gather<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    gather: DeviceSlice<'_, I, D>,
-    input: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<()> {
-    interval_gather_into(scan, total, gather, input, output)?.wait()
-}
-
-/// Interval scatter (the seeds' `IntervalScatter`), queued without synchronising: interval
-/// `j` is read contiguously from the input at `scan[j]` (`input` of `total` elements) and
-/// stored at `output[scatter[j]..]`. Overlapping destinations: as [`interval_move_into`].
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();        // counts 2, 1
-/// let scatter = DeviceVec::from_slice(&dev, &[1u32, 0]).unwrap();
-/// let input = DeviceVec::from_slice(&dev, &[5i32, 6, 7]).unwrap();
-/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 4).unwrap();
-/// mgpu_intervalmove::interval_scatter_into(scan.as_slice(), 3, scatter.as_slice(), input.as_slice().into(),
-///     out.as_mut_slice()).unwrap().wait().unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![7, 5, 6, 0]);
-/// ```
-pub fn interval_scatter_into<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    scatter: DeviceSlice<'_, I, D>,
-    input: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<Pending<D>> {
-    queue(Which::Move, scan, total, None, Some(scatter), input, output)
-}
-
-/// [`interval_scatter_into`], then [`Pending::wait`]: validates, synchronises.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_intervalmove::Source;
-/// use mgpu_runtime::{DeviceVec, Simulator};
-/// let dev = Simulator::new();
-/// let scan = DeviceVec::from_slice(&dev, &[0u64]).unwrap();
-/// let scatter = DeviceVec::from_slice(&dev, &[2u64]).unwrap();
-/// let mut out = DeviceVec::<f64, _>::zeros(&dev, 4).unwrap();
-/// mgpu_intervalmove::interval_scatter(scan.as_slice(), 2, scatter.as_slice(), Source::step(1.0, 0.5),
-///     out.as_mut_slice()).unwrap();
-/// assert_eq!(out.to_vec().unwrap(), vec![0.0, 0.0, 1.0, 1.5]);
-/// ```
-pub fn interval_scatter<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    scan: DeviceSlice<'_, I, D>,
-    total: usize,
-    scatter: DeviceSlice<'_, I, D>,
-    input: Source<'_, T, D>,
-    output: DeviceSliceMut<'_, T, D>,
-) -> Result<()> {
-    interval_scatter_into(scan, total, scatter, input, output)?.wait()
+/// The exclusive scan of `counts` in a temporary (`mgpu_scan`), and its total: the scan
+/// and total the `*_counts` forms pass on.
+fn scan_counts<D: Device, I: IntervalIndex>(
+    counts: DeviceSlice<'_, I, D>,
+) -> Result<(mgpu_runtime::DeviceVec<I, D>, usize)>
+where
+    Plus: ScanOp<I>,
+{
+    let mut scan = mgpu_runtime::DeviceVec::<I, D>::uninit(counts.device(), counts.len())?;
+    let total = mgpu_scan::scan_counts_exclusive(counts, scan.as_mut_slice())?;
+    Ok((scan, Index::to_usize(total)))
 }
 
 /// Interval expand from the counts (the seeds' demo: `Scan(counts)`, then
@@ -516,12 +492,7 @@ pub fn interval_expand_counts<D: Device, T: IntervalData + IntervalElement<I>, I
 where
     Plus: ScanOp<I>,
 {
-    let dev = counts.device();
-    let mut scan = mgpu_runtime::DeviceVec::<I, D>::uninit(dev, counts.len())?;
-    let total = Index::to_usize(mgpu_scan::scan_counts_exclusive(
-        counts,
-        scan.as_mut_slice(),
-    )?);
+    let (scan, total) = scan_counts(counts)?;
     interval_expand(scan.as_slice(), total, values, output)?;
     Ok(total)
 }
@@ -553,12 +524,7 @@ pub fn interval_move_counts<D: Device, T: IntervalData + IntervalElement<I>, I: 
 where
     Plus: ScanOp<I>,
 {
-    let dev = counts.device();
-    let mut scan = mgpu_runtime::DeviceVec::<I, D>::uninit(dev, counts.len())?;
-    let total = Index::to_usize(mgpu_scan::scan_counts_exclusive(
-        counts,
-        scan.as_mut_slice(),
-    )?);
+    let (scan, total) = scan_counts(counts)?;
     interval_move(scan.as_slice(), total, gather, scatter, input, output)?;
     Ok(total)
 }

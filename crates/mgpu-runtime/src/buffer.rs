@@ -181,35 +181,46 @@ impl<T, D: Device> Clone for DeviceSlice<'_, T, D> {
 }
 impl<T, D: Device> Copy for DeviceSlice<'_, T, D> {}
 
-impl<'a, T: Copy + 'static, D: Device> DeviceSlice<'a, T, D> {
-    /// A slice over raw device memory.
-    ///
-    /// # Safety
-    /// `ptr` must address `len` initialised `T`s on `dev` that stay valid and unwritten
-    /// for `'a` (for example a cudarc `CudaView`'s range).
-    pub unsafe fn from_raw(dev: &'a D, ptr: u64, len: usize) -> Self {
-        DeviceSlice {
-            dev,
-            ptr,
-            len,
-            _t: PhantomData,
+/// The constructor and accessors of [`DeviceSlice`] and [`DeviceSliceMut`] (the same
+/// fields: `dev`, `ptr`, `len`, `_t`), in their `impl<'a, T, D>` blocks; `from_raw` takes
+/// each type's own doc (its safety contract).
+macro_rules! raw_slice_methods {
+    ($(#[$from_raw_doc:meta])*) => {
+        $(#[$from_raw_doc])*
+        pub unsafe fn from_raw(dev: &'a D, ptr: u64, len: usize) -> Self {
+            Self {
+                dev,
+                ptr,
+                len,
+                _t: PhantomData,
+            }
         }
-    }
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    /// Whether it has no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// The device.
-    pub fn device(&self) -> &'a D {
-        self.dev
-    }
-    /// Device address of the first element.
-    pub fn device_ptr(&self) -> u64 {
-        self.ptr
+        /// Number of elements.
+        pub fn len(&self) -> usize {
+            self.len
+        }
+        /// Whether it has no elements.
+        pub fn is_empty(&self) -> bool {
+            self.len == 0
+        }
+        /// The device.
+        pub fn device(&self) -> &'a D {
+            self.dev
+        }
+        /// Device address of the first element.
+        pub fn device_ptr(&self) -> u64 {
+            self.ptr
+        }
+    };
+}
+
+impl<'a, T: Copy + 'static, D: Device> DeviceSlice<'a, T, D> {
+    raw_slice_methods! {
+        /// A slice over raw device memory.
+        ///
+        /// # Safety
+        /// `ptr` must address `len` initialised `T`s on `dev` that stay valid and unwritten
+        /// for `'a` (for example a cudarc `CudaView`'s range).
     }
     /// The address as a kernel argument.
     pub fn as_ptr(&self) -> *const T {
@@ -260,33 +271,11 @@ pub struct DeviceSliceMut<'a, T, D: Device> {
 }
 
 impl<'a, T: Copy + 'static, D: Device> DeviceSliceMut<'a, T, D> {
-    /// A mutable slice over raw device memory.
-    ///
-    /// # Safety
-    /// `ptr` must address `len` `T`s on `dev`, valid and not otherwise accessed for `'a`.
-    pub unsafe fn from_raw(dev: &'a D, ptr: u64, len: usize) -> Self {
-        DeviceSliceMut {
-            dev,
-            ptr,
-            len,
-            _t: PhantomData,
-        }
-    }
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    /// Whether it has no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// The device.
-    pub fn device(&self) -> &'a D {
-        self.dev
-    }
-    /// Device address of the first element.
-    pub fn device_ptr(&self) -> u64 {
-        self.ptr
+    raw_slice_methods! {
+        /// A mutable slice over raw device memory.
+        ///
+        /// # Safety
+        /// `ptr` must address `len` `T`s on `dev`, valid and not otherwise accessed for `'a`.
     }
     /// The address as a kernel argument.
     pub fn as_mut_ptr(&mut self) -> *mut T {
@@ -312,13 +301,7 @@ impl<'a, T: Copy + 'static, D: Device> DeviceSliceMut<'a, T, D> {
     }
     /// Overwrites the slice from `host` (same length).
     pub fn copy_from_host(&mut self, host: &[T]) -> Result<()> {
-        if host.len() != self.len {
-            return Err(Error::LengthMismatch {
-                what: "host source",
-                expected: self.len,
-                got: host.len(),
-            });
-        }
+        Error::check_len("host source", self.len, host.len())?;
         // SAFETY: both ranges have len elements.
         unsafe {
             self.dev.copy_htod(
@@ -330,13 +313,7 @@ impl<'a, T: Copy + 'static, D: Device> DeviceSliceMut<'a, T, D> {
     }
     /// Queues a copy from another device slice of the same length.
     pub fn copy_from_device(&mut self, src: DeviceSlice<'_, T, D>) -> Result<()> {
-        if src.len() != self.len {
-            return Err(Error::LengthMismatch {
-                what: "device source",
-                expected: self.len,
-                got: src.len(),
-            });
-        }
+        Error::check_len("device source", self.len, src.len())?;
         // SAFETY: both ranges have len elements.
         unsafe {
             self.dev

@@ -74,3 +74,45 @@ impl<D: Device> Pending<D> {
         Violation::check_word(self.error.read()?, &self.meaning)
     }
 }
+
+/// Writes a family's two public forms of each launcher from the queued one: `$into`, which
+/// checks, queues and returns a [`Pending`] (its body given here), and `$name`, the same
+/// followed by [`Pending::wait`] (validates, synchronises). Each keeps its own doc comment
+/// and example. The generics go in brackets. rustfmt leaves a macro's input as it is, so a
+/// long body belongs in a private function that `$into` calls.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{Device, DeviceSlice, Pending, Result};
+/// mgpu_runtime::queued_and_blocking! {
+///     /// Queues nothing.
+///     pub fn touch_into[D: Device](x: DeviceSlice<'_, u32, D>) -> Result<Pending<D>> {
+///         let _ = x.len();
+///         Ok(Pending::done())
+///     }
+///     /// [`touch_into`], then [`Pending::wait`].
+///     pub fn touch;
+/// }
+/// let dev = mgpu_runtime::Simulator::new();
+/// let v = mgpu_runtime::DeviceVec::from_slice(&dev, &[1u32]).unwrap();
+/// assert!(touch(v.as_slice()).is_ok());
+/// ```
+#[macro_export]
+macro_rules! queued_and_blocking {
+    ($(
+        $(#[$into_doc:meta])*
+        pub fn $into:ident [$($generics:tt)*] ($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty
+        $body:block
+        $(#[$doc:meta])*
+        pub fn $name:ident;
+    )+) => {$(
+        $(#[$into_doc])*
+        pub fn $into<$($generics)*>($($arg: $ty),*) -> $ret $body
+
+        $(#[$doc])*
+        pub fn $name<$($generics)*>($($arg: $ty),*) -> $crate::Result<()> {
+            $into($($arg),*)?.wait()
+        }
+    )+};
+}

@@ -162,13 +162,7 @@ pub fn scan_into<D: Device, T: Element, Op: ScanOp<T>>(
     total: Option<DeviceSliceMut<'_, T, D>>,
     _op: Op,
 ) -> Result<()> {
-    if output.len() != input.len() {
-        return Err(Error::LengthMismatch {
-            what: "output",
-            expected: input.len(),
-            got: output.len(),
-        });
-    }
+    Error::check_len("output", input.len(), output.len())?;
     let dev = input.device();
     let total_ptr = match total {
         Some(mut t) if t.len() == 1 => t.as_mut_ptr(),
@@ -246,21 +240,20 @@ fn scan_sync<D: Device, T: Element, Op: ScanOp<T>>(
     Ok(t)
 }
 
-fn same_len<T, D: Device>(
-    input: &DeviceSlice<'_, T, D>,
-    output: &DeviceSliceMut<'_, T, D>,
-) -> Result<()>
-where
-    T: Copy + 'static,
-{
-    if output.len() != input.len() {
-        return Err(Error::LengthMismatch {
-            what: "output",
-            expected: input.len(),
-            got: output.len(),
-        });
-    }
-    Ok(())
+/// [`scan_sync`] from `input` into `output`, which must have the same length.
+fn scan_slices<D: Device, T: Element, Op: ScanOp<T>>(
+    input: DeviceSlice<'_, T, D>,
+    mut output: DeviceSliceMut<'_, T, D>,
+    flags: u32,
+) -> Result<T> {
+    Error::check_len("output", input.len(), output.len())?;
+    scan_sync::<D, T, Op>(
+        input.device(),
+        input.as_ptr(),
+        output.as_mut_ptr(),
+        input.len(),
+        flags,
+    )
 }
 
 /// Exclusive scan: `output[i] = input[0] op ... op input[i-1]` (the identity for `i = 0`).
@@ -283,17 +276,10 @@ where
 /// ```
 pub fn scan_exclusive<D: Device, T: Element, Op: ScanOp<T>>(
     input: DeviceSlice<'_, T, D>,
-    mut output: DeviceSliceMut<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
     _op: Op,
 ) -> Result<T> {
-    same_len(&input, &output)?;
-    scan_sync::<D, T, Op>(
-        input.device(),
-        input.as_ptr(),
-        output.as_mut_ptr(),
-        input.len(),
-        0,
-    )
+    scan_slices::<D, T, Op>(input, output, 0)
 }
 
 /// Inclusive scan: `output[i] = input[0] op ... op input[i]`. Returns the total
@@ -312,17 +298,10 @@ pub fn scan_exclusive<D: Device, T: Element, Op: ScanOp<T>>(
 /// ```
 pub fn scan_inclusive<D: Device, T: Element, Op: ScanOp<T>>(
     input: DeviceSlice<'_, T, D>,
-    mut output: DeviceSliceMut<'_, T, D>,
+    output: DeviceSliceMut<'_, T, D>,
     _op: Op,
 ) -> Result<T> {
-    same_len(&input, &output)?;
-    scan_sync::<D, T, Op>(
-        input.device(),
-        input.as_ptr(),
-        output.as_mut_ptr(),
-        input.len(),
-        FLAG_INCLUSIVE,
-    )
+    scan_slices::<D, T, Op>(input, output, FLAG_INCLUSIVE)
 }
 
 /// Exclusive scan in place; returns the total (synchronises).
@@ -469,20 +448,12 @@ fn index_overflow<I: Index>(e: Error) -> Error {
 /// ```
 pub fn scan_counts_exclusive<D: Device, I: Index>(
     counts: DeviceSlice<'_, I, D>,
-    mut output: DeviceSliceMut<'_, I, D>,
+    output: DeviceSliceMut<'_, I, D>,
 ) -> Result<I>
 where
     Plus: ScanOp<I>,
 {
-    same_len(&counts, &output)?;
-    scan_sync::<D, I, Plus>(
-        counts.device(),
-        counts.as_ptr(),
-        output.as_mut_ptr(),
-        counts.len(),
-        FLAG_CHECK_MONOTONIC,
-    )
-    .map_err(index_overflow::<I>)
+    scan_slices::<D, I, Plus>(counts, output, FLAG_CHECK_MONOTONIC).map_err(index_overflow::<I>)
 }
 
 /// [`scan_counts_exclusive`] in place.

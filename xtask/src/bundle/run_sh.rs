@@ -29,8 +29,9 @@ pub const LARGE_PREFIX: &str = "large_";
 
 /// The `--cold` branch of `run.sh` (an `elif` of its mode test): with the driver's JIT
 /// cache off, the demo's wall time with each kernel module source (`MGPU_KERNEL_LOAD`:
-/// cubins, one PTX module per kernel entry, whole-family PTX), written to `${OUT:-.}/cold_demo.csv`, then `mgpu-bench --cold-start` when the
-/// bundle has the benchmark.
+/// cubins, one PTX module per kernel entry, whole-family PTX), written to
+/// `${OUT:-.}/cold_demo.csv`, then `mgpu-bench --cold-start` when the bundle has the
+/// benchmark.
 fn cold_branch(with_bench: bool) -> String {
     let mut s = String::from(
         r#"elif [ "$mode" = cold ]; then
@@ -61,8 +62,7 @@ fn cold_branch(with_bench: bool) -> String {
     if with_bench {
         s.push_str(
             r#"    if [ -x ./mgpu-bench ]; then
-        echo "== mgpu-bench --cold-start --out ${OUT:-.} ${bench_args[*]+"${bench_args[*]}"}"
-        if ./mgpu-bench --cold-start --out "${OUT:-.}" ${bench_args[@]+"${bench_args[@]}"}; then
+        if run_bench --cold-start; then
             passed=$((passed + 1))
         else
             failed=$((failed + 1))
@@ -179,6 +179,13 @@ run_test() {
     fi
 }
 
+# The benchmark: run_bench [ARGS...] runs ./mgpu-bench ARGS --out ${OUT:-.} and the
+# --bench-args.
+run_bench() {
+    echo "== mgpu-bench ${*:+$* }--out ${OUT:-.} ${bench_args[*]+"${bench_args[*]}"}"
+    ./mgpu-bench "$@" --out "${OUT:-.}" ${bench_args[@]+"${bench_args[@]}"}
+}
+
 if [ "$mode" = large ]; then
     for t in ${tests[@]+"${tests[@]}"} ${large_tests[@]+"${large_tests[@]}"}; do
         run_test "$t" "$large_prefix"
@@ -248,8 +255,7 @@ elif [ "$mode" = sanitize ]; then
     if with_bench {
         s.push_str(
             r#"    if [ -x ./mgpu-bench ]; then
-        echo "== mgpu-bench --out ${OUT:-.} ${bench_args[*]+"${bench_args[*]}"}"
-        if ! ./mgpu-bench --out "${OUT:-.}" ${bench_args[@]+"${bench_args[@]}"}; then
+        if ! run_bench; then
             echo "run.sh: mgpu-bench FAILED"
             status=1
         fi
@@ -289,10 +295,11 @@ mod tests {
         let s = run_script(&["test-mgpu-scan-gpu".into()], &[], true);
         assert!(s.starts_with("#!/usr/bin/env bash\n"));
         assert!(s.contains("tests=( test-mgpu-scan-gpu )"));
-        assert!(s.contains("./mgpu-bench --out \"${OUT:-.}\""));
+        assert!(s.contains("./mgpu-bench \"$@\" --out \"${OUT:-.}\""));
+        assert!(s.contains("        if ! run_bench; then\n"));
         assert!(s.contains("echo \"$passed passed, $failed failed\""));
         let s = run_script(&[], &[], false);
-        assert!(!s.contains("./mgpu-bench --out"));
+        assert!(!s.contains("if ! run_bench"));
     }
 
     #[test]
@@ -302,7 +309,7 @@ mod tests {
         assert!(s.contains("elif [ \"$mode\" = cold ]; then"));
         assert!(s.contains("    export CUDA_CACHE_DISABLE=1\n"));
         assert!(s.contains("MGPU_KERNEL_LOAD=$load ./mgpu-demo"));
-        assert!(s.contains("./mgpu-bench --cold-start --out \"${OUT:-.}\""));
+        assert!(s.contains("        if run_bench --cold-start; then\n"));
         assert!(s.contains("cold_demo.csv"));
         // The other modes are as they were: the cold branch comes before the normal one.
         let cold = s.find("elif [ \"$mode\" = cold ]").unwrap();
@@ -317,7 +324,7 @@ mod tests {
         }
         let s = run_script(&[], &[], false);
         assert!(s.contains("elif [ \"$mode\" = cold ]; then"));
-        assert!(!s.contains("--cold-start --out"));
+        assert!(!s.contains("run_bench --cold-start"));
         assert!(s.contains("no mgpu-bench in this bundle; no cold-start table"));
     }
 

@@ -1,12 +1,14 @@
 //! Bulk remove and bulk insert on any backend: `mgpu-bulk` on a GPU device, `mgpu-cpu` on
 //! the host.
 
-use super::Pick;
+use super::{foreign, host, pick, pick_mut, Pick};
 use crate::buffer::Buffer;
 use crate::Backend;
 use mgpu_bulk::{BulkData, BulkElement, BulkIndex, Source};
+#[cfg(doc)]
+use mgpu_core::Error; // the errors the docs name
+use mgpu_core::Result;
 use mgpu_core::Sequence;
-use mgpu_core::{Error, Result};
 use mgpu_runtime::{Context, Simulator};
 
 /// Indices or values of a bulk operation on a [`Backend`]: a buffer, or the generated
@@ -101,13 +103,9 @@ impl<'a, T: Copy + 'static> From<&'a Buffer<T>> for BulkSource<'a, T> {
     }
 }
 
-fn foreign() -> Error {
-    Error::InvalidInput("buffers of different backends".into())
-}
-
 fn device_source<'a, D: Pick, T: BulkData>(s: &BulkSource<'a, T>) -> Result<Source<'a, T, D>> {
     Ok(match s {
-        BulkSource::Buffer(b) => Source::Array(D::pick(b).ok_or_else(foreign)?.as_slice()),
+        BulkSource::Buffer(b) => Source::Array(pick(b)?),
         BulkSource::Sequence { first, step, .. } => Source::step(*first, *step),
     })
 }
@@ -127,10 +125,8 @@ fn gpu_remove<D: Pick, T: BulkData + BulkElement<I>, I: BulkIndex>(
     indices: &BulkSource<'_, I>,
     out: &mut Buffer<T>,
 ) -> Result<()> {
-    let s = D::pick(source).ok_or_else(foreign)?.as_slice();
     let i = device_source::<D, I>(indices)?;
-    let o = D::pick_mut(out).ok_or_else(foreign)?.as_mut_slice();
-    mgpu_bulk::bulk_remove(s, i, o)
+    mgpu_bulk::bulk_remove(pick(source)?, i, pick_mut(out)?)
 }
 
 fn gpu_insert<D: Pick, T: BulkData + BulkElement<I>, I: BulkIndex>(
@@ -141,9 +137,7 @@ fn gpu_insert<D: Pick, T: BulkData + BulkElement<I>, I: BulkIndex>(
 ) -> Result<()> {
     let v = device_source::<D, T>(values)?;
     let i = device_source::<D, I>(indices)?;
-    let s = D::pick(source).ok_or_else(foreign)?.as_slice();
-    let o = D::pick_mut(out).ok_or_else(foreign)?.as_mut_slice();
-    mgpu_bulk::bulk_insert(v, i, s, o)
+    mgpu_bulk::bulk_insert(v, i, pick(source)?, pick_mut(out)?)
 }
 
 impl Backend {
@@ -199,12 +193,7 @@ impl Backend {
         match &mut out {
             Buffer::Cuda(_) => gpu_remove::<Context, T, I>(source, &indices, &mut out)?,
             Buffer::Simulator(_) => gpu_remove::<Simulator, T, I>(source, &indices, &mut out)?,
-            Buffer::Host(o) => {
-                let Buffer::Host(s) = source else {
-                    return Err(foreign());
-                };
-                mgpu_cpu::bulk_remove(s, &host_vec(&indices)?, o)?;
-            }
+            Buffer::Host(o) => mgpu_cpu::bulk_remove(host(source)?, &host_vec(&indices)?, o)?,
         }
         Ok(out)
     }
@@ -261,10 +250,7 @@ impl Backend {
                 gpu_insert::<Simulator, T, I>(&values, &indices, source, &mut out)?
             }
             Buffer::Host(o) => {
-                let Buffer::Host(s) = source else {
-                    return Err(foreign());
-                };
-                mgpu_cpu::bulk_insert(&host_vec(&values)?, &host_vec(&indices)?, s, o)?;
+                mgpu_cpu::bulk_insert(&host_vec(&values)?, &host_vec(&indices)?, host(source)?, o)?
             }
         }
         Ok(out)

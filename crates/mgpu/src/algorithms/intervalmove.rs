@@ -1,7 +1,7 @@
 //! Interval expand, move, gather and scatter on any backend: `mgpu-intervalmove` on a GPU
 //! device, `mgpu-cpu` on the host.
 
-use super::Pick;
+use super::{host, pick, pick_mut, Pick};
 use crate::buffer::Buffer;
 use crate::Backend;
 use mgpu_core::Sequence;
@@ -33,87 +33,58 @@ impl<'a, T: Copy + 'static> From<&'a Buffer<T>> for IntervalSource<'a, T> {
     }
 }
 
+/// The operation, with the gather and scatter starts it reads.
 #[derive(Clone, Copy)]
-enum Op {
+enum Op<'a, I: Copy + 'static> {
     Expand,
     Naive,
-    Move,
-    Gather,
-    Scatter,
+    Move(&'a Buffer<I>, &'a Buffer<I>),
+    Gather(&'a Buffer<I>),
+    Scatter(&'a Buffer<I>),
 }
 
-fn pick<'a, D: Pick, I: Copy + 'static>(
-    b: &'a Buffer<I>,
-) -> Result<mgpu_runtime::DeviceSlice<'a, I, D>> {
-    D::pick(b)
-        .map(|v| v.as_slice())
-        .ok_or_else(unreachable_kind)
-}
+impl<'a, I: Copy + 'static> Op<'a, I> {
+    fn gather(self) -> Option<&'a Buffer<I>> {
+        match self {
+            Op::Move(g, _) | Op::Gather(g) => Some(g),
+            _ => None,
+        }
+    }
 
-fn unreachable_kind() -> Error {
-    Error::InvalidInput("buffers of different backends".into())
-}
-
-fn host<T: Copy + 'static>(b: &Buffer<T>) -> Result<&[T]> {
-    match b {
-        Buffer::Host(v) => Ok(v),
-        _ => Err(unreachable_kind()),
+    fn scatter(self) -> Option<&'a Buffer<I>> {
+        match self {
+            Op::Move(_, s) | Op::Scatter(s) => Some(s),
+            _ => None,
+        }
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn gpu<D: Pick, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
-    op: Op,
+    op: Op<'_, I>,
     scan: &Buffer<I>,
     total: usize,
-    gather: Option<&Buffer<I>>,
-    scatter: Option<&Buffer<I>>,
     input: IntervalSource<'_, T>,
     output: &mut Buffer<T>,
 ) -> Result<()> {
     use mgpu_intervalmove as im;
     let s = pick::<D, I>(scan)?;
     let src: Source<'_, T, D> = input.try_map_array(pick::<D, T>)?;
-    let out = D::pick_mut(output)
-        .ok_or_else(unreachable_kind)?
-        .as_mut_slice();
+    let out = pick_mut::<D, T>(output)?;
     match op {
         Op::Expand => im::interval_expand(s, total, src, out),
         Op::Naive => im::interval_expand_naive(s, total, src, out),
-        Op::Move => im::interval_move(
-            s,
-            total,
-            pick::<D, I>(gather.expect("move has gather starts"))?,
-            pick::<D, I>(scatter.expect("move has scatter starts"))?,
-            src,
-            out,
-        ),
-        Op::Gather => im::interval_gather(
-            s,
-            total,
-            pick::<D, I>(gather.expect("gather starts"))?,
-            src,
-            out,
-        ),
-        Op::Scatter => im::interval_scatter(
-            s,
-            total,
-            pick::<D, I>(scatter.expect("scatter starts"))?,
-            src,
-            out,
-        ),
+        Op::Move(g, sc) => im::interval_move(s, total, pick(g)?, pick(sc)?, src, out),
+        Op::Gather(g) => im::interval_gather(s, total, pick(g)?, src, out),
+        Op::Scatter(sc) => im::interval_scatter(s, total, pick(sc)?, src, out),
     }
 }
 
 impl Backend {
-    #[allow(clippy::too_many_arguments)]
     fn interval_op<T, I>(
         &self,
-        op: Op,
+        op: Op<'_, I>,
         scan: &Buffer<I>,
         total: usize,
-        gather: Option<&Buffer<I>>,
-        scatter: Option<&Buffer<I>>,
         input: IntervalSource<'_, T>,
         output: &mut Buffer<T>,
     ) -> Result<()>
@@ -122,10 +93,10 @@ impl Backend {
         I: IntervalIndex,
     {
         self.view(scan, "scan")?;
-        if let Some(g) = gather {
+        if let Some(g) = op.gather() {
             self.view(g, "gather")?;
         }
-        if let Some(s) = scatter {
+        if let Some(s) = op.scatter() {
             self.view(s, "scatter")?;
         }
         if let IntervalSource::Array(b) = &input {
@@ -133,16 +104,12 @@ impl Backend {
         }
         self.view_mut(output, "output")?;
         match output {
-            Buffer::Cuda(_) => {
-                gpu::<Context, T, I>(op, scan, total, gather, scatter, input, output)
-            }
-            Buffer::Simulator(_) => {
-                gpu::<Simulator, T, I>(op, scan, total, gather, scatter, input, output)
-            }
+            Buffer::Cuda(_) => gpu::<Context, T, I>(op, scan, total, input, output),
+            Buffer::Simulator(_) => gpu::<Simulator, T, I>(op, scan, total, input, output),
             Buffer::Host(out) => {
                 let s = host(scan)?;
                 let src: cpu::Source<'_, T> = input.try_map_array(host)?;
-                if matches!(op, Op::Expand | Op::Naive | Op::Gather) && out.len() != total {
+                if matches!(op, Op::Expand | Op::Naive | Op::Gather(_)) && out.len() != total {
                     return Err(Error::LengthMismatch {
                         what: "output (one per output item)",
                         expected: total,
@@ -151,21 +118,31 @@ impl Backend {
                 }
                 match op {
                     Op::Expand | Op::Naive => cpu::interval_expand(s, src, out),
-                    Op::Move => cpu::interval_move(
-                        s,
-                        total,
-                        host(gather.expect("gather"))?,
-                        host(scatter.expect("scatter"))?,
-                        src,
-                        out,
-                    ),
-                    Op::Gather => cpu::interval_gather(s, host(gather.expect("gather"))?, src, out),
-                    Op::Scatter => {
-                        cpu::interval_scatter(s, total, host(scatter.expect("scatter"))?, src, out)
-                    }
+                    Op::Move(g, sc) => cpu::interval_move(s, total, host(g)?, host(sc)?, src, out),
+                    Op::Gather(g) => cpu::interval_gather(s, host(g)?, src, out),
+                    Op::Scatter(sc) => cpu::interval_scatter(s, total, host(sc)?, src, out),
                 }
             }
         }
+    }
+
+    /// [`Backend::interval_op`] into a new buffer of `total` elements.
+    fn interval_new<T, I>(
+        &self,
+        op: Op<'_, I>,
+        scan: &Buffer<I>,
+        total: usize,
+        input: IntervalSource<'_, T>,
+    ) -> Result<Buffer<T>>
+    where
+        T: IntervalData + IntervalElement<I> + Sequence,
+        I: IntervalIndex,
+    {
+        // Before the allocation: a total past `I` is an error, not a huge allocation.
+        Error::check_fits::<I>(mgpu_intervalmove::INTERVAL_TOTAL, total)?;
+        let mut out = self.zeros::<T>(total)?;
+        self.interval_op(op, scan, total, input, &mut out)?;
+        Ok(out)
     }
 
     /// Interval expand (the seeds' `IntervalExpand`, seed 000): `scan` is the exclusive scan
@@ -202,11 +179,7 @@ impl Backend {
         T: IntervalData + IntervalElement<I> + Sequence,
         I: IntervalIndex,
     {
-        // Before the allocation: a total past `I` is an error, not a huge allocation.
-        Error::check_fits::<I>(mgpu_intervalmove::INTERVAL_TOTAL, total)?;
-        let mut out = self.zeros::<T>(total)?;
-        self.interval_op(Op::Expand, scan, total, None, None, values, &mut out)?;
-        Ok(out)
+        self.interval_new(Op::Expand, scan, total, values)
     }
 
     /// [`Backend::interval_expand`] by the naive kernel, one GPU thread per interval (the
@@ -237,11 +210,7 @@ impl Backend {
         T: IntervalData + IntervalElement<I> + Sequence,
         I: IntervalIndex,
     {
-        // Before the allocation: a total past `I` is an error, not a huge allocation.
-        Error::check_fits::<I>(mgpu_intervalmove::INTERVAL_TOTAL, total)?;
-        let mut out = self.zeros::<T>(total)?;
-        self.interval_op(Op::Naive, scan, total, None, None, values, &mut out)?;
-        Ok(out)
+        self.interval_new(Op::Naive, scan, total, values)
     }
 
     /// Interval move (the seeds' `IntervalMove`): for interval `j` with `count[j]` elements
@@ -282,15 +251,7 @@ impl Backend {
         T: IntervalData + IntervalElement<I> + Sequence,
         I: IntervalIndex,
     {
-        self.interval_op(
-            Op::Move,
-            scan,
-            total,
-            Some(gather),
-            Some(scatter),
-            input,
-            output,
-        )
+        self.interval_op(Op::Move(gather, scatter), scan, total, input, output)
     }
 
     /// Interval gather (the seeds' `IntervalGather`): returns a new buffer of `total`
@@ -324,11 +285,7 @@ impl Backend {
         T: IntervalData + IntervalElement<I> + Sequence + Element,
         I: IntervalIndex,
     {
-        // Before the allocation: a total past `I` is an error, not a huge allocation.
-        Error::check_fits::<I>(mgpu_intervalmove::INTERVAL_TOTAL, total)?;
-        let mut out = self.zeros::<T>(total)?;
-        self.interval_op(Op::Gather, scan, total, Some(gather), None, input, &mut out)?;
-        Ok(out)
+        self.interval_new(Op::Gather(gather), scan, total, input)
     }
 
     /// Interval scatter (the seeds' `IntervalScatter`): interval `j` is read from
@@ -364,6 +321,6 @@ impl Backend {
         T: IntervalData + IntervalElement<I> + Sequence,
         I: IntervalIndex,
     {
-        self.interval_op(Op::Scatter, scan, total, None, Some(scatter), input, output)
+        self.interval_op(Op::Scatter(scatter), scan, total, input, output)
     }
 }
