@@ -68,6 +68,8 @@ pub use gen::{
     sorted_unique_indices, sorted_values, to_index, uniform_counts, uniform_values, EdgeCounts,
     FromU64,
 };
+/// `paste!`, for test files that name their tests from parts (`[<large_ $check>]`).
+pub use paste::paste;
 pub use reference::{
     bulk_insert, bulk_remove, exclusive_scan, inclusive_scan, interval_expand, interval_gather,
     interval_move, interval_scatter, load_balance_search, merge_sources, merge_splits, offsets,

@@ -119,63 +119,54 @@ mod scan;
 use common::Scale;
 
 /// One `#[test]` per case group on the simulator (both tuning tables) and one, named with
-/// a `gpu_` prefix and ignored without a GPU, on CUDA device 0: `sim_name / gpu_name =>
-/// text`, where `text` is a function of `(&D: Device, Scale)`.
+/// a `gpu_` prefix and ignored without a GPU, on CUDA device 0: `name => text` or, for a
+/// text generic over its element and index types, `name<T, ...> => text` (the test named
+/// `name_T_...`) or `name[T, ...] => text` (the types not in the name), where `text` is a
+/// function of `(&D: Device, Scale)`.
 macro_rules! instances {
-    ($($sim:ident / $gpu:ident => $text:path;)*) => {
-        $(
+    ($($name:ident $(<$($t:ident),+>)? $([$($u:ident),+])? => $($text:ident)::+;)*) => {
+        mgpu_testkit::paste! {$(
             #[test]
-            fn $sim() {
+            fn [<$name $($(_ $t)+)?>]() {
                 // Both tuning tables: sm_90 (the H100's) and sm_70.
                 for arch in [mgpu::Arch::Sm90, mgpu::Arch::Sm70] {
-                    $text(&mgpu::Simulator::with_arch(arch), Scale::Sim)
+                    $($text)::+ $(::<_, $($t),+>)? $(::<_, $($u),+>)?(&mgpu::Simulator::with_arch(arch), Scale::Sim)
                 }
             }
 
             #[test]
             #[ignore = "needs a CUDA GPU"]
-            fn $gpu() {
+            fn [<gpu_ $name $($(_ $t)+)?>]() {
                 let dev = mgpu::Context::new(0).expect("needs a CUDA GPU");
-                $text(&dev, Scale::Gpu)
+                $($text)::+ $(::<_, $($t),+>)? $(::<_, $($u),+>)?(&dev, Scale::Gpu)
             }
-        )*
+        )*}
     };
 }
 
 instances! {
-    scan_lengths / gpu_scan_lengths => scan::lengths;
-    count_scan_overflow_u32 / gpu_count_scan_overflow_u32 => scan::count_overflow::<_, u32>;
-    count_scan_overflow_u64 / gpu_count_scan_overflow_u64 => scan::count_overflow::<_, u64>;
+    scan_lengths => scan::lengths;
+    count_scan_overflow<u32> => scan::count_overflow;
+    count_scan_overflow<u64> => scan::count_overflow;
 
-    load_balance_host_checks / gpu_load_balance_host_checks => loadbalance::host_checks;
-    load_balance_scan_faults_u32 / gpu_load_balance_scan_faults_u32
-        => loadbalance::scan_faults::<_, u32>;
-    load_balance_scan_faults_u64 / gpu_load_balance_scan_faults_u64
-        => loadbalance::scan_faults::<_, u64>;
+    load_balance_host_checks => loadbalance::host_checks;
+    load_balance_scan_faults<u32> => loadbalance::scan_faults;
+    load_balance_scan_faults<u64> => loadbalance::scan_faults;
 
-    interval_host_checks / gpu_interval_host_checks => intervalmove::host_checks;
-    interval_scan_faults_i32_u32 / gpu_interval_scan_faults_i32_u32
-        => intervalmove::scan_faults::<_, i32, u32>;
-    interval_scan_faults_f64_u64 / gpu_interval_scan_faults_f64_u64
-        => intervalmove::scan_faults::<_, f64, u64>;
-    interval_range_faults_i32_u32 / gpu_interval_range_faults_i32_u32
-        => intervalmove::range_faults::<_, i32, u32>;
-    interval_range_faults_f64_u64 / gpu_interval_range_faults_f64_u64
-        => intervalmove::range_faults::<_, f64, u64>;
-    interval_overlapping_scatter / gpu_interval_overlapping_scatter
-        => intervalmove::overlapping_scatter::<_, i32, u32>;
+    interval_host_checks => intervalmove::host_checks;
+    interval_scan_faults<i32, u32> => intervalmove::scan_faults;
+    interval_scan_faults<f64, u64> => intervalmove::scan_faults;
+    interval_range_faults<i32, u32> => intervalmove::range_faults;
+    interval_range_faults<f64, u64> => intervalmove::range_faults;
+    interval_overlapping_scatter[i32, u32] => intervalmove::overlapping_scatter;
 
-    bulk_host_checks / gpu_bulk_host_checks => bulk::host_checks;
-    bulk_remove_faults_i32_u32 / gpu_bulk_remove_faults_i32_u32
-        => bulk::remove_faults::<_, i32, u32>;
-    bulk_remove_faults_f64_u64 / gpu_bulk_remove_faults_f64_u64
-        => bulk::remove_faults::<_, f64, u64>;
-    bulk_insert_faults_i32_u32 / gpu_bulk_insert_faults_i32_u32
-        => bulk::insert_faults::<_, i32, u32>;
-    bulk_insert_faults_f64_u64 / gpu_bulk_insert_faults_f64_u64
-        => bulk::insert_faults::<_, f64, u64>;
+    bulk_host_checks => bulk::host_checks;
+    bulk_remove_faults<i32, u32> => bulk::remove_faults;
+    bulk_remove_faults<f64, u64> => bulk::remove_faults;
+    bulk_insert_faults<i32, u32> => bulk::insert_faults;
+    bulk_insert_faults<f64, u64> => bulk::insert_faults;
 
-    fuzz_load_balance / gpu_fuzz_load_balance => fuzz::load_balance;
-    fuzz_intervals / gpu_fuzz_intervals => fuzz::intervals;
-    fuzz_bulk / gpu_fuzz_bulk => fuzz::bulk;
+    fuzz_load_balance => fuzz::load_balance;
+    fuzz_intervals => fuzz::intervals;
+    fuzz_bulk => fuzz::bulk;
 }

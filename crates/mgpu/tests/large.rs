@@ -1085,66 +1085,39 @@ fn overflow_u32_interval_move(b: &Backend, n: usize) {
 // ---------------------------------------------------------------------------------------
 // The instances.
 
-/// For each check: its CPU instance and size, its simulator instance and size, and its GPU
-/// instance (ignored) and size.
+/// For each group of checks with the same sizes `(cpu, sim, gpu)`: each check's CPU
+/// instance `small_<check>_cpu` of `cpu` elements, its simulator instance
+/// `small_<check>_sim` of `sim`, and its GPU instance `large_<check>` (ignored) of `gpu`.
 macro_rules! group {
-    ($($check:ident: $cpu:ident($cpu_n:expr), $sim:ident($sim_n:expr), $gpu:ident($gpu_n:expr);)*) => {$(
-        #[test]
-        fn $cpu() {
-            $check(&Backend::cpu(), $cpu_n)
-        }
+    ($(($cpu_n:expr, $sim_n:expr, $gpu_n:expr): $($check:ident),+;)*) => {
+        mgpu_testkit::paste! {$($(
+            #[test]
+            fn [<small_ $check _cpu>]() {
+                $check(&Backend::cpu(), $cpu_n)
+            }
 
-        #[test]
-        fn $sim() {
-            $check(&Backend::simulator(), $sim_n)
-        }
+            #[test]
+            fn [<small_ $check _sim>]() {
+                $check(&Backend::simulator(), $sim_n)
+            }
 
-        #[test]
-        #[ignore = "needs a CUDA GPU (large group: run.sh --large)"]
-        fn $gpu() {
-            let _serial = serial();
-            $check(&gpu(), $gpu_n)
-        }
-    )*};
+            #[test]
+            #[ignore = "needs a CUDA GPU (large group: run.sh --large)"]
+            fn [<large_ $check>]() {
+                let _serial = serial();
+                $check(&gpu(), $gpu_n)
+            }
+        )+)*}
+    };
 }
 
 group! {
-    scan: small_scan_cpu(1_000_003), small_scan_sim(9_001), large_scan(LARGE_N);
-    scan_counts:
-        small_scan_counts_cpu(1_000_003), small_scan_counts_sim(9_001),
-        large_scan_counts(LARGE_N);
-    load_balance_search:
-        small_load_balance_search_cpu(1_000_007), small_load_balance_search_sim(5_007),
-        large_load_balance_search(LARGE_TOTAL);
-    interval_expand:
-        small_interval_expand_cpu(1_000_007), small_interval_expand_sim(5_007),
-        large_interval_expand(LARGE_TOTAL);
-    interval_move:
-        small_interval_move_cpu(1_000_007), small_interval_move_sim(5_007),
-        large_interval_move(LARGE_TOTAL);
-    interval_gather:
-        small_interval_gather_cpu(1_000_007), small_interval_gather_sim(5_007),
-        large_interval_gather(LARGE_TOTAL);
-    interval_scatter:
-        small_interval_scatter_cpu(1_000_007), small_interval_scatter_sim(5_007),
-        large_interval_scatter(LARGE_TOTAL);
-    bulk_remove: small_bulk_remove_cpu(1_000_006), small_bulk_remove_sim(6_002), large_bulk_remove(LARGE_N);
-    bulk_insert:
-        small_bulk_insert_cpu(1 << 20), small_bulk_insert_sim(1 << 12),
-        large_bulk_insert(LARGE_INSERT_SOURCE);
-    overflow_u32_scan_counts:
-        small_overflow_u32_scan_counts_cpu(1 << 16), small_overflow_u32_scan_counts_sim(1 << 12),
-        large_overflow_u32_scan_counts(OVERFLOW_COUNTS);
-    overflow_u32_load_balance_search:
-        small_overflow_u32_load_balance_search_cpu(1 << 16),
-        small_overflow_u32_load_balance_search_sim(1 << 12),
-        large_overflow_u32_load_balance_search(OVERFLOW_COUNTS);
-    overflow_u32_interval_expand:
-        small_overflow_u32_interval_expand_cpu(1 << 16),
-        small_overflow_u32_interval_expand_sim(1 << 12),
-        large_overflow_u32_interval_expand(OVERFLOW_COUNTS);
-    overflow_u32_interval_move:
-        small_overflow_u32_interval_move_cpu(1 << 16),
-        small_overflow_u32_interval_move_sim(1 << 12),
-        large_overflow_u32_interval_move(OVERFLOW_COUNTS);
+    (1_000_003, 9_001, LARGE_N): scan, scan_counts;
+    (1_000_007, 5_007, LARGE_TOTAL):
+        load_balance_search, interval_expand, interval_move, interval_gather, interval_scatter;
+    (1_000_006, 6_002, LARGE_N): bulk_remove;
+    (1 << 20, 1 << 12, LARGE_INSERT_SOURCE): bulk_insert;
+    (1 << 16, 1 << 12, OVERFLOW_COUNTS):
+        overflow_u32_scan_counts, overflow_u32_load_balance_search,
+        overflow_u32_interval_expand, overflow_u32_interval_move;
 }

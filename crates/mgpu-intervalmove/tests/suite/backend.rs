@@ -264,20 +264,19 @@ fn zero_runs_and_one_huge_count(b: &Backend, t: Target) {
 /// Every element type with either index type: periodic counts of 300 objects, and 10^6
 /// outputs of counts uniform in [0, 20] (within the budget).
 fn every_type(b: &Backend, t: Target) {
+    /// `check::<T, I>` of `counts` for each `T, I` in turn, with seeds from `seed` up.
+    macro_rules! check_types {
+        ($name:expr, $counts:expr, $seed:expr; $($T:ty, $I:ty);+) => {{
+            let mut seeds = $seed..;
+            $(check::<$T, $I>(b, t, $name, $counts, seeds.next().unwrap(), true);)+
+        }};
+    }
     let counts: Vec<u64> = (0..300).map(|i| (i * 7 % 13) as u64).collect();
-    check::<i32, u64>(b, t, "periodic", &counts, 1, true);
-    check::<u32, u32>(b, t, "periodic", &counts, 2, true);
-    check::<i64, u32>(b, t, "periodic", &counts, 3, true);
-    check::<u64, u64>(b, t, "periodic", &counts, 4, true);
-    check::<f32, u32>(b, t, "periodic", &counts, 5, true);
-    check::<f64, u32>(b, t, "periodic", &counts, 6, true);
+    check_types!("periodic", &counts, 1;
+        i32, u64; u32, u32; i64, u32; u64, u64; f32, u32; f64, u32);
     let counts = kit::uniform_counts(&mut Rng::new(9), t.cap(1_000_000), 20);
-    check::<i32, u64>(b, t, "uniform[0,20]", &counts, 10, true);
-    check::<u32, u64>(b, t, "uniform[0,20]", &counts, 11, true);
-    check::<i64, u64>(b, t, "uniform[0,20]", &counts, 12, true);
-    check::<u64, u32>(b, t, "uniform[0,20]", &counts, 13, true);
-    check::<f32, u32>(b, t, "uniform[0,20]", &counts, 14, true);
-    check::<f64, u32>(b, t, "uniform[0,20]", &counts, 15, true);
+    check_types!("uniform[0,20]", &counts, 10;
+        i32, u64; u32, u64; i64, u64; u64, u32; f32, u32; f64, u32);
 }
 
 /// Count vectors: random, with zero runs, one big count, tile-boundary sizes.

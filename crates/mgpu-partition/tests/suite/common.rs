@@ -7,8 +7,9 @@ use mgpu_core::{Greater, Less};
 use mgpu_cpu::partition as cpu;
 use mgpu_ctasearch::{merge_path, Bounds, Counting};
 use mgpu_partition::{IndexSource, MergeComparator, PartitionIndex};
-use mgpu_runtime::{Device, DeviceVec};
+use mgpu_runtime::{Device, DeviceVec, Temp};
 use mgpu_testkit::{self as kit, FromU64, Rng};
+use std::fmt::Debug;
 
 /// The key types of the merge partitions: element types made exactly from small integers
 /// (many ties when their range is small).
@@ -49,22 +50,12 @@ pub fn check_merge<D: Device, T: Key, C: MergeComparator<T>>(
             nv,
             bounds,
             C::default(),
-        )
-        .unwrap()
-        .to_vec()
-        .unwrap();
-        let want = cpu::merge_path_partitions::<T, C>(a, b, nv, cpu_bounds(bounds)).unwrap();
-        let what = || {
-            format!(
-                "merge {} {:?} |a|={} |b|={} nv={nv}",
-                T::NAME,
-                bounds,
-                a.len(),
-                b.len()
-            )
-        };
-        assert_same(&got, &want, what);
-        n = got.len();
+        );
+        let want = cpu::merge_path_partitions::<T, C>(a, b, nv, cpu_bounds(bounds));
+        n = compare(got, want, || {
+            let (na, nb) = (a.len(), b.len());
+            format!("merge {} {bounds:?} |a|={na} |b|={nb} nv={nv}", T::NAME)
+        });
     }
     n
 }
@@ -77,17 +68,12 @@ pub fn check_mergesort<D: Device, T: Key, C: MergeComparator<T>>(
     coop: usize,
 ) {
     let dk = DeviceVec::from_slice(dev, keys).unwrap();
-    let got = mgpu_partition::mergesort_partitions(dk.as_slice(), nv, coop, C::default())
-        .unwrap()
-        .to_vec()
-        .unwrap();
-    let want = cpu::mergesort_partitions::<T, C>(keys, nv, coop).unwrap();
-    assert!(
-        got == want,
-        "mergesort {} n={} nv={nv} coop={coop}",
-        T::NAME,
-        keys.len()
-    );
+    let got = mgpu_partition::mergesort_partitions(dk.as_slice(), nv, coop, C::default());
+    let want = cpu::mergesort_partitions::<T, C>(keys, nv, coop);
+    compare(got, want, || {
+        let n = keys.len();
+        format!("mergesort {} n={n} nv={nv} coop={coop}", T::NAME)
+    });
 }
 
 /// Random lists of `list` keys, each sorted by `C`, concatenated.
@@ -109,29 +95,30 @@ pub fn sorted_lists<T: Key, C: 'static>(
 pub fn check_search<D: Device, I: PartitionIndex>(dev: &D, data: &[I], count: usize, nv: usize) {
     let dd = DeviceVec::from_slice(dev, data).unwrap();
     for bounds in [Bounds::Lower, Bounds::Upper] {
-        let got = mgpu_partition::binary_search_partitions(dd.as_slice(), count, nv, bounds)
-            .unwrap()
-            .to_vec()
-            .unwrap();
-        let want = cpu::binary_search_partitions(data, count, nv, cpu_bounds(bounds)).unwrap();
-        assert!(
-            got == want,
-            "search {} {:?} n={} count={count} nv={nv}",
-            I::NAME,
-            bounds,
-            data.len()
-        );
+        let got = mgpu_partition::binary_search_partitions(dd.as_slice(), count, nv, bounds);
+        let want = cpu::binary_search_partitions(data, count, nv, cpu_bounds(bounds));
+        compare(got, want, || {
+            let n = data.len();
+            format!("search {} {bounds:?} n={n} count={count} nv={nv}", I::NAME)
+        });
     }
 }
 
-/// Panics unless `got == want`, naming `what()` and the first difference.
-fn assert_same<T: PartialEq>(got: &[T], want: &[T], what: impl FnOnce() -> String) {
+/// The partitions a launcher returned (`got`, copied back) == the CPU's (`want`), else a
+/// panic naming `what()` and the first difference; the partition count.
+fn compare<D: Device, E: Debug, F: Debug>(
+    got: Result<Temp<u64, D>, E>,
+    want: Result<Vec<u64>, F>,
+    what: impl FnOnce() -> String,
+) -> usize {
+    let (got, want) = (got.unwrap().to_vec().unwrap(), want.unwrap());
     assert!(
         got == want,
         "{}: first difference at {:?}",
         what(),
         (0..want.len().max(got.len())).find(|&i| got.get(i) != want.get(i))
     );
+    got.len()
 }
 
 /// CSR partitions on `dev` == CPU.
@@ -166,14 +153,11 @@ fn check_scan_partitions<D: Device, I: PartitionIndex>(
             "objects",
         ),
     };
-    let got = got.unwrap().to_vec().unwrap();
     let total_name = if kind == "csr" { "nz" } else { "total" };
-    assert!(
-        got == want.unwrap(),
-        "{kind} {} {rows}={} {total_name}={total} nv={nv}",
-        I::NAME,
-        scan.len()
-    );
+    compare(got, want, || {
+        let n = scan.len();
+        format!("{kind} {} {rows}={n} {total_name}={total} nv={nv}", I::NAME)
+    });
 }
 
 /// Counting Merge Path partitions of `indices` (an array, or with `seq = Some((first,
@@ -200,24 +184,14 @@ pub fn check_counting<D: Device, I: PartitionIndex>(
                 len: indices.len(),
             },
         };
-        let got = mgpu_partition::merge_path_counting_partitions(dev, src, count, nv, bounds)
-            .unwrap()
-            .to_vec()
-            .unwrap();
+        let got = mgpu_partition::merge_path_counting_partitions(dev, src, count, nv, bounds);
         let want =
-            cpu::merge_path_partitions::<I, Less>(indices, &positions, nv, cpu_bounds(bounds))
-                .unwrap();
-        let what = || {
-            format!(
-                "counting {} {:?} seq={} m={} count={count} nv={nv}",
-                I::NAME,
-                bounds,
-                seq.is_some(),
-                indices.len()
-            )
-        };
-        assert_same(&got, &want, what);
-        num = got.len();
+            cpu::merge_path_partitions::<I, Less>(indices, &positions, nv, cpu_bounds(bounds));
+        num = compare(got, want, || {
+            let (is_seq, m) = (seq.is_some(), indices.len());
+            let name = I::NAME;
+            format!("counting {name} {bounds:?} seq={is_seq} m={m} count={count} nv={nv}")
+        });
     }
     num
 }
@@ -256,21 +230,16 @@ pub fn counts(rng: &mut Rng, n: usize, max: u64) -> Vec<u64> {
 
 /// Every key type with Less and Greater, through `f::<T, C>(args)`.
 macro_rules! for_key_types {
-    ($f:ident, $($arg:expr),*) => {{
-        use mgpu_core::{Greater, Less};
-        $f::<_, i32, Less>($($arg),*);
-        $f::<_, i32, Greater>($($arg),*);
-        $f::<_, u32, Less>($($arg),*);
-        $f::<_, u32, Greater>($($arg),*);
-        $f::<_, i64, Less>($($arg),*);
-        $f::<_, i64, Greater>($($arg),*);
-        $f::<_, u64, Less>($($arg),*);
-        $f::<_, u64, Greater>($($arg),*);
-        $f::<_, f32, Less>($($arg),*);
-        $f::<_, f32, Greater>($($arg),*);
-        $f::<_, f64, Less>($($arg),*);
-        $f::<_, f64, Greater>($($arg),*);
+    ($f:ident, $($arg:expr),*) => {
+        for_key_types!(@types $f, ($($arg),*), i32 u32 i64 u64 f32 f64)
+    };
+    (@types $f:ident, $args:tt, $($t:ident)*) => {{
+        $(for_key_types!(@one $f, $args, $t);)*
     }};
+    (@one $f:ident, ($($arg:expr),*), $t:ident) => {
+        $f::<_, $t, mgpu_core::Less>($($arg),*);
+        $f::<_, $t, mgpu_core::Greater>($($arg),*);
+    };
 }
 pub(crate) use for_key_types;
 

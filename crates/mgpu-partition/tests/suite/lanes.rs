@@ -222,16 +222,17 @@ fn check_index<D: Device, I: PartitionIndex>(dev: &D, data: &[I], count: u64, nv
     }
     // CSR: `data` as row offsets, `count` as nz.
     let want = serial_csr(data, count, nv);
+    let csr = |out, lanes_log2| CsrArgs {
+        csr: pd,
+        num_rows: n,
+        nz: count,
+        nv,
+        num_partitions: num as u64,
+        out,
+        lanes_log2,
+    };
     for lanes_log2 in INDEX_LANES_LOG2 {
-        let out = run::<D, I::Csr>(dev, num, lanes_log2, |out| CsrArgs {
-            csr: pd,
-            num_rows: n,
-            nz: count,
-            nv,
-            num_partitions: num as u64,
-            out,
-            lanes_log2,
-        });
+        let out = run::<D, I::Csr>(dev, num, lanes_log2, |out| csr(out, lanes_log2));
         assert_eq!(out, want, "csr lanes_log2={lanes_log2}");
     }
     // Load balance: `data` as the scan, `count` as the total.
@@ -244,21 +245,29 @@ fn check_index<D: Device, I: PartitionIndex>(dev: &D, data: &[I], count: u64, nv
         })
         .collect();
     for lanes_log2 in INDEX_LANES_LOG2 {
-        let out = run::<D, I::Lbs>(dev, num, lanes_log2, |out| LbsArgs {
-            scan: pd,
-            num_objects: n,
-            total: count,
-            nv,
-            num_partitions: num as u64,
-            out,
-            lanes_log2,
-            clear: core::ptr::null_mut(),
+        let out = run::<D, I::Lbs>(dev, num, lanes_log2, |out| {
+            lbs_over(csr(out, lanes_log2), num as u64)
         });
         let what = format!("lbs lanes_log2={lanes_log2}");
         check_kary(&out, &want, lanes_log2, sorted(data), &what, |p| {
             let diag = (nv * p).min(count + n);
             (diag.saturating_sub(n), diag.min(count))
         });
+    }
+}
+
+/// The load-balancing kernel's arguments over the CSR kernel's input (its row offsets as
+/// the scan, its nz as the total) for `num` partitions.
+fn lbs_over<I>(csr: CsrArgs<I>, num: u64) -> LbsArgs<I> {
+    LbsArgs {
+        scan: csr.csr,
+        num_objects: csr.num_rows,
+        total: csr.nz,
+        nv: csr.nv,
+        num_partitions: num,
+        out: csr.out,
+        lanes_log2: csr.lanes_log2,
+        clear: core::ptr::null_mut(),
     }
 }
 
@@ -648,43 +657,22 @@ fn group_sizes<D: Device>(dev: &D, t: Target) {
         let (_ds, ps) = upload(dev, &scan);
         let want = cpu::csr_partitions(&scan, total, nv).unwrap();
         let num = want.len() as u64;
+        let csr = |out, lanes_log2| CsrArgs {
+            csr: ps,
+            num_rows: scan.len() as u64,
+            nz: total as u64,
+            nv: nv as u64,
+            num_partitions: num,
+            out,
+            lanes_log2,
+        };
         type Csr = <u32 as PartitionIndex>::Csr;
-        sweep::<D, Csr>(
-            dev,
-            "csr u32",
-            n,
-            &want,
-            with_interp(),
-            |out, lanes_log2| CsrArgs {
-                csr: ps,
-                num_rows: scan.len() as u64,
-                nz: total as u64,
-                nv: nv as u64,
-                num_partitions: num,
-                out,
-                lanes_log2,
-            },
-        );
+        sweep::<D, Csr>(dev, "csr u32", n, &want, with_interp(), csr);
         let want = cpu::load_balance_partitions(&scan, total, nv).unwrap();
         let num = want.len() as u64;
         type Lbs = <u32 as PartitionIndex>::Lbs;
-        sweep::<D, Lbs>(
-            dev,
-            "lbs u32",
-            n,
-            &want,
-            with_interp(),
-            |out, lanes_log2| LbsArgs {
-                scan: ps,
-                num_objects: scan.len() as u64,
-                total: total as u64,
-                nv: nv as u64,
-                num_partitions: num,
-                out,
-                lanes_log2,
-                clear: core::ptr::null_mut(),
-            },
-        );
+        let lbs = |out, lanes_log2| lbs_over(csr(out, lanes_log2), num);
+        sweep::<D, Lbs>(dev, "lbs u32", n, &want, with_interp(), lbs);
         // Counting partitions as Bulk Insert launches them: n / 2 sorted indices into n
         // positions, tiles of 128 x 7 outputs.
         let nv = 128 * 7;

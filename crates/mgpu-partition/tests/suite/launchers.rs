@@ -83,67 +83,54 @@ fn merge_and_mergesort_partitions_match_cpu<D: Device>(dev: &D, _: Target) {
 }
 
 fn index_cases<D: Device, I: PartitionIndex>(dev: &D, rng: &mut Rng) {
+    // `n` sorted indices into `count` positions: search partitions (Bulk Remove) and
+    // counting partitions (Bulk Insert).
     for (n, count, nv) in [
         (0usize, 0usize, 5usize),
         (0, 30, 5),
         (6, 30, 10),
+        (30, 0, 4),
+        (5, 3, 3),
         (50, 200, 7),
+        (200, 50, 7),
         (40, 40, 8),
         // More than 1024 partitions: one lane a search (the k-ary search).
         (20_000, 50_000, 9),
         (5000, 3000, 1),
         (1500, 1_000_000, 600),
     ] {
-        // Sorted indices below count (duplicates allowed), and all equal.
+        // Search: indices below count (duplicates allowed), and all equal.
         let d = sorted_below::<I>(rng, n, count.max(1) as u64);
         check_search::<_, I>(dev, &d, count, nv);
         check_search::<_, I>(dev, &vec![I::from_u64(3); n], count, nv);
+        // Counting: indices `<= count`, duplicates, all at one position (0, the middle,
+        // the end), none; a generated sequence.
+        let d = sorted_below::<I>(rng, n, count as u64 + 1);
+        check_counting::<_, I>(dev, &d, None, count, nv);
+        for at in [0, count / 2, count] {
+            check_counting::<_, I>(dev, &vec![I::from_u64(at as u64); n], None, count, nv);
+        }
+        let (first, step) = (rng.below(count as u64 / 4 + 1), rng.below(5));
+        let s: Vec<I> = (0..n as u64)
+            .map(|k| I::from_u64(first + step * k))
+            .collect();
+        let seq = Some((I::from_u64(first), I::from_u64(step)));
+        check_counting::<_, I>(dev, &s, seq, count, nv);
     }
-    for (rows, max, nv) in [
-        (1usize, 10u64, 4usize),
-        (10, 1, 3),
-        (30, 8, 7),
-        (64, 30, 16),
-        (5, 0, 3),
+    // CSR and load-balancing partitions of random counts (rows, below max); empty
+    // rows/objects everywhere, a single huge one; nothing at all.
+    for (c, nv) in [
+        (counts(rng, 1, 10), 4),
+        (counts(rng, 10, 1), 3),
+        (counts(rng, 30, 8), 7),
+        (counts(rng, 64, 30), 16),
+        (counts(rng, 5, 1), 3),
+        (vec![0, 0, 0, 100, 0, 0], 9),
+        (vec![], 9),
     ] {
-        let c = counts(rng, rows, max.max(1));
         let (csr, nz) = scan_of::<I>(&c);
         check_csr::<_, I>(dev, &csr, nz, nv);
         check_lbs::<_, I>(dev, &csr, nz, nv);
-    }
-    // Empty rows/objects everywhere; a single huge one; nothing at all.
-    let (csr, nz) = scan_of::<I>(&[0, 0, 0, 100, 0, 0]);
-    check_csr::<_, I>(dev, &csr, nz, 9);
-    check_lbs::<_, I>(dev, &csr, nz, 9);
-    check_lbs::<_, I>(dev, &[], 0, 9);
-    check_csr::<_, I>(dev, &[], 0, 9);
-    // Counting partitions (Bulk Insert): sorted indices `<= count`, duplicates, all at one
-    // position (0, the middle, the end), none; generated sequences.
-    for (m, count, nv) in [
-        (0usize, 0usize, 5usize),
-        (0, 30, 5),
-        (30, 0, 4),
-        (5, 3, 3),
-        (50, 200, 7),
-        (200, 50, 7),
-        (40, 40, 8),
-    ] {
-        let d = sorted_below::<I>(rng, m, count as u64 + 1);
-        check_counting::<_, I>(dev, &d, None, count, nv);
-        for at in [0, count / 2, count] {
-            check_counting::<_, I>(dev, &vec![I::from_u64(at as u64); m], None, count, nv);
-        }
-        let (first, step) = (rng.below(count as u64 / 4 + 1), rng.below(5));
-        let s: Vec<I> = (0..m as u64)
-            .map(|k| I::from_u64(first + step * k))
-            .collect();
-        check_counting::<_, I>(
-            dev,
-            &s,
-            Some((I::from_u64(first), I::from_u64(step))),
-            count,
-            nv,
-        );
     }
 }
 
@@ -224,44 +211,49 @@ fn merge_partitions_are_sequential_merge_splits<D: Device>(dev: &D, _: Target) {
 /// The CPU's load-balancing partitions are the upper-bound merge splits of the items
 /// `0..total` and the scan, and the device's the CPU's.
 fn lbs_partitions_are_upper_merge_splits<D: Device>(dev: &D, _: Target) {
-    let strategy = (prop::collection::vec(0u64..5, 0..40), 1usize..12);
-    // 48 cases, as the earlier `proptest!` block.
-    kit::proptest_runner(48)
-        .run(&strategy, |(c, nv)| {
-            let (scan, total) = scan_of::<u32>(&c);
-            let items: Vec<u32> = (0..total as u32).collect();
-            let got = cpu::load_balance_partitions(&scan, total, nv).unwrap();
-            let merge = kit::merge_sources(&items, &scan, false, |x, y| x < y);
-            prop_assert_eq!(got, kit::merge_splits(&merge, items.len(), nv));
-            check_lbs::<_, u32>(dev, &scan, total, nv);
-            Ok(())
-        })
-        .unwrap();
+    scan_property::<u32>(0, |scan, total, nv| {
+        let items: Vec<u32> = (0..total as u32).collect();
+        let got = cpu::load_balance_partitions(&scan, total, nv).unwrap();
+        let merge = kit::merge_sources(&items, &scan, false, |x, y| x < y);
+        prop_assert_eq!(got, kit::merge_splits(&merge, items.len(), nv));
+        check_lbs::<_, u32>(dev, &scan, total, nv);
+        Ok(())
+    });
 }
 
 /// The CPU's CSR partitions are the last row starting at or before each tile's first
 /// nonzero, flagged when it starts before it, and the device's the CPU's.
 fn csr_partitions_are_upper_bound_minus_one<D: Device>(dev: &D, _: Target) {
-    let strategy = (prop::collection::vec(0u64..5, 1..40), 1usize..12);
-    // 48 cases, as the earlier `proptest!` block.
+    scan_property::<u64>(1, |csr, nz, nv| {
+        let got = cpu::csr_partitions(&csr, nz, nv).unwrap();
+        for (i, &l) in got.iter().enumerate() {
+            let key = (nv * i).min(nz) as u64;
+            if key == nz as u64 {
+                prop_assert_eq!(l, csr.len() as u64);
+            } else {
+                // The last row starting at or before key, and the flag iff it starts
+                // before.
+                let row = csr.iter().rposition(|&x| x <= key).unwrap() as u64;
+                let flag = csr[row as usize] != key;
+                prop_assert_eq!(l, row | if flag { cpu::CSR_CONTINUATION } else { 0 });
+            }
+        }
+        check_csr::<_, u64>(dev, &csr, nz, nv);
+        Ok(())
+    });
+}
+
+/// 48 cases (as the earlier `proptest!` blocks) of `test(scan, total, nv)`: the exclusive
+/// scan as `I` of `min_rows` to 39 random counts below 5, its total, and nv from 1 to 11.
+fn scan_property<I: PartitionIndex>(
+    min_rows: usize,
+    test: impl Fn(Vec<I>, usize, usize) -> std::result::Result<(), TestCaseError>,
+) {
+    let strategy = (prop::collection::vec(0u64..5, min_rows..40), 1usize..12);
     kit::proptest_runner(48)
         .run(&strategy, |(c, nv)| {
-            let (csr, nz) = scan_of::<u64>(&c);
-            let got = cpu::csr_partitions(&csr, nz, nv).unwrap();
-            for (i, &l) in got.iter().enumerate() {
-                let key = (nv * i).min(nz) as u64;
-                if key == nz as u64 {
-                    prop_assert_eq!(l, csr.len() as u64);
-                } else {
-                    // The last row starting at or before key, and the flag iff it starts
-                    // before.
-                    let row = csr.iter().rposition(|&x| x <= key).unwrap() as u64;
-                    let flag = csr[row as usize] != key;
-                    prop_assert_eq!(l, row | if flag { cpu::CSR_CONTINUATION } else { 0 });
-                }
-            }
-            check_csr::<_, u64>(dev, &csr, nz, nv);
-            Ok(())
+            let (scan, total) = scan_of::<I>(&c);
+            test(scan, total, nv)
         })
         .unwrap();
 }
