@@ -124,6 +124,80 @@ unsafe fn check_tile<I: Idx, const NT: usize>(
     bad
 }
 
+/// The checks of a load-balancing tile (see the module docs), shared by every kernel that
+/// runs a load-balancing search over an exclusive scan of `n` objects' counts summing to
+/// `total` with upper-bound Merge Path partitions `mp` (the segmented reduction too):
+/// tile `cta.block()` computes its ranges from `mp`, checks them and the scan values its
+/// search will read, and votes. Returns whether the whole tile may go on; when any thread
+/// found a fault, every thread returns `false` and the faults' `ERROR_*` bits are ORed
+/// into `error`. Every thread of the CTA must call it (one barrier).
+///
+/// # Safety
+/// `scan` is readable at `0..n`, `mp` at `block` and `block + 1`; `flags` is this CTA's
+/// shared memory for `NT / 32` words, not in use by others during the call; `error` is one
+/// writable word.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_loadbalance::device::check_scan_tile;
+/// let (scan, mp, mut err) = ([0u32, 2, 7, 5], [0u64, 11], [0u32]);
+/// let e = err.as_mut_ptr() as usize;
+/// sim::launch(1, 32, 4, &|cta: &sim::SimCta| unsafe {
+///     let ok = check_scan_tile::<_, u32, 32, 1>(cta, scan.as_ptr(), 4, 11, mp.as_ptr(), cta.shared(0), e as *mut u32);
+///     assert!(!ok); // 7 then 5: the scan decreases
+/// });
+/// assert_eq!(err, [mgpu_loadbalance::device::ERROR_UNSORTED]);
+/// ```
+#[inline(always)]
+pub unsafe fn check_scan_tile<C: Cta, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    scan: *const I,
+    n: u64,
+    total: u64,
+    mp: *const u64,
+    flags: *mut u32,
+    error: *mut u32,
+) -> bool {
+    let nv = (NT * VT) as u64;
+    let block = cta.block();
+    let tid = cta.tid();
+
+    // The tile's ranges, as cta_load_balance will compute them, checked for order.
+    let gid = nv * block as u64;
+    let end = if total + n < gid + nv {
+        total + n
+    } else {
+        gid + nv
+    };
+    let mp0 = *mp.add(block as usize);
+    let mp1 = *mp.add(block as usize + 1);
+    let bad = if !(mp0 <= mp1 && mp1 <= total && mp0 <= gid && mp1 <= end)
+        || gid - mp0 > end - mp1
+        || end - mp1 > n
+    {
+        ERROR_UNSORTED
+    } else {
+        check_tile::<I, NT>(tid, scan, n, total, (mp0, mp1, gid - mp0, end - mp1))
+    };
+
+    // Any thread's complaint stops the whole tile (one barrier: a vote per warp).
+    let vote = cta.ballot(u32::MAX, bad != 0);
+    if cta.lane() == 0 {
+        *flags.add(cta.warp() as usize) = vote;
+    }
+    cta.sync();
+    let mut stop = false;
+    for w in 0..NT / WARP_SIZE as usize {
+        stop |= *flags.add(w) != 0;
+    }
+    if stop {
+        cta.raise_error(error, bad);
+    }
+    !stop
+}
+
 /// The kernel body: tile `cta.block()` checks its inputs (see the module docs), runs
 /// [`cta_load_balance`] with the preceding object's scan value loaded, and stores each of
 /// its work items' object (and rank) with coalesced strided stores.
@@ -159,44 +233,12 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     args: &LoadBalanceArgs<I>,
 ) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
-    let nv = (NT * VT) as u64;
-    let block = cta.block();
-    let tid = cta.tid();
-    let (n, total) = (args.num_objects, args.total);
-
-    // The tile's ranges, as cta_load_balance will compute them, checked for order.
-    let gid = nv * block as u64;
-    let end = if total + n < gid + nv {
-        total + n
-    } else {
-        gid + nv
-    };
-    let mp0 = *args.mp.add(block as usize);
-    let mp1 = *args.mp.add(block as usize + 1);
-    let bad = if !(mp0 <= mp1 && mp1 <= total && mp0 <= gid && mp1 <= end)
-        || gid - mp0 > end - mp1
-        || end - mp1 > n
-    {
-        ERROR_UNSORTED
-    } else {
-        check_tile::<I, NT>(tid, args.scan, n, total, (mp0, mp1, gid - mp0, end - mp1))
-    };
-
-    // Any thread's complaint stops the whole tile (one barrier: a vote per warp).
     let flags = cta.shared::<u32>(flags_offset(core::mem::size_of::<I>(), NT * VT));
-    let vote = cta.ballot(u32::MAX, bad != 0);
-    if cta.lane() == 0 {
-        *flags.add(cta.warp() as usize) = vote;
-    }
-    cta.sync();
-    let mut stop = false;
-    for w in 0..NT / WARP_SIZE as usize {
-        stop |= *flags.add(w) != 0;
-    }
-    if stop {
-        cta.raise_error(args.error, bad);
+    let (n, total) = (args.num_objects, args.total);
+    if !check_scan_tile::<C, I, NT, VT>(cta, args.scan, n, total, args.mp, flags, args.error) {
         return;
     }
+    let (block, tid) = (cta.block(), cta.tid());
 
     let sh = cta.shared::<I>(0);
     let t = cta_load_balance::<C, I, NT, VT>(
