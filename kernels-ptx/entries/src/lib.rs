@@ -48,14 +48,12 @@ pub mod loadbalance {
 /// `mgpu_intervalmove::for_each_intervalmove_instance!`.
 #[cfg(feature = "intervalmove")]
 pub mod intervalmove {
-    use mgpu_intervalmove::intervalmove_entries;
-    mgpu_intervalmove::for_each_intervalmove_instance!(intervalmove_entries);
+    mgpu_intervalmove::for_each_intervalmove_instance!(entries);
 }
 
 /// The bulk family: bulk remove and bulk insert for every element type with u32 and u64
 /// indices, from `mgpu_bulk::for_each_bulk_instance!`.
 #[cfg(feature = "bulk")]
 pub mod bulk {
-    use mgpu_bulk::bulk_entries;
-    mgpu_bulk::for_each_bulk_instance!(bulk_entries);
+    mgpu_bulk::for_each_bulk_instance!(entries);
 }
