@@ -12,8 +12,7 @@
 /// The scan family: look-back scan (integers), partials, spine, downsweep (floats).
 #[cfg(feature = "scan")]
 pub mod scan {
-    use mgpu_scan::scan_entries;
-    mgpu_scan::for_each_scan_instance!(scan_entries);
+    mgpu_scan::for_each_scan_instance!(entries);
 }
 
 /// The blocks family: test kernels that instantiate every device building block
@@ -39,8 +38,7 @@ pub mod partition {
 /// `mgpu_loadbalance::for_each_loadbalance_instance!`.
 #[cfg(feature = "loadbalance")]
 pub mod loadbalance {
-    use mgpu_loadbalance::loadbalance_entries;
-    mgpu_loadbalance::for_each_loadbalance_instance!(loadbalance_entries);
+    mgpu_loadbalance::for_each_loadbalance_instance!(entries);
 }
 
 /// The interval family: load-balanced expand and move/gather/scatter, and the naive
