@@ -3,7 +3,8 @@
 //! from.
 
 use crate::device::{self, BulkArgs, Sequence};
-use mgpu_core::{Arch, Kernel};
+use core::mem::size_of;
+use mgpu_core::Arch;
 use mgpu_ctasearch::Idx;
 
 /// The name of the PTX module (family) every bulk kernel lives in.
@@ -49,7 +50,8 @@ pub mod tuning {
     pub const INSERT: Tuning = Tuning::uniform(Shape::uniform(128, 7), 1536);
 }
 
-mgpu_core::kernel_type! {
+mgpu_core::kernel_types! {
+    impl[T: Sequence, I: Idx] args: BulkArgs<T, I>, module: MODULE, width: size_of::<T>();
     /// [`device::bulk_remove`].
     ///
     /// ```
@@ -57,15 +59,11 @@ mgpu_core::kernel_type! {
     /// type K = mgpu_bulk::kernels::Remove<i32, u32, 128, 7>;
     /// assert_eq!((K::ENTRY, K::NV), ("bulk_remove_i32_u32", 896));
     /// ```
-    pub struct Remove<T: Sequence, I: Idx>;
-    args: BulkArgs<T, I>,
-    module: MODULE,
-    tuning: tuning::REMOVE,
-    width: core::mem::size_of::<T>(),
-    shared: device::remove_shared_bytes(NT, VT, core::mem::size_of::<T>(), core::mem::size_of::<I>()),
-    body: device::bulk_remove,
-}
-mgpu_core::kernel_type! {
+    pub struct Remove {
+        tuning: tuning::REMOVE,
+        shared: device::remove_shared_bytes(NT, VT, size_of::<T>(), size_of::<I>()),
+        body: device::bulk_remove,
+    }
     /// [`device::bulk_insert`].
     ///
     /// ```
@@ -73,13 +71,11 @@ mgpu_core::kernel_type! {
     /// type K = mgpu_bulk::kernels::Insert<u64, u32, 128, 7>;
     /// assert_eq!(K::ENTRY, "bulk_insert_u64_u32");
     /// ```
-    pub struct Insert<T: Sequence, I: Idx>;
-    args: BulkArgs<T, I>,
-    module: MODULE,
-    tuning: tuning::INSERT,
-    width: core::mem::size_of::<T>(),
-    shared: device::shared_bytes(NT, VT, core::mem::size_of::<T>(), core::mem::size_of::<I>()),
-    body: device::bulk_insert,
+    pub struct Insert {
+        tuning: tuning::INSERT,
+        shared: device::shared_bytes(NT, VT, size_of::<T>(), size_of::<I>()),
+        body: device::bulk_insert,
+    }
 }
 
 mgpu_core::kernel_set! {
@@ -108,10 +104,7 @@ mgpu_core::kernel_set! {
 /// assert_eq!(mgpu_bulk::kernels::remove_nv::<f64, u64>(Arch::Sm70), 896);
 /// ```
 pub fn remove_nv<T: BulkElement<I>, I>(arch: Arch) -> usize {
-    fn of<T, I, S: KernelSet<T, I>>() -> usize {
-        S::Remove::NV as usize
-    }
-    mgpu_core::by_arch!(arch, T as BulkElement<I>, of::<T, I>())
+    mgpu_core::by_arch!(arch, T as BulkElement<I>, <KernelSet<T, I>>::Remove::NV) as usize
 }
 
 /// Outputs per tile of bulk insert for `T`/`I` on `arch`.
@@ -121,10 +114,7 @@ pub fn remove_nv<T: BulkElement<I>, I>(arch: Arch) -> usize {
 /// assert_eq!(mgpu_bulk::kernels::insert_nv::<i32, u32>(Arch::Sm90), 896);
 /// ```
 pub fn insert_nv<T: BulkElement<I>, I>(arch: Arch) -> usize {
-    fn of<T, I, S: KernelSet<T, I>>() -> usize {
-        S::Insert::NV as usize
-    }
-    mgpu_core::by_arch!(arch, T as BulkElement<I>, of::<T, I>())
+    mgpu_core::by_arch!(arch, T as BulkElement<I>, <KernelSet<T, I>>::Insert::NV) as usize
 }
 
 /// An element type with bulk kernels for index type `I` (every [`Element`] with u32 and
@@ -146,74 +136,26 @@ pub trait BulkElement<I>: Sequence {
     type Sm70: KernelSet<Self, I>;
 }
 
-/// Calls `$m!(data, type, index)` for every bulk instantiation: the single list the entry
-/// points (kernels-ptx/entries) and the host dispatch are generated from. (Bulk insert's
+/// The single list of bulk instantiations (every element type with u32 and u64 indices)
+/// and their kernels: `for_each_bulk_instance!(entries)` makes the nvptx entry points
+/// (kernels-ptx/entries), `for_each_bulk_instance!(host)` the entry names and the
+/// [`BulkElement`] impls, both with [`mgpu_core::family_instance!`]. (Bulk insert's
 /// partitions are `mgpu_partition`'s `partition_counting_<index>` kernels.)
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_each_bulk_instance {
-    ($m:ident) => {
-        $m!(data, i32, u32);
-        $m!(data, u32, u32);
-        $m!(data, i64, u32);
-        $m!(data, u64, u32);
-        $m!(data, f32, u32);
-        $m!(data, f64, u32);
-        $m!(data, i32, u64);
-        $m!(data, u32, u64);
-        $m!(data, i64, u64);
-        $m!(data, u64, u64);
-        $m!(data, f32, u64);
-        $m!(data, f64, u64);
+    ($mode:ident) => {
+        $crate::__core::for_each_element!($crate::for_each_bulk_instance!(@instance $mode, u32));
+        $crate::__core::for_each_element!($crate::for_each_bulk_instance!(@instance $mode, u64));
     };
-}
-
-/// The kernel type of `$kernel` for `$t`/`$i` at the shape of `$arch` (`Sm70`, `Sm90`,
-/// `TARGET`).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! bulk_kernel_type {
-    ($kernel:ident, $tuning:ident, $t:ident, $i:ident, $arch:ident) => {
-        $crate::__core::tuned!(
-            $crate::kernels::$kernel<$t, $i>,
-            $crate::kernels::tuning::$tuning,
-            $arch,
-            ::core::mem::size_of::<$t>()
-        )
-    };
-}
-
-/// The nvptx entry points of one instantiation, for the arch named by `mgpu_arch`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! bulk_entries {
-    (data, $t:ident, $i:ident) => {
-        $crate::__core::__paste::paste! {
-            $crate::__core::kernel_entry!([<bulk_remove_ $t _ $i>], $crate::bulk_kernel_type!(Remove, REMOVE, $t, $i, TARGET));
-            $crate::__core::kernel_entry!([<bulk_insert_ $t _ $i>], $crate::bulk_kernel_type!(Insert, INSERT, $t, $i, TARGET));
+    (@instance $mode:ident, $i:ident, $t:ident) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels<$t, $i>, width: $t, name: [$t _ $i];
+            impl BulkElement<$i> for $t {
+                [Remove bulk_remove REMOVE], [Insert bulk_insert INSERT];
+            }
         }
     };
 }
 
-macro_rules! names_and_dispatch {
-    (data, $t:ident, $i:ident) => {
-        impl<const NT: usize, const VT: usize> mgpu_core::EntryName for Remove<$t, $i, NT, VT> {
-            const NAME: &'static str = concat!("bulk_remove_", stringify!($t), "_", stringify!($i));
-        }
-        impl<const NT: usize, const VT: usize> mgpu_core::EntryName for Insert<$t, $i, NT, VT> {
-            const NAME: &'static str = concat!("bulk_insert_", stringify!($t), "_", stringify!($i));
-        }
-        impl BulkElement<$i> for $t {
-            type Sm90 = Set<
-                crate::bulk_kernel_type!(Remove, REMOVE, $t, $i, Sm90),
-                crate::bulk_kernel_type!(Insert, INSERT, $t, $i, Sm90),
-            >;
-            type Sm70 = Set<
-                crate::bulk_kernel_type!(Remove, REMOVE, $t, $i, Sm70),
-                crate::bulk_kernel_type!(Insert, INSERT, $t, $i, Sm70),
-            >;
-        }
-    };
-}
-
-for_each_bulk_instance!(names_and_dispatch);
+for_each_bulk_instance!(host);

@@ -279,6 +279,74 @@ macro_rules! kernel_type {
     };
 }
 
+/// Declares several kernel types of a family with [`kernel_type!`](crate::kernel_type)
+/// that share their type parameters, arguments, module and value width: a header
+/// `impl[params..] args: .., module: .., width: ..;`, then one line per kernel with what
+/// differs, its tuning, shared bytes (may use `NT`, `VT` and the type parameters) and
+/// body.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{Cta, Element, EntryName, Kernel, Shape, Tuning};
+/// #[derive(Clone, Copy)]
+/// #[repr(C)]
+/// pub struct Args<T> { out: *mut T }
+/// const SMALL: Tuning = Tuning::uniform(Shape::uniform(32, 2), 1024);
+/// const LARGE: Tuning = Tuning::uniform(Shape::uniform(64, 4), 2048);
+/// unsafe fn fill<C: Cta, T: Element, const NT: usize, const VT: usize>(_: &C, _: &Args<T>) {}
+/// unsafe fn copy<C: Cta, T: Element, const NT: usize, const VT: usize>(_: &C, _: &Args<T>) {}
+/// mgpu_core::kernel_types! {
+///     impl[T: Element] args: Args<T>, module: "demo", width: core::mem::size_of::<T>();
+///     /// The fill kernel.
+///     pub struct Fill { tuning: SMALL, shared: 0, body: fill }
+///     /// The copy kernel.
+///     pub struct Copy { tuning: LARGE, shared: NT * VT * core::mem::size_of::<T>(), body: copy }
+/// }
+/// impl<const NT: usize, const VT: usize> EntryName for Copy<u64, NT, VT> {
+///     const NAME: &'static str = "demo_copy_u64";
+/// }
+/// type K = mgpu_core::tuned!(Copy<u64>, LARGE, Sm90, 8);
+/// assert_eq!((K::ENTRY, K::SHARED_BYTES, K::MIN_CTAS_PER_SM), ("demo_copy_u64", 2048, 32));
+/// ```
+#[macro_export]
+macro_rules! kernel_types {
+    (
+        impl[$($p:ident: $bound:path),+ $(,)?] args: $args:ty, module: $module:expr,
+        width: $width:expr;
+        $($kernels:tt)*
+    ) => {
+        $crate::kernel_types!(@each [[$($p: $bound),+] $args, $module, $width] $($kernels)*);
+    };
+    (
+        @each $common:tt
+        $(#[$m:meta])*
+        $vis:vis struct $name:ident {
+            tuning: $tuning:expr, shared: $shared:expr, body: $($body:ident)::+ $(,)?
+        }
+        $($rest:tt)*
+    ) => {
+        $crate::kernel_types!(@one $common [$(#[$m])*] $vis $name, $tuning, $shared, $($body)::+);
+        $crate::kernel_types!(@each $common $($rest)*);
+    };
+    (@each $common:tt) => {};
+    (
+        @one [[$($p:ident: $bound:path),+] $args:ty, $module:expr, $width:expr]
+        [$(#[$m:meta])*] $vis:vis $name:ident, $tuning:expr, $shared:expr, $($body:ident)::+
+    ) => {
+        $crate::kernel_type! {
+            $(#[$m])*
+            $vis struct $name<$($p: $bound),+>;
+            args: $args,
+            module: $module,
+            tuning: $tuning,
+            width: $width,
+            shared: $shared,
+            body: $($body)::+,
+        }
+    };
+}
+
 /// The [`Kernel`](crate::Kernel) impl of a kernel type declared by hand (one whose body is
 /// written in place, or whose parameters [`kernel_type!`](crate::kernel_type) does not
 /// cover): `impl[generics] Type;`, then its arguments, module, `NT`, `VT`, shared bytes and
@@ -363,16 +431,210 @@ macro_rules! tuned {
     };
 }
 
-/// Calls the generic function `f` with the kernel set of the device's architecture
-/// appended to its type arguments: `f::<A.., <X as Family>::Sm70>(args..)` or `..::Sm90`,
-/// where `X as Family` names one instance of a family (e.g. `T as BulkElement<I>`), whose
-/// kernel sets are its associated types `Sm70` and `Sm90`. The one place that matches on
-/// an [`Arch`]: families never do.
+/// One instance of a family's kernels (one row of its instance list), in one of two modes:
+/// `entries`, the nvptx entry points (in `kernels-ptx/entries`: one
+/// [`kernel_entry!`](crate::kernel_entry) per kernel at [`tuned!`](crate::tuned)`(..,
+/// TARGET)`), or `host`, in the family crate: the [`EntryName`](crate::EntryName) of each
+/// kernel and the impl of the family's instance trait with its kernel sets `Sm90` and
+/// `Sm70` (the family's `Set` at each architecture's shape), plus any further items given.
+///
+/// The header names the family's `kernels` module (which holds the kernel types, `Set`
+/// and `tuning`), the instance's type arguments, the type whose size is the value width,
+/// and the entry-name suffix (pasted: `[t _ i]` gives `i32_u32`). Each slot of the set is
+/// `[Kernel entry_prefix TUNING]` (the entry `<entry_prefix>_<suffix>`) or `(Type)`, a
+/// fixed type that has no entry (a slot the instance does not use).
 ///
 /// # Examples
 ///
 /// ```
-/// use mgpu_core::Arch;
+/// use mgpu_core::{Cta, Element, Kernel};
+/// mod kernels {
+///     use mgpu_core::{Cta, Element};
+///     #[derive(Clone, Copy)]
+///     #[repr(C)]
+///     pub struct Args<T> { pub out: *mut T }
+///     pub mod tuning {
+///         use mgpu_core::{Shape, Tuning};
+///         pub const FILL: Tuning = Tuning {
+///             sm70: Shape::uniform(64, 3),
+///             sm90: Shape::uniform(128, 7),
+///             threads_per_sm4: 1024,
+///             threads_per_sm8: 1024,
+///         };
+///     }
+///     unsafe fn fill<C: Cta, T: Element, const NT: usize, const VT: usize>(_: &C, _: &Args<T>) {}
+///     mgpu_core::kernel_types! {
+///         impl[T: Element] args: Args<T>, module: "demo", width: core::mem::size_of::<T>();
+///         /// The fill kernel.
+///         pub struct Fill { tuning: tuning::FILL, shared: 0, body: fill }
+///     }
+///     mgpu_core::kernel_set! {
+///         /// The kernels of one element type.
+///         pub trait KernelSet<T> for Args<T> {
+///             /// The fill kernel.
+///             Fill,
+///         }
+///     }
+/// }
+/// trait DemoElement: Element {
+///     type Sm90: kernels::KernelSet<Self>;
+///     type Sm70: kernels::KernelSet<Self>;
+///     const NAME: &'static str;
+/// }
+/// mgpu_core::family_instance! {
+///     host kernels<u64>, width: u64, name: [u64];
+///     impl DemoElement for u64 {
+///         [Fill demo_fill FILL];
+///         const NAME: &'static str = "u64";
+///     }
+/// }
+/// type K = <<u64 as DemoElement>::Sm70 as kernels::KernelSet<u64>>::Fill;
+/// assert_eq!((K::ENTRY, K::NV, <u64 as DemoElement>::NAME), ("demo_fill_u64", 64 * 3, "u64"));
+/// ```
+#[macro_export]
+macro_rules! family_instance {
+    (
+        $mode:ident $($kernels:ident)::+ <$($ty:ty),+>, width: $width:ty, name: [$($name:tt)+];
+        impl $tr:ident $(<$($targ:ty),+>)? for $self:ty {
+            $($slot:tt),+;
+            $($item:tt)*
+        }
+    ) => {
+        $crate::family_instance!(
+            @$mode [$($kernels)::+; $($ty),+; $width; $($name)+]
+            [$tr $(<$($targ),+>)?] [$self] [$($slot),+] [$($item)*]
+        );
+    };
+    (@entries $h:tt $tr:tt $self:tt [$($slot:tt),+] $items:tt) => {
+        $( $crate::family_instance!(@entry $h $slot); )+
+    };
+    (@host $h:tt [$($tr:tt)+] [$self:ty] [$($slot:tt),+] [$($item:tt)*]) => {
+        $( $crate::family_instance!(@name $h $slot); )+
+        impl $($tr)+ for $self {
+            type Sm90 = $crate::family_instance!(@set $h Sm90 $($slot),+);
+            type Sm70 = $crate::family_instance!(@set $h Sm70 $($slot),+);
+            $($item)*
+        }
+    };
+    (@set [$($kernels:ident)::+; $($h:tt)*] $arch:ident $($slot:tt),+) => {
+        $crate::family_instance!(
+            @set [$($kernels)::+] [$($kernels)::+; $($h)*] $arch $($slot),+
+        )
+    };
+    (@set [$($kernels:ident)::+] $h:tt $arch:ident $($slot:tt),+) => {
+        $($kernels)::+::Set<$( $crate::family_instance!(@ty $h $arch $slot) ),+>
+    };
+    (@ty $h:tt $arch:ident ($fixed:ty)) => { $fixed };
+    (
+        @ty [$($kernels:ident)::+; $($ty:ty),+; $width:ty; $($name:tt)+]
+        $arch:ident [$k:ident $entry:ident $tuning:ident]
+    ) => {
+        $crate::tuned!(
+            $($kernels)::+::$k<$($ty),+>,
+            $($kernels)::+::tuning::$tuning,
+            $arch,
+            ::core::mem::size_of::<$width>()
+        )
+    };
+    (@entry $h:tt ($fixed:ty)) => {};
+    (
+        @entry [$($kernels:ident)::+; $($ty:ty),+; $width:ty; $($name:tt)+]
+        [$k:ident $entry:ident $tuning:ident]
+    ) => {
+        $crate::__paste::paste! {
+            $crate::kernel_entry!(
+                [<$entry _ $($name)+>],
+                $crate::family_instance!(
+                    @ty [$($kernels)::+; $($ty),+; $width; $($name)+] TARGET [$k $entry $tuning]
+                )
+            );
+        }
+    };
+    (@name $h:tt ($fixed:ty)) => {};
+    (
+        @name [$($kernels:ident)::+; $($ty:ty),+; $width:ty; $($name:tt)+]
+        [$k:ident $entry:ident $tuning:ident]
+    ) => {
+        impl<const NT: usize, const VT: usize> $crate::EntryName
+            for $($kernels)::+::$k<$($ty,)+ NT, VT>
+        {
+            const NAME: &'static str = $crate::__paste::paste!(stringify!([<$entry _ $($name)+>]));
+        }
+    };
+}
+
+/// Calls `m!(args.., T)` for each [`Element`](crate::Element) type `T`: the integers
+/// ([`for_each_integer!`](crate::for_each_integer)), then the floats
+/// ([`for_each_float!`](crate::for_each_float)). For families' instance lists.
+///
+/// # Examples
+///
+/// ```
+/// macro_rules! size { ($v:ident, $t:ty) => { $v.push(core::mem::size_of::<$t>()) }; }
+/// let mut v = Vec::new();
+/// mgpu_core::for_each_element!(size!(v));
+/// assert_eq!(v, [4, 4, 8, 8, 4, 8]);
+/// ```
+#[macro_export]
+macro_rules! for_each_element {
+    ($($m:ident)::+ ! ($($args:tt)+)) => {
+        $crate::for_each_integer!($($m)::+!($($args)+));
+        $crate::for_each_float!($($m)::+!($($args)+));
+    };
+}
+
+/// Calls `m!(args.., T)` for each [`Integer`](crate::Integer) type `T`: i32, u32, i64,
+/// u64.
+///
+/// # Examples
+///
+/// ```
+/// macro_rules! name { ($v:ident, $t:ty) => { $v.push(stringify!($t)) }; }
+/// let mut v = Vec::new();
+/// mgpu_core::for_each_integer!(name!(v));
+/// assert_eq!(v, ["i32", "u32", "i64", "u64"]);
+/// ```
+#[macro_export]
+macro_rules! for_each_integer {
+    ($($m:ident)::+ ! ($($args:tt)+)) => {
+        $($m)::+!($($args)+, i32);
+        $($m)::+!($($args)+, u32);
+        $($m)::+!($($args)+, i64);
+        $($m)::+!($($args)+, u64);
+    };
+}
+
+/// Calls `m!(args.., T)` for each floating-point [`Element`](crate::Element) type `T`:
+/// f32, f64.
+///
+/// # Examples
+///
+/// ```
+/// macro_rules! name { ($v:ident, $t:ty) => { $v.push(stringify!($t)) }; }
+/// let mut v = Vec::new();
+/// mgpu_core::for_each_float!(name!(v));
+/// assert_eq!(v, ["f32", "f64"]);
+/// ```
+#[macro_export]
+macro_rules! for_each_float {
+    ($($m:ident)::+ ! ($($args:tt)+)) => {
+        $($m)::+!($($args)+, f32);
+        $($m)::+!($($args)+, f64);
+    };
+}
+
+/// Calls the generic function `f` with the kernel set of the device's architecture
+/// appended to its type arguments: `f::<A.., <X as Family>::Sm70>(args..)` or `..::Sm90`,
+/// where `X as Family` names one instance of a family (e.g. `T as BulkElement<I>`), whose
+/// kernel sets are its associated types `Sm70` and `Sm90`. The second form,
+/// `by_arch!(arch, X as Family, <KernelSet<..>>::Kernel::CONST)`, reads a
+/// [`Kernel`](crate::Kernel) constant (`NV`, `NT`, ..) of one kernel of that set. The one
+/// place that matches on an [`Arch`]: families never do.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{Arch, Cta, Kernel};
 /// trait Family { type Sm70; type Sm90; }
 /// trait Set { const NV: usize; }
 /// struct Small; struct Large;
@@ -382,6 +644,21 @@ macro_rules! tuned {
 /// fn tiles<T, S: Set>(n: usize) -> usize { n.div_ceil(S::NV) }
 /// assert_eq!(mgpu_core::by_arch!(Arch::Sm70, u32 as Family, tiles::<u32>(10_000)), 12);
 /// assert_eq!(mgpu_core::by_arch!(Arch::Sm90, u32 as Family, tiles::<u32>(10_000)), 6);
+///
+/// trait KernelSet { type Scan: Kernel; }
+/// struct K<const VT: u32>;
+/// impl<const VT: u32> Kernel for K<VT> {
+///     type Args = ();
+///     const MODULE: &'static str = "demo";
+///     const ENTRY: &'static str = "demo_scan";
+///     const NT: u32 = 128;
+///     const VT: u32 = VT;
+///     const SHARED_BYTES: u32 = 0;
+///     fn body<C: Cta>(_: &C, _: &()) {}
+/// }
+/// impl KernelSet for Small { type Scan = K<7>; }
+/// impl KernelSet for Large { type Scan = K<15>; }
+/// assert_eq!(mgpu_core::by_arch!(Arch::Sm90, u32 as Family, <KernelSet>::Scan::NV), 1920);
 /// ```
 #[macro_export]
 macro_rules! by_arch {
@@ -389,6 +666,12 @@ macro_rules! by_arch {
         match $arch {
             $crate::Arch::Sm70 => $f::<$($g,)* <$x as $family>::Sm70>($($a),*),
             $crate::Arch::Sm90 => $f::<$($g,)* <$x as $family>::Sm90>($($a),*),
+        }
+    };
+    ($arch:expr, $x:ty as $family:path, <$set:path>::$k:ident::$c:ident) => {
+        match $arch {
+            $crate::Arch::Sm70 => <<<$x as $family>::Sm70 as $set>::$k as $crate::Kernel>::$c,
+            $crate::Arch::Sm90 => <<<$x as $family>::Sm90 as $set>::$k as $crate::Kernel>::$c,
         }
     };
 }

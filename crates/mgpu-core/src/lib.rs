@@ -19,8 +19,10 @@
 //!   [`kernel_entry!`] macro that instantiates the `extern "ptx-kernel"` entry point.
 //! - The family kit every algorithm crate declares its kernels with: one tuning type
 //!   ([`Tuning`], [`Shape`]), [`EntryName`], [`kernel_type!`] (a kernel type and its
-//!   `Kernel` impl), [`kernel_impl!`] (the impl of a kernel written by hand),
-//!   [`kernel_set!`] (a family's kernel set), [`tuned!`] (an instance at an
+//!   `Kernel` impl; [`kernel_types!`] for several), [`kernel_impl!`] (the impl of a
+//!   kernel written by hand), [`kernel_set!`] (a family's kernel set),
+//!   [`family_instance!`] (one instance's entries or host impls; [`for_each_element!`]
+//!   walks the element types), [`tuned!`] (an instance at an
 //!   architecture's shape) and [`by_arch!`] (the host's one dispatch on the device's
 //!   architecture); [`Source`], [`Violation`] and [`checks`], the shared concepts of the
 //!   host APIs.

@@ -4,7 +4,8 @@
 
 use crate::device::{self, IntervalArgs, Sequence};
 use core::marker::PhantomData;
-use mgpu_core::{Arch, Cta, EntryName, Kernel};
+use core::mem::size_of;
+use mgpu_core::{Arch, EntryName, Kernel};
 use mgpu_ctasearch::Idx;
 
 /// The name of the PTX module (family) every interval kernel lives in.
@@ -54,7 +55,8 @@ pub mod tuning {
     pub const NAIVE: Tuning = Tuning::uniform(Shape::uniform(128, 1), 128);
 }
 
-mgpu_core::kernel_type! {
+mgpu_core::kernel_types! {
+    impl[T: Sequence, I: Idx] args: IntervalArgs<T, I>, module: MODULE, width: size_of::<T>();
     /// [`device::expand`]: load-balanced interval expand.
     ///
     /// ```
@@ -62,15 +64,11 @@ mgpu_core::kernel_type! {
     /// type K = mgpu_intervalmove::kernels::Expand<i32, u32, 128, 7>;
     /// assert_eq!((K::ENTRY, K::NV), ("intervalmove_expand_i32_u32", 896));
     /// ```
-    pub struct Expand<T: Sequence, I: Idx>;
-    args: IntervalArgs<T, I>,
-    module: MODULE,
-    tuning: tuning::EXPAND,
-    width: core::mem::size_of::<T>(),
-    shared: device::shared_bytes(core::mem::size_of::<I>(), NT, VT, 1, core::mem::size_of::<T>()),
-    body: device::expand,
-}
-mgpu_core::kernel_type! {
+    pub struct Expand {
+        tuning: tuning::EXPAND,
+        shared: device::shared_bytes(size_of::<I>(), NT, VT, 1, size_of::<T>()),
+        body: device::expand,
+    }
     /// [`device::interval_move`]: load-balanced interval move, gather and scatter.
     ///
     /// ```
@@ -78,13 +76,11 @@ mgpu_core::kernel_type! {
     /// type K = mgpu_intervalmove::kernels::Move<f64, u64, 128, 7>;
     /// assert_eq!(K::ENTRY, "intervalmove_move_f64_u64");
     /// ```
-    pub struct Move<T: Sequence, I: Idx>;
-    args: IntervalArgs<T, I>,
-    module: MODULE,
-    tuning: tuning::MOVE,
-    width: core::mem::size_of::<T>(),
-    shared: device::move_shared_bytes(core::mem::size_of::<T>(), core::mem::size_of::<I>(), NT, VT),
-    body: device::interval_move,
+    pub struct Move {
+        tuning: tuning::MOVE,
+        shared: device::move_shared_bytes(size_of::<T>(), size_of::<I>(), NT, VT),
+        body: device::interval_move,
+    }
 }
 
 /// [`device::expand_naive`]: one thread per interval.
@@ -96,19 +92,11 @@ mgpu_core::kernel_type! {
 /// ```
 pub struct Naive<T, I, const NT: usize>(PhantomData<(T, I)>);
 
-impl<T: Sequence, I: Idx, const NT: usize> Kernel for Naive<T, I, NT>
-where
-    Self: EntryName,
-{
-    type Args = IntervalArgs<T, I>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = <Self as EntryName>::NAME;
-    const NT: u32 = NT as u32;
-    const VT: u32 = 1;
-    const SHARED_BYTES: u32 = 0;
-    const MIN_CTAS_PER_SM: u32 = tuning::NAIVE.min_ctas_per_sm(core::mem::size_of::<T>(), NT);
-    #[inline(always)]
-    fn body<C: Cta>(cta: &C, args: &Self::Args) {
+mgpu_core::kernel_impl! {
+    impl[T: Sequence, I: Idx, const NT: usize] Naive<T, I, NT>;
+    args: IntervalArgs<T, I>, module: MODULE, nt: NT, vt: 1,
+    shared: 0, min_ctas: tuning::NAIVE.min_ctas_per_sm(size_of::<T>(), NT);
+    fn body<C>(cta, args) {
         // SAFETY: the host launcher sizes every buffer as the body documents.
         unsafe { device::expand_naive::<C, T, I, NT>(cta, args) }
     }
@@ -140,10 +128,7 @@ mgpu_core::kernel_set! {
 /// assert_eq!(mgpu_intervalmove::kernels::expand_nv::<i32, u32>(Arch::Sm70), 896);
 /// ```
 pub fn expand_nv<T: IntervalElement<I>, I>(arch: Arch) -> usize {
-    fn of<T, I, S: KernelSet<T, I>>() -> usize {
-        S::Expand::NV as usize
-    }
-    mgpu_core::by_arch!(arch, T as IntervalElement<I>, of::<T, I>())
+    mgpu_core::by_arch!(arch, T as IntervalElement<I>, <KernelSet<T, I>>::Expand::NV) as usize
 }
 
 /// Merge steps per tile of move, gather and scatter for `T`/`I` on `arch`.
@@ -153,10 +138,7 @@ pub fn expand_nv<T: IntervalElement<I>, I>(arch: Arch) -> usize {
 /// assert_eq!(mgpu_intervalmove::kernels::move_nv::<f64, u64>(Arch::Sm90), 896);
 /// ```
 pub fn move_nv<T: IntervalElement<I>, I>(arch: Arch) -> usize {
-    fn of<T, I, S: KernelSet<T, I>>() -> usize {
-        S::Move::NV as usize
-    }
-    mgpu_core::by_arch!(arch, T as IntervalElement<I>, of::<T, I>())
+    mgpu_core::by_arch!(arch, T as IntervalElement<I>, <KernelSet<T, I>>::Move::NV) as usize
 }
 
 /// An element type with interval kernels for index type `I` (every [`Element`] with u32 and
@@ -180,81 +162,45 @@ pub trait IntervalElement<I>: Sequence {
     type Naive: Kernel<Args = IntervalArgs<Self, I>>;
 }
 
-/// Calls `$m!(type, index)` for every interval instantiation: the single list the entry
-/// points (kernels-ptx/entries) and the host dispatch are generated from.
+/// The single list of interval instantiations (every element type with u32 and u64
+/// indices) and their kernels: `for_each_intervalmove_instance!(entries)` makes the nvptx
+/// entry points (kernels-ptx/entries), `for_each_intervalmove_instance!(host)` the entry
+/// names and the [`IntervalElement`] impls, both with [`mgpu_core::family_instance!`]; the
+/// naive expand, untuned, is added to each.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_each_intervalmove_instance {
-    ($m:ident) => {
-        $m!(i32, u32);
-        $m!(u32, u32);
-        $m!(i64, u32);
-        $m!(u64, u32);
-        $m!(f32, u32);
-        $m!(f64, u32);
-        $m!(i32, u64);
-        $m!(u32, u64);
-        $m!(i64, u64);
-        $m!(u64, u64);
-        $m!(f32, u64);
-        $m!(f64, u64);
+    ($mode:ident) => {
+        $crate::__core::for_each_element!($crate::for_each_intervalmove_instance!(@instance $mode, u32));
+        $crate::__core::for_each_element!($crate::for_each_intervalmove_instance!(@instance $mode, u64));
     };
-}
-
-/// The kernel type of `$kernel` for `$t`/`$i` at the shape of `$arch` (`Sm70`, `Sm90`,
-/// `TARGET`).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! intervalmove_kernel_type {
-    ($kernel:ident, $tuning:ident, $t:ident, $i:ident, $arch:ident) => {
-        $crate::__core::tuned!(
-            $crate::kernels::$kernel<$t, $i>,
-            $crate::kernels::tuning::$tuning,
-            $arch,
-            ::core::mem::size_of::<$t>()
-        )
+    (@instance $mode:ident, $i:ident, $t:ident) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels<$t, $i>, width: $t, name: [$t _ $i];
+            impl IntervalElement<$i> for $t {
+                [Expand intervalmove_expand EXPAND], [Move intervalmove_move MOVE];
+                type Naive = $crate::for_each_intervalmove_instance!(@naive_type $t, $i);
+            }
+        }
+        $crate::for_each_intervalmove_instance!(@naive $mode, $t, $i);
     };
-}
-
-/// The nvptx entry points of one instantiation, for the arch named by `mgpu_arch`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! intervalmove_entries {
-    ($t:ident, $i:ident) => {
+    (@naive_type $t:ident, $i:ident) => {
+        $crate::kernels::Naive<$t, $i, { $crate::kernels::tuning::NAIVE.sm90.nt }>
+    };
+    (@naive entries, $t:ident, $i:ident) => {
         $crate::__core::__paste::paste! {
-            $crate::__core::kernel_entry!([<intervalmove_expand_ $t _ $i>], $crate::intervalmove_kernel_type!(Expand, EXPAND, $t, $i, TARGET));
-            $crate::__core::kernel_entry!([<intervalmove_move_ $t _ $i>], $crate::intervalmove_kernel_type!(Move, MOVE, $t, $i, TARGET));
-            $crate::__core::kernel_entry!([<intervalmove_naive_ $t _ $i>], $crate::kernels::Naive<$t, $i, { $crate::kernels::tuning::NAIVE.sm90.nt }>);
+            $crate::__core::kernel_entry!(
+                [<intervalmove_naive_ $t _ $i>],
+                $crate::for_each_intervalmove_instance!(@naive_type $t, $i)
+            );
         }
     };
-}
-
-macro_rules! names_and_dispatch {
-    ($t:ident, $i:ident) => {
-        impl<const NT: usize, const VT: usize> EntryName for Expand<$t, $i, NT, VT> {
-            const NAME: &'static str =
-                concat!("intervalmove_expand_", stringify!($t), "_", stringify!($i));
-        }
-        impl<const NT: usize, const VT: usize> EntryName for Move<$t, $i, NT, VT> {
-            const NAME: &'static str =
-                concat!("intervalmove_move_", stringify!($t), "_", stringify!($i));
-        }
+    (@naive host, $t:ident, $i:ident) => {
         impl<const NT: usize> EntryName for Naive<$t, $i, NT> {
             const NAME: &'static str =
                 concat!("intervalmove_naive_", stringify!($t), "_", stringify!($i));
         }
-        impl IntervalElement<$i> for $t {
-            type Sm90 = Set<
-                crate::intervalmove_kernel_type!(Expand, EXPAND, $t, $i, Sm90),
-                crate::intervalmove_kernel_type!(Move, MOVE, $t, $i, Sm90),
-            >;
-            type Sm70 = Set<
-                crate::intervalmove_kernel_type!(Expand, EXPAND, $t, $i, Sm70),
-                crate::intervalmove_kernel_type!(Move, MOVE, $t, $i, Sm70),
-            >;
-            type Naive = Naive<$t, $i, { tuning::NAIVE.sm90.nt }>;
-        }
     };
 }
 
-for_each_intervalmove_instance!(names_and_dispatch);
+for_each_intervalmove_instance!(host);

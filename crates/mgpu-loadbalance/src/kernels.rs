@@ -5,7 +5,8 @@
 //! the architecture's table (`--cfg mgpu_arch`) under the same names in each PTX file.
 
 use crate::device::{self, LoadBalanceArgs};
-use mgpu_core::{Arch, Index, Kernel};
+use core::mem::size_of;
+use mgpu_core::{Arch, Index};
 use mgpu_ctasearch::Idx;
 
 /// The name of the PTX module (family) of the load-balancing search kernels.
@@ -36,7 +37,8 @@ pub mod tuning {
     };
 }
 
-mgpu_core::kernel_type! {
+mgpu_core::kernel_types! {
+    impl[I: Idx] args: LoadBalanceArgs<I>, module: MODULE, width: size_of::<I>();
     /// [`device::load_balance`] for `I` indices, `NT` threads of `VT` steps.
     ///
     /// # Examples
@@ -46,13 +48,11 @@ mgpu_core::kernel_type! {
     /// type K = mgpu_loadbalance::kernels::Search<u32, 128, 11>;
     /// assert_eq!((K::ENTRY, K::NV), ("loadbalance_search_u32", 128 * 11));
     /// ```
-    pub struct Search<I: Idx>;
-    args: LoadBalanceArgs<I>,
-    module: MODULE,
-    tuning: tuning::SEARCH,
-    width: core::mem::size_of::<I>(),
-    shared: device::shared_bytes(core::mem::size_of::<I>(), NT, VT),
-    body: device::load_balance,
+    pub struct Search {
+        tuning: tuning::SEARCH,
+        shared: device::shared_bytes(size_of::<I>(), NT, VT),
+        body: device::load_balance,
+    }
 }
 
 mgpu_core::kernel_set! {
@@ -77,10 +77,7 @@ mgpu_core::kernel_set! {
 /// assert_eq!(mgpu_loadbalance::kernels::nv::<u32>(Arch::Sm70), 128 * 7);
 /// ```
 pub fn nv<I: LoadBalanceIndex>(arch: Arch) -> usize {
-    fn of<I, S: KernelSet<I>>() -> usize {
-        S::Search::NV as usize
-    }
-    mgpu_core::by_arch!(arch, I as LoadBalanceIndex, of::<I>())
+    mgpu_core::by_arch!(arch, I as LoadBalanceIndex, <KernelSet<I>>::Search::NV) as usize
 }
 
 /// An index type the load-balancing search is instantiated for: u32 and u64.
@@ -99,52 +96,25 @@ pub trait LoadBalanceIndex: Index + Idx + mgpu_partition::PartitionIndex {
     type Sm70: KernelSet<Self>;
 }
 
-/// Calls `$m!(type)` for every load-balancing search instantiation: the single list the
-/// entry points (kernels-ptx/entries) and the host dispatch are generated from.
+/// The single list of load-balancing search instantiations (u32 and u64) and their
+/// kernel: `for_each_loadbalance_instance!(entries)` makes the nvptx entry points
+/// (kernels-ptx/entries), `for_each_loadbalance_instance!(host)` the entry names and the
+/// [`LoadBalanceIndex`] impls, both with [`mgpu_core::family_instance!`].
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_each_loadbalance_instance {
-    ($m:ident) => {
-        $m!(u32);
-        $m!(u64);
+    ($mode:ident) => {
+        $crate::for_each_loadbalance_instance!(@instance $mode, u32);
+        $crate::for_each_loadbalance_instance!(@instance $mode, u64);
     };
-}
-
-/// The kernel type for `$t` at the shape of `$arch` (`Sm70`, `Sm90`, `TARGET`).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! loadbalance_kernel_type {
-    ($t:ident, $arch:ident) => {
-        $crate::__core::tuned!(
-            $crate::kernels::Search<$t>,
-            $crate::kernels::tuning::SEARCH,
-            $arch,
-            ::core::mem::size_of::<$t>()
-        )
-    };
-}
-
-/// The nvptx entry point of one instantiation, for the arch named by `mgpu_arch`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! loadbalance_entries {
-    ($t:ident) => {
-        $crate::__core::__paste::paste! {
-            $crate::__core::kernel_entry!([<loadbalance_search_ $t>], $crate::loadbalance_kernel_type!($t, TARGET));
+    (@instance $mode:ident, $t:ident) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels<$t>, width: $t, name: [$t];
+            impl LoadBalanceIndex for $t {
+                [Search loadbalance_search SEARCH];
+            }
         }
     };
 }
 
-macro_rules! names_and_dispatch {
-    ($t:ident) => {
-        impl<const NT: usize, const VT: usize> mgpu_core::EntryName for Search<$t, NT, VT> {
-            const NAME: &'static str = concat!("loadbalance_search_", stringify!($t));
-        }
-        impl LoadBalanceIndex for $t {
-            type Sm90 = Set<crate::loadbalance_kernel_type!($t, Sm90)>;
-            type Sm70 = Set<crate::loadbalance_kernel_type!($t, Sm70)>;
-        }
-    };
-}
-
-for_each_loadbalance_instance!(names_and_dispatch);
+for_each_loadbalance_instance!(host);

@@ -148,12 +148,7 @@ pub trait PartitionIndex: Index + Idx {
 #[macro_export]
 macro_rules! for_each_partition_instance {
     ($m:ident) => {
-        $crate::for_each_partition_instance!(@cmp $m, i32);
-        $crate::for_each_partition_instance!(@cmp $m, u32);
-        $crate::for_each_partition_instance!(@cmp $m, i64);
-        $crate::for_each_partition_instance!(@cmp $m, u64);
-        $crate::for_each_partition_instance!(@cmp $m, f32);
-        $crate::for_each_partition_instance!(@cmp $m, f64);
+        $crate::__core::for_each_element!($crate::for_each_partition_instance!(@cmp $m));
         $m!(index, u32);
         $m!(index, u64);
     };

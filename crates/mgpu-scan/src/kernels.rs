@@ -4,6 +4,7 @@
 
 use crate::device::{self, ScanArgs};
 use core::marker::PhantomData;
+use core::mem::size_of;
 use mgpu_core::{AssociativeOp, Cta, Element, Kernel};
 
 /// The name of the PTX module (family) every scan kernel lives in.
@@ -47,45 +48,17 @@ pub mod tuning {
     pub const REDUCE: Tuning = SCAN.fitting(2048);
 }
 
-mgpu_core::kernel_type! {
+mgpu_core::kernel_types! {
+    impl[T: Element, Op: AssociativeOp<T>] args: ScanArgs<T>, module: MODULE,
+        width: size_of::<T>();
     /// [`device::lookback`]: single-pass scan (integers).
-    pub struct Lookback<T: Element, Op: AssociativeOp<T>>;
-    args: ScanArgs<T>,
-    module: MODULE,
-    tuning: tuning::SCAN,
-    width: core::mem::size_of::<T>(),
-    shared: device::shared_bytes(core::mem::size_of::<T>(), NT, VT),
-    body: device::lookback,
-}
-mgpu_core::kernel_type! {
+    pub struct Lookback { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::lookback }
     /// [`device::partials`]: per-CTA reductions.
-    pub struct Partials<T: Element, Op: AssociativeOp<T>>;
-    args: ScanArgs<T>,
-    module: MODULE,
-    tuning: tuning::REDUCE,
-    width: core::mem::size_of::<T>(),
-    shared: device::shared_bytes(core::mem::size_of::<T>(), NT, VT),
-    body: device::partials,
-}
-mgpu_core::kernel_type! {
+    pub struct Partials { tuning: tuning::REDUCE, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::partials }
     /// [`device::spine`]: one-CTA scan of the partials.
-    pub struct Spine<T: Element, Op: AssociativeOp<T>>;
-    args: ScanArgs<T>,
-    module: MODULE,
-    tuning: tuning::SCAN,
-    width: core::mem::size_of::<T>(),
-    shared: device::shared_bytes(core::mem::size_of::<T>(), NT, VT),
-    body: device::spine,
-}
-mgpu_core::kernel_type! {
+    pub struct Spine { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::spine }
     /// [`device::downsweep`]: per-CTA scans from the partials (floats).
-    pub struct Downsweep<T: Element, Op: AssociativeOp<T>>;
-    args: ScanArgs<T>,
-    module: MODULE,
-    tuning: tuning::SCAN,
-    width: core::mem::size_of::<T>(),
-    shared: device::shared_bytes(core::mem::size_of::<T>(), NT, VT),
-    body: device::downsweep,
+    pub struct Downsweep { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::downsweep }
 }
 
 /// A kernel slot a type/operator pair does not use (floats have no look-back kernel,
@@ -154,121 +127,47 @@ pub trait ScanOp<T: Element>: AssociativeOp<T> {
 /// assert_eq!(mgpu_scan::kernels::nv::<f64, Plus>(Arch::Sm70), 256 * 5);
 /// ```
 pub fn nv<T: Element, Op: ScanOp<T>>(arch: mgpu_core::Arch) -> usize {
-    fn of<T: Element, S: KernelSet<T>>() -> usize {
-        S::Partials::NV as usize
-    }
-    mgpu_core::by_arch!(arch, Op as ScanOp<T>, of::<T>())
+    mgpu_core::by_arch!(arch, Op as ScanOp<T>, <KernelSet<T>>::Partials::NV) as usize
 }
 
-/// Calls `$m!(kind, type, Op, op_name)` for every scan instantiation: the single list the
-/// entry points (kernels-ptx/entries) and the host dispatch are generated from.
+/// The single list of scan instantiations (every integer type with plus, multiplies,
+/// maximum, minimum, bit_and, bit_or and bit_xor; every float type with the first four)
+/// and their kernels: `for_each_scan_instance!(entries)` makes the nvptx entry points
+/// (kernels-ptx/entries), `for_each_scan_instance!(host)` the entry names and the
+/// [`ScanOp`] impls, both with [`mgpu_core::family_instance!`]. Integers use the
+/// look-back kernel, floats the downsweep; the other slot is [`Unused`].
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_each_scan_instance {
-    ($m:ident) => {
-        $crate::for_each_scan_instance!(@int $m, i32);
-        $crate::for_each_scan_instance!(@int $m, u32);
-        $crate::for_each_scan_instance!(@int $m, i64);
-        $crate::for_each_scan_instance!(@int $m, u64);
-        $crate::for_each_scan_instance!(@float $m, f32);
-        $crate::for_each_scan_instance!(@float $m, f64);
+    ($mode:ident) => {
+        $crate::__core::for_each_integer!($crate::for_each_scan_instance!(
+            @ops $mode, int,
+            [Plus plus, Multiplies mul, Maximum max, Minimum min, BitAnd and, BitOr or, BitXor xor]
+        ));
+        $crate::__core::for_each_float!($crate::for_each_scan_instance!(
+            @ops $mode, float, [Plus plus, Multiplies mul, Maximum max, Minimum min]
+        ));
     };
-    (@int $m:ident, $t:ident) => {
-        $m!(int, $t, Plus, plus);
-        $m!(int, $t, Multiplies, mul);
-        $m!(int, $t, Maximum, max);
-        $m!(int, $t, Minimum, min);
-        $m!(int, $t, BitAnd, and);
-        $m!(int, $t, BitOr, or);
-        $m!(int, $t, BitXor, xor);
+    (@ops $mode:ident, $kind:ident, [$($op:ident $name:ident),+], $t:ident) => {
+        $( $crate::for_each_scan_instance!(@instance $mode, $kind, $t, $op, $name); )+
     };
-    (@float $m:ident, $t:ident) => {
-        $m!(float, $t, Plus, plus);
-        $m!(float, $t, Multiplies, mul);
-        $m!(float, $t, Maximum, max);
-        $m!(float, $t, Minimum, min);
+    (@instance $mode:ident, int, $t:ident, $op:ident, $name:ident) => {
+        $crate::for_each_scan_instance!(@set $mode, $t, $op, $name, true, [Lookback scan_lookback SCAN],
+            [Partials scan_partials REDUCE], [Spine scan_spine SCAN], ($crate::kernels::Unused<$t>));
     };
-}
-
-/// The kernel type of `$kernel` for `$t`/`$op` at the shape of `$arch` (`Sm70`, `Sm90`,
-/// `TARGET`).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! scan_kernel_type {
-    ($kernel:ident, $tuning:ident, $t:ident, $op:ident, $arch:ident) => {
-        $crate::__core::tuned!(
-            $crate::kernels::$kernel<$t, $crate::__core::$op>,
-            $crate::kernels::tuning::$tuning,
-            $arch,
-            ::core::mem::size_of::<$t>()
-        )
+    (@instance $mode:ident, float, $t:ident, $op:ident, $name:ident) => {
+        $crate::for_each_scan_instance!(@set $mode, $t, $op, $name, false, ($crate::kernels::Unused<$t>),
+            [Partials scan_partials REDUCE], [Spine scan_spine SCAN], [Downsweep scan_downsweep SCAN]);
     };
-}
-
-/// The nvptx entry points of one instantiation, for the arch named by `mgpu_arch`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! scan_entries {
-    (int, $t:ident, $op:ident, $name:ident) => {
-        $crate::__core::__paste::paste! {
-            $crate::__core::kernel_entry!([<scan_lookback_ $t _ $name>], $crate::scan_kernel_type!(Lookback, SCAN, $t, $op, TARGET));
-            $crate::__core::kernel_entry!([<scan_partials_ $t _ $name>], $crate::scan_kernel_type!(Partials, REDUCE, $t, $op, TARGET));
-            $crate::__core::kernel_entry!([<scan_spine_ $t _ $name>], $crate::scan_kernel_type!(Spine, SCAN, $t, $op, TARGET));
-        }
-    };
-    (float, $t:ident, $op:ident, $name:ident) => {
-        $crate::__core::__paste::paste! {
-            $crate::__core::kernel_entry!([<scan_partials_ $t _ $name>], $crate::scan_kernel_type!(Partials, REDUCE, $t, $op, TARGET));
-            $crate::__core::kernel_entry!([<scan_spine_ $t _ $name>], $crate::scan_kernel_type!(Spine, SCAN, $t, $op, TARGET));
-            $crate::__core::kernel_entry!([<scan_downsweep_ $t _ $name>], $crate::scan_kernel_type!(Downsweep, SCAN, $t, $op, TARGET));
+    (@set $mode:ident, $t:ident, $op:ident, $name:ident, $lookback:literal, $($slot:tt),+) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels<$t, $crate::__core::$op>, width: $t, name: [$t _ $name];
+            impl ScanOp<$t> for $crate::__core::$op {
+                $($slot),+;
+                const LOOKBACK: bool = $lookback;
+            }
         }
     };
 }
 
-macro_rules! names_and_dispatch {
-    ($kind:ident, $t:ident, $op:ident, $name:ident) => {
-        names_and_dispatch!(@name Lookback, lookback, $t, $op, $name);
-        names_and_dispatch!(@name Partials, partials, $t, $op, $name);
-        names_and_dispatch!(@name Spine, spine, $t, $op, $name);
-        names_and_dispatch!(@name Downsweep, downsweep, $t, $op, $name);
-        names_and_dispatch!(@set $kind, $t, $op);
-    };
-    (@name $k:ident, $kname:ident, $t:ident, $op:ident, $name:ident) => {
-        impl<const NT: usize, const VT: usize> mgpu_core::EntryName for $k<$t, mgpu_core::$op, NT, VT> {
-            const NAME: &'static str =
-                concat!("scan_", stringify!($kname), "_", stringify!($t), "_", stringify!($name));
-        }
-    };
-    (@set int, $t:ident, $op:ident) => {
-        impl ScanOp<$t> for mgpu_core::$op {
-            const LOOKBACK: bool = true;
-            type Sm90 = names_and_dispatch!(@int_set $t, $op, Sm90);
-            type Sm70 = names_and_dispatch!(@int_set $t, $op, Sm70);
-        }
-    };
-    (@set float, $t:ident, $op:ident) => {
-        impl ScanOp<$t> for mgpu_core::$op {
-            const LOOKBACK: bool = false;
-            type Sm90 = names_and_dispatch!(@float_set $t, $op, Sm90);
-            type Sm70 = names_and_dispatch!(@float_set $t, $op, Sm70);
-        }
-    };
-    (@int_set $t:ident, $op:ident, $arch:ident) => {
-        Set<
-            crate::scan_kernel_type!(Lookback, SCAN, $t, $op, $arch),
-            crate::scan_kernel_type!(Partials, REDUCE, $t, $op, $arch),
-            crate::scan_kernel_type!(Spine, SCAN, $t, $op, $arch),
-            Unused<$t>,
-        >
-    };
-    (@float_set $t:ident, $op:ident, $arch:ident) => {
-        Set<
-            Unused<$t>,
-            crate::scan_kernel_type!(Partials, REDUCE, $t, $op, $arch),
-            crate::scan_kernel_type!(Spine, SCAN, $t, $op, $arch),
-            crate::scan_kernel_type!(Downsweep, SCAN, $t, $op, $arch),
-        >
-    };
-}
-
-for_each_scan_instance!(names_and_dispatch);
+for_each_scan_instance!(host);

@@ -9,11 +9,21 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 #![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, asm_experimental_arch))]
 
-/// The scan family: look-back scan (integers), partials, spine, downsweep (floats).
-#[cfg(feature = "scan")]
-pub mod scan {
-    use mgpu_scan::scan_entries;
-    mgpu_scan::for_each_scan_instance!(scan_entries);
+/// One family's module: the entry points of its instance list,
+/// `<crate>::for_each_<family>_instance!(entries)`, behind the family's feature.
+macro_rules! family {
+    ($(#[$doc:meta])* $feature:literal $name:ident: $($list:ident)::+) => {
+        $(#[$doc])*
+        #[cfg(feature = $feature)]
+        pub mod $name {
+            $($list)::+!(entries);
+        }
+    };
+}
+
+family! {
+    /// The scan family: look-back scan (integers), partials, spine, downsweep (floats).
+    "scan" scan: mgpu_scan::for_each_scan_instance
 }
 
 /// The blocks family: test kernels that instantiate every device building block
@@ -35,27 +45,19 @@ pub mod partition {
     mgpu_partition::for_each_partition_instance!(partition_entries);
 }
 
-/// The load-balancing search family: the search kernel for u32 and u64 indices, from
-/// `mgpu_loadbalance::for_each_loadbalance_instance!`.
-#[cfg(feature = "loadbalance")]
-pub mod loadbalance {
-    use mgpu_loadbalance::loadbalance_entries;
-    mgpu_loadbalance::for_each_loadbalance_instance!(loadbalance_entries);
+family! {
+    /// The load-balancing search family: the search kernel for u32 and u64 indices.
+    "loadbalance" loadbalance: mgpu_loadbalance::for_each_loadbalance_instance
 }
 
-/// The interval family: load-balanced expand and move/gather/scatter, and the naive
-/// expand, for every element type with u32 and u64 indices, from
-/// `mgpu_intervalmove::for_each_intervalmove_instance!`.
-#[cfg(feature = "intervalmove")]
-pub mod intervalmove {
-    use mgpu_intervalmove::intervalmove_entries;
-    mgpu_intervalmove::for_each_intervalmove_instance!(intervalmove_entries);
+family! {
+    /// The interval family: load-balanced expand and move/gather/scatter, and the naive
+    /// expand, for every element type with u32 and u64 indices.
+    "intervalmove" intervalmove: mgpu_intervalmove::for_each_intervalmove_instance
 }
 
-/// The bulk family: bulk remove and bulk insert for every element type with u32 and u64
-/// indices, from `mgpu_bulk::for_each_bulk_instance!`.
-#[cfg(feature = "bulk")]
-pub mod bulk {
-    use mgpu_bulk::bulk_entries;
-    mgpu_bulk::for_each_bulk_instance!(bulk_entries);
+family! {
+    /// The bulk family: bulk remove and bulk insert for every element type with u32 and
+    /// u64 indices.
+    "bulk" bulk: mgpu_bulk::for_each_bulk_instance
 }
