@@ -163,7 +163,15 @@ macro_rules! families {
 }
 
 // The registered families. Add a family here once its two PTX files are committed.
-families!(scan, blocks, partition, loadbalance, intervalmove, bulk);
+families!(
+    scan,
+    blocks,
+    partition,
+    loadbalance,
+    intervalmove,
+    bulk,
+    segreduce
+);
 
 /// The PTX text of `family` for `arch` (`"sm_70"` or `"sm_90"`), or `None` when that
 /// family is not registered or the architecture is not one of [`ARCHS`].

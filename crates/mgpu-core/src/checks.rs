@@ -119,3 +119,36 @@ pub fn bulk_insert_sequence<I: Index>(
     let past = sequence_last(first, step, len).is_some_and(|l| l > source_len as u128);
     Violation::check(past.then_some(Violation::InsertRange { source_len }))
 }
+
+/// The segmented reduction's sizes over CSR, in this order: one output per segment (when
+/// `output` is given: the facade allocates its own), no values without segments, value
+/// and segment counts that fit `I` (the CSR holds value indices; the kernels index
+/// segments with `I`).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::seg_reduce_csr::<u32>(100, 7, Some(7)).is_ok());
+/// assert!(checks::seg_reduce_csr::<u32>(0, 0, Some(0)).is_ok());
+/// let e = checks::seg_reduce_csr::<u32>(100, 7, Some(6)).unwrap_err();
+/// assert_eq!(e.to_string(), "seg_reduce_csr output (one per segment): expected length 7, got 6");
+/// let e = checks::seg_reduce_csr::<u32>(5, 0, None).unwrap_err();
+/// assert_eq!(e.to_string(), "invalid input: 5 values with no segments");
+/// ```
+pub fn seg_reduce_csr<I: Index>(
+    values: usize,
+    segments: usize,
+    output: Option<usize>,
+) -> Result<()> {
+    if let Some(out) = output {
+        Error::check_len("seg_reduce_csr output (one per segment)", segments, out)?;
+    }
+    if segments == 0 && values > 0 {
+        Violation::check([Violation::ValuesWithoutSegments {
+            values: values as u64,
+        }])?;
+    }
+    Error::check_fits::<I>("seg_reduce_csr value count", values)?;
+    Error::check_fits::<I>("seg_reduce_csr segment count", segments)
+}

@@ -76,8 +76,8 @@ pub use error::{Error, Result};
 pub use family::{EntryName, Shape, Tuning};
 pub use kernel::{Arch, Kernel};
 pub use ops::{
-    AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, EqualTo, Greater, Less, Maximum,
-    Minimum, Minus, Modulus, Multiplies, Plus,
+    AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, EqualTo, Greater, Less, Mat2Mul,
+    Maximum, Minimum, Minus, Modulus, Multiplies, Plus,
 };
 pub use sequence::{Sequence, Source};
 pub use types::{Element, Index, Integer};

@@ -22,9 +22,12 @@ pub trait BinaryOp<T>: Copy + Default + Send + Sync + 'static {
     fn apply(a: T, b: T) -> T;
 }
 
-/// An associative and commutative operator with an identity: what reductions and scans
-/// accept. Implemented for plus, multiplies, maximum and minimum on every element type and
-/// for bit_and, bit_or and bit_xor on the integers, so a wrong pairing does not compile:
+/// An associative operator with an identity: what reductions and scans accept.
+/// Implemented for plus, multiplies, maximum and minimum on every element type, for
+/// bit_and, bit_or and bit_xor on the integers, and for [`Mat2Mul`] on u64, so a wrong
+/// pairing does not compile. The CPU backend and the segmented reduction apply it in
+/// input order, so it need not be commutative ([`Mat2Mul`] is not); the GPU scans and
+/// reductions are instantiated for the commutative ones only.
 ///
 /// ```compile_fail
 /// use mgpu_core::{AssociativeOp, BitAnd};
@@ -132,6 +135,22 @@ zst!(
     /// assert_eq!(<Minimum as BinaryOp<i64>>::apply(-3, 2), -3);
     /// ```
     Minimum,
+    /// The product of 2x2 matrices of u16 entries (wrapping), each packed into a u64 row
+    /// by row from the high bits: `[a b; c d]` is `a << 48 | b << 32 | c << 16 | d`.
+    /// Identity: the unit matrix. Associative but **not commutative**: a reduction with it
+    /// shows whether its operands were combined in order (the order tests of the
+    /// segmented reduction use it), and a segmented product of such matrices is a
+    /// segmented linear recurrence.
+    ///
+    /// ```
+    /// use mgpu_core::{AssociativeOp, BinaryOp, Mat2Mul};
+    /// let m = |a: u64, b: u64, c: u64, d: u64| a << 48 | b << 32 | c << 16 | d;
+    /// let (x, y) = (m(1, 2, 0, 1), m(1, 0, 3, 1));
+    /// assert_eq!(Mat2Mul::apply(x, y), m(7, 2, 3, 1));
+    /// assert_eq!(Mat2Mul::apply(y, x), m(1, 2, 3, 7)); // not commutative
+    /// assert_eq!(Mat2Mul::apply(x, Mat2Mul::identity()), x);
+    /// ```
+    Mat2Mul,
     /// `a < b`.
     ///
     /// ```
@@ -261,6 +280,27 @@ macro_rules! float_ops {
 
 int_ops!(i32, u32, i64, u64);
 float_ops!(f32, f64);
+
+impl BinaryOp<u64> for Mat2Mul {
+    const NAME: &'static str = "mat2mul";
+    #[inline(always)]
+    fn apply(x: u64, y: u64) -> u64 {
+        let e = |m: u64, k: u32| (m >> (48 - 16 * k)) as u16;
+        let (a, b, c, d) = (e(x, 0), e(x, 1), e(x, 2), e(x, 3));
+        let (p, q, r, s) = (e(y, 0), e(y, 1), e(y, 2), e(y, 3));
+        let dot = |u: u16, v: u16, w: u16, z: u16| {
+            u.wrapping_mul(v).wrapping_add(w.wrapping_mul(z)) as u64
+        };
+        dot(a, p, b, r) << 48 | dot(a, q, b, s) << 32 | dot(c, p, d, r) << 16 | dot(c, q, d, s)
+    }
+}
+
+impl AssociativeOp<u64> for Mat2Mul {
+    #[inline(always)]
+    fn identity() -> u64 {
+        1 << 48 | 1
+    }
+}
 
 impl<T: Element> BinaryOp<T> for Maximum {
     const NAME: &'static str = "max";

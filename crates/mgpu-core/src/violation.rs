@@ -31,6 +31,11 @@ pub enum Violation {
         /// The total.
         total: u64,
     },
+    /// Values (at least one) with no segments to reduce them into.
+    ValuesWithoutSegments {
+        /// The number of values.
+        values: u64,
+    },
     /// A scan (of counts, of segment starts) whose first value is not 0.
     ScanStart,
     /// A scan with a value below its predecessor.
@@ -73,6 +78,9 @@ impl fmt::Display for Violation {
             Violation::ScanOrder => write!(f, "the scan is not non-decreasing"),
             Violation::TotalWithoutIntervals { total } => {
                 write!(f, "a total of {total} with no intervals")
+            }
+            Violation::ValuesWithoutSegments { values } => {
+                write!(f, "{values} values with no segments")
             }
             Violation::ScanPastTotal { total } => {
                 write!(f, "a scan value is past the total {total}")

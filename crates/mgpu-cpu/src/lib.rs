@@ -16,7 +16,8 @@
 //!   not fit the index type: [`scan_counts_exclusive`], [`scan_counts_exclusive_in_place`];
 //! - the load-balancing search (seed 001): [`load_balance_search`],
 //!   [`load_balance_search_ranks`], [`load_balance_search_counts`];
-//! - bulk remove and bulk insert (seed 003): [`bulk_remove`], [`bulk_insert`].
+//! - bulk remove and bulk insert (seed 003): [`bulk_remove`], [`bulk_insert`];
+//! - segmented reduction over CSR (seed 002): [`seg_reduce_csr`].
 //!
 //! Operators are type parameters (zero-sized types from `mgpu-core`), as on the GPU:
 //! `scan_exclusive::<i32, Plus>(&input, &mut output)`. They must be
@@ -77,6 +78,7 @@ mod loadbalance;
 pub mod partition;
 mod reduce;
 mod scan;
+mod segreduce;
 
 pub use bulk::{bulk_insert, bulk_remove};
 pub use chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
@@ -85,3 +87,4 @@ pub use intervalmove::{interval_expand, interval_gather, interval_move, interval
 pub use loadbalance::{load_balance_search, load_balance_search_counts, load_balance_search_ranks};
 pub use reduce::reduce;
 pub use scan::{scan_exclusive, scan_exclusive_in_place, scan_inclusive, scan_inclusive_in_place};
+pub use segreduce::seg_reduce_csr;

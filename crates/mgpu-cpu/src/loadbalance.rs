@@ -14,7 +14,7 @@ use crate::chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
 
 /// Checks that `scan` is an exclusive scan of counts summing to `total`: it starts at 0,
 /// never decreases, and ends at most at `total`.
-fn validate<I: Index>(scan: &[I], total: u64) -> Result<()> {
+pub(crate) fn validate<I: Index>(scan: &[I], total: u64) -> Result<()> {
     let Some(last) = scan.last() else {
         if total != 0 {
             return Violation::check([Violation::TotalWithoutIntervals { total }]);

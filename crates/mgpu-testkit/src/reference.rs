@@ -295,3 +295,30 @@ pub fn merge_splits(sources: &[u64], a_len: usize, nv: usize) -> Vec<u64> {
         .map(|p| from_a[(nv * p).min(n)])
         .collect()
 }
+
+/// The segmented reduction over CSR by a plain loop: for each segment `j`, the values
+/// `data[csr[j]..csr[j + 1]]` (the last to the end of `data`) folded left to right from
+/// `identity` with `op`. `csr` must be valid (from 0, non-decreasing, at most
+/// `data.len()`).
+///
+/// # Examples
+///
+/// ```
+/// let r = mgpu_testkit::seg_reduce_csr(&[1, 2, 3, 4, 5, 6], &[0, 2, 2, 5], 0, |a, b| a + b);
+/// assert_eq!(r, [3, 0, 12, 6]);
+/// ```
+pub fn seg_reduce_csr<T: Copy>(
+    data: &[T],
+    csr: &[u64],
+    identity: T,
+    op: impl Fn(T, T) -> T,
+) -> Vec<T> {
+    (0..csr.len())
+        .map(|j| {
+            let end = csr.get(j + 1).map_or(data.len(), |&e| e as usize);
+            data[csr[j] as usize..end]
+                .iter()
+                .fold(identity, |a, &x| op(a, x))
+        })
+        .collect()
+}

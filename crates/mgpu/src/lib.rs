@@ -66,8 +66,8 @@ pub use algorithms::IntervalSource;
 pub use mgpu_bulk::{BulkData, BulkElement, BulkIndex};
 pub use mgpu_core::{
     AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, Element, EqualTo, Error, Greater,
-    Index, Integer, Less, Maximum, Minimum, Minus, Modulus, Multiplies, Plus, Result, Sequence,
-    Source, Violation,
+    Index, Integer, Less, Mat2Mul, Maximum, Minimum, Minus, Modulus, Multiplies, Plus, Result,
+    Sequence, Source, Violation,
 };
 pub use mgpu_intervalmove::{IntervalData, IntervalElement, IntervalIndex};
 pub use mgpu_loadbalance::LoadBalanceIndex;
@@ -75,6 +75,7 @@ pub use mgpu_runtime::{
     Arch, Context, Device, DeviceInfo, DeviceSlice, DeviceSliceMut, DeviceVec, Pending, Simulator,
 };
 pub use mgpu_scan::{ScanKind, ScanOp};
+pub use mgpu_segreduce::SegReduceOp;
 
 /// The CPU backend (`mgpu-cpu`): every algorithm on host slices with rayon, operators as
 /// type parameters.
@@ -145,3 +146,18 @@ pub use mgpu_intervalmove as intervalmove;
 /// assert_eq!(out.to_vec().unwrap(), vec![5, 0, 6, 1, 7]);
 /// ```
 pub use mgpu_bulk as bulk;
+
+/// The GPU backend of the segmented reduction (`mgpu-segreduce`): launchers generic over
+/// [`Device`], on [`DeviceSlice`]s, with a queued `_into` form.
+///
+/// ```
+/// use mgpu::{DeviceVec, Minimum, Simulator};
+/// let dev = Simulator::new();
+/// let data = DeviceVec::from_slice(&dev, &[4u64, 2, 9]).unwrap();
+/// let csr = DeviceVec::from_slice(&dev, &[0u32, 0]).unwrap(); // lengths 0, 3
+/// let mut out = DeviceVec::<u64, _>::zeros(&dev, 2).unwrap();
+/// mgpu::segreduce::seg_reduce_csr(data.as_slice(), csr.as_slice(), out.as_mut_slice(), Minimum)
+///     .unwrap();
+/// assert_eq!(out.to_vec().unwrap(), vec![u64::MAX, 2]);
+/// ```
+pub use mgpu_segreduce as segreduce;

@@ -61,3 +61,9 @@ family! {
     /// u64 indices.
     "bulk" bulk: mgpu_bulk::for_each_bulk_instance
 }
+
+family! {
+    /// The segmented reduction family: the tiles and the two spine passes, for every
+    /// element type and operator with u32 and u64 indices.
+    "segreduce" segreduce: mgpu_segreduce::for_each_segreduce_instance
+}

@@ -68,3 +68,4 @@ mod intervalmove;
 pub use intervalmove::IntervalSource;
 mod loadbalance;
 mod scan;
+mod segreduce;

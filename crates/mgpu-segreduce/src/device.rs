@@ -1,0 +1,543 @@
+//! The kernel bodies of the segmented reduction over CSR (seed 002's `SegReduceCsr`),
+//! generic over [`Cta`], the element, index and operator types and the tile shape, with
+//! the input checks fused in (DESIGN §5).
+//!
+//! # The decomposition
+//!
+//! The values (A: work items `0..total`) are merged with the segment starts (B: the CSR
+//! array, `n` values, B first on ties), the load-balancing search's merge (seed 001), and
+//! cut into tiles of `NT * VT` merge steps by its upper-bound Merge Path partitions
+//! (`mgpu_partition::load_balance_partitions`). Each tile therefore holds as many values
+//! plus segment starts as any other, whatever the segment lengths: empty segments,
+//! thousands of them in a row, and a single segment of every value cost the same per step.
+//! (The seed maps `NT * VT` values to a tile instead, which cannot hold more than `NT * VT`
+//! segment ends, and strips empty segments with an extra CSR-to-CSR2 pass and a bulk
+//! insert; here they need nothing.)
+//!
+//! A thread walks its `VT` steps in order. A value step folds the value into the thread's
+//! accumulator; the B step of segment `j` ends segment `j - 1` (there is one more, virtual,
+//! end after the last value, which ends segment `n - 1`): the accumulator is that
+//! segment's partial reduction (the identity for an empty segment), and it is cleared.
+//! Then:
+//!
+//! 1. [`seg_reduce_tiles`]: the CTA segmented scan of the threads' carry-outs (the
+//!    accumulators left after their last end) gives each thread the reduction of the
+//!    values of its first ended segment that lie in earlier threads (its carry-in), which
+//!    is prepended to its first end's partial: every segment that ends in the tile gets
+//!    the reduction of its values in the tile, in order. The results go through shared
+//!    memory to coalesced stores; the tile's carry-out (the values of the segment still
+//!    open at its end) goes to `carry_out[tile]`.
+//! 2. [`spine_reduce`] (only with more than one chunk of `NT * VT` tiles) and
+//!    [`spine_apply`]: the same segmented scan over the tiles' carry-outs, a tile "ending a
+//!    segment" when it holds a B step or the virtual end, gives each tile the reduction of
+//!    its first ended segment's values in earlier tiles, which is prepended to that
+//!    segment's result in `output` (one read-modify-write per tile).
+//!
+//! Every operand is combined in segment order (earlier values on the left), so the
+//! operator need not be commutative, and the association depends only on the tile shape:
+//! the results are the same bits on every run.
+
+use mgpu_core::{AssociativeOp, Cta, Element, Less, WARP_SIZE};
+use mgpu_ctascan::{cta_seg_scan, seg_scan_shared_bytes};
+use mgpu_ctasearch::{load_balance_tile, merge_path, Counting, Idx, Upper};
+use mgpu_loadbalance::device::check_scan_tile;
+
+pub use mgpu_loadbalance::device::{ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
+
+/// Arguments of the three kernels ([`seg_reduce_tiles`], [`spine_reduce`],
+/// [`spine_apply`]): one struct, so that they form one kernel set.
+///
+/// # Examples
+///
+/// ```
+/// let a = mgpu_segreduce::device::SegReduceArgs::<f64, u32>::default();
+/// assert!(a.data.is_null() && a.num_segments == 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SegReduceArgs<T, I> {
+    /// The values (`total` of them).
+    pub data: *const T,
+    /// Values.
+    pub total: u64,
+    /// The segment starts: `csr[j]` is the first value of segment `j` (an exclusive scan
+    /// of the segment lengths: `csr[0] == 0`, non-decreasing, at most `total`).
+    pub csr: *const I,
+    /// Segments (`csr` and `output` length).
+    pub num_segments: u64,
+    /// Upper-bound Merge Path partitions of the values against `csr`, one per tile
+    /// boundary (`tiles + 1`, from `mgpu_partition::load_balance_partitions`).
+    pub mp: *const u64,
+    /// Tiles of [`seg_reduce_tiles`] (its grid).
+    pub tiles: u64,
+    /// Merge steps per tile of [`seg_reduce_tiles`] (its `NT * VT`).
+    pub nv: u64,
+    /// Per segment: its reduction (the identity when it is empty). The first segment a
+    /// tile ends gets only its values in the tile from [`seg_reduce_tiles`]; the spine
+    /// prepends the rest.
+    pub output: *mut T,
+    /// Per tile: the reduction of its values after its last segment end.
+    pub carry_out: *mut T,
+    /// Per chunk of [`spine_reduce`]: the reduction of its tiles' carry-outs after its last
+    /// tile that ends a segment.
+    pub chunk_carry: *mut T,
+    /// Per chunk: 1 when one of its tiles ends a segment.
+    pub chunk_ends: *mut u32,
+    /// The error word: [`seg_reduce_tiles`] ORs `ERROR_*` bits into it (zeroed by the
+    /// host); when one is set, the spine does nothing (the tiles that failed wrote neither
+    /// results nor carry-outs).
+    pub error: *mut u32,
+}
+
+impl<T, I> Default for SegReduceArgs<T, I> {
+    /// Null pointers and zero sizes.
+    fn default() -> Self {
+        use core::ptr::{null, null_mut};
+        SegReduceArgs {
+            data: null(),
+            total: 0,
+            csr: null(),
+            num_segments: 0,
+            mp: null(),
+            tiles: 0,
+            nv: 0,
+            output: null_mut(),
+            carry_out: null_mut(),
+            chunk_carry: null_mut(),
+            chunk_ends: null_mut(),
+            error: null_mut(),
+        }
+    }
+}
+
+/// Bytes rounded up to 16.
+const fn align16(bytes: usize) -> usize {
+    bytes.div_ceil(16) * 16
+}
+
+/// Offset of the segment starts in [`seg_reduce_tiles`]' shared memory: after the
+/// values, `NT * VT + 1` slots (a tile's results: one per segment start but that of
+/// segment 0, and the last tile's final one).
+const fn starts_offset(nt: usize, vt: usize, t_bytes: usize) -> usize {
+    align16((nt * vt + 1) * t_bytes)
+}
+
+/// Offset of the segmented scan's (and the checks') scratch area.
+const fn scratch_offset(nt: usize, vt: usize, t_bytes: usize, i_bytes: usize) -> usize {
+    starts_offset(nt, vt, t_bytes) + align16((nt * vt + 1) * i_bytes)
+}
+
+/// Bytes of shared memory [`seg_reduce_tiles`] needs with `NT * VT` steps per tile,
+/// `t_bytes`-byte values and `i_bytes`-byte indices: the tile's values (then its
+/// results), its segment starts, and the segmented scan's scratch (which the checks'
+/// `NT / 32` words share).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_segreduce::device::tiles_shared_bytes;
+/// assert_eq!(tiles_shared_bytes(128, 11, 4, 4), 5648 + 5648 + 32);
+/// ```
+pub const fn tiles_shared_bytes(nt: usize, vt: usize, t_bytes: usize, i_bytes: usize) -> usize {
+    scratch_offset(nt, vt, t_bytes, i_bytes) + align16(seg_scan_shared_bytes(nt, t_bytes))
+}
+
+/// The first segment a tile ends, and one past its last: a tile whose B steps are the
+/// starts of segments `b0..b1` ends segments `b0 - 1 .. b1 - 1` (the start of segment 0
+/// ends nothing), and the last tile also ends segment `n - 1`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_segreduce::device::ended_segments;
+/// assert_eq!(ended_segments(0, 3, 7, false), (0, 2));
+/// assert_eq!(ended_segments(3, 7, 7, true), (2, 7));
+/// assert_eq!(ended_segments(4, 4, 7, false), (3, 3)); // no start: ends nothing
+/// ```
+#[inline(always)]
+pub fn ended_segments(b0: u64, b1: u64, n: u64, last_tile: bool) -> (u64, u64) {
+    let begin = b0.saturating_sub(1);
+    let end = if last_tile { n } else { b1.saturating_sub(1) };
+    (begin, if end > begin { end } else { begin })
+}
+
+/// Tile `tile`'s segment starts `b0..b1` from the partitions (tiles of `nv` merge steps
+/// over `total` values and `n` segments): `b0 = nv * tile - mp[tile]`, the same for `b1`
+/// at the next boundary.
+///
+/// # Safety
+/// `mp` is readable at `tile` and `tile + 1`.
+#[inline(always)]
+unsafe fn tile_starts(mp: *const u64, tile: u64, nv: u64, steps: u64) -> (u64, u64) {
+    let d0 = nv * tile;
+    let d1 = if d0 + nv < steps { d0 + nv } else { steps };
+    let (m0, m1) = (*mp.add(tile as usize), *mp.add(tile as usize + 1));
+    (d0.saturating_sub(m0), d1.saturating_sub(m1))
+}
+
+/// The segmented reduction of one tile (see the module docs): checks the tile's CSR and
+/// partitions as the load-balancing search does (a tile that finds a fault raises it and
+/// writes nothing), loads its values and segment starts to shared memory, walks each
+/// thread's `VT` merge steps, and stores the tile's results and carry-out.
+///
+/// # Safety
+/// `data` is readable at `0..total`, `csr` at `0..num_segments`, `mp` at `0..=grid`,
+/// `output` writable at `0..num_segments`, `carry_out` at `0..grid`, `error` is one
+/// writable word; shared memory is [`tiles_shared_bytes`]. The grid is `mp`'s length
+/// minus one. `NT` is a multiple of 32 and `VT <= 32`.
+///
+/// # Examples
+///
+/// Segments of lengths 2, 0, 3 (CSR 0, 2, 2) in one tile: one kernel, no spine.
+///
+/// ```
+/// use mgpu_core::{sim, Plus};
+/// use mgpu_segreduce::device::{seg_reduce_tiles, tiles_shared_bytes, SegReduceArgs};
+/// let (data, csr, mp) = ([1i32, 2, 3, 4, 5], [0u32, 2, 2], [0u64, 5]);
+/// let (mut out, mut carry, mut err) = ([9i32; 3], [9i32], [0u32]);
+/// let args = SegReduceArgs {
+///     data: data.as_ptr(), total: 5, csr: csr.as_ptr(), num_segments: 3, mp: mp.as_ptr(),
+///     output: out.as_mut_ptr(), carry_out: carry.as_mut_ptr(), error: err.as_mut_ptr(),
+///     ..Default::default()
+/// };
+/// sim::launch(1, 32, tiles_shared_bytes(32, 1, 4, 4), &|cta: &sim::SimCta| unsafe {
+///     seg_reduce_tiles::<_, i32, u32, Plus, 32, 1>(cta, &args)
+/// });
+/// assert_eq!((out, carry, err), ([3, 0, 12], [0], [0]));
+/// ```
+#[inline(always)]
+pub unsafe fn seg_reduce_tiles<
+    C: Cta,
+    T: Element,
+    I: Idx,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    args: &SegReduceArgs<T, I>,
+) {
+    cta.grid_dependency_wait(); // the partitions come from the kernel just before
+    let (n, total) = (args.num_segments, args.total);
+    let (t_bytes, i_bytes) = (core::mem::size_of::<T>(), core::mem::size_of::<I>());
+    let scratch = cta.shared::<u8>(scratch_offset(NT, VT, t_bytes, i_bytes));
+    if !check_scan_tile::<C, I, NT, VT>(
+        cta,
+        args.csr,
+        n,
+        total,
+        args.mp,
+        scratch as *mut u32,
+        args.error,
+    ) {
+        return;
+    }
+    let nv = (NT * VT) as u64;
+    let block = cta.block();
+    let tid = cta.tid();
+    let tile = load_balance_tile::<I>(
+        block,
+        nv,
+        I::from_u64(total),
+        I::from_u64(n),
+        *args.mp.add(block as usize),
+        *args.mp.add(block as usize + 1),
+        false,
+    );
+    let (a0, b0) = (tile.a0, tile.b0);
+    let (a_count, b_count) = (tile.a_count(), tile.b_count());
+    let last_tile = block + 1 == cta.grid();
+
+    // The tile's values and segment starts to shared memory, strided (coalesced loads).
+    let vals = cta.shared::<T>(0);
+    let starts = cta.shared::<I>(starts_offset(NT, VT, t_bytes));
+    let src = args.data.add(a0.to_usize());
+    let mut i = tid;
+    while i < a_count {
+        *vals.add(i as usize) = *src.add(i as usize);
+        i += NT as u32;
+    }
+    let csr = args.csr.add(b0.to_usize());
+    let mut i = tid;
+    while i < b_count {
+        *starts.add(i as usize) = *csr.add(i as usize);
+        i += NT as u32;
+    }
+    cta.sync();
+
+    // Each thread's first step on the tile's Merge Path, then its VT steps in order.
+    let steps = a_count + b_count;
+    let diag = if VT as u32 * tid < steps {
+        VT as u32 * tid
+    } else {
+        steps
+    };
+    let mp_t = merge_path(
+        Counting(a0),
+        a_count,
+        starts as *const I,
+        b_count,
+        diag,
+        Upper,
+        Less,
+    );
+    let (mut a, b_t) = (mp_t, diag - mp_t);
+    let mut b = b_t;
+    let mut acc = Op::identity();
+    let mut ends = [Op::identity(); VT];
+    let mut end_bits = 0u32;
+    for (k, end) in ends.iter_mut().enumerate() {
+        let take_a = a < a_count
+            && (b >= b_count || a0.wrapping_add(I::from_u32(a)) < *starts.add(b as usize));
+        if take_a {
+            acc = Op::apply(acc, *vals.add(a as usize));
+            a += 1;
+        } else if b < b_count {
+            *end = acc;
+            end_bits |= 1 << k;
+            acc = Op::identity();
+            b += 1;
+        }
+    }
+    // The virtual end after the last value: the thread holding the tile's last step.
+    let has_last = last_tile && n > 0 && steps > 0 && tid == (steps - 1) / VT as u32;
+    let last = acc;
+    let carry = if has_last { Op::identity() } else { acc };
+    let (carry_in, tile_carry) =
+        cta_seg_scan::<C, T, Op, NT>(cta, carry, end_bits != 0 || has_last, scratch);
+
+    // Every thread's walk is done (the scan synchronised): the value slots take the
+    // results, slot `s - first` for ended segment `s`.
+    let (first, end) = ended_segments(b0.to_u64(), tile.b1.to_u64(), n, last_tile);
+    let mut seg = b0.to_u64() + b_t as u64; // the segment whose start is the next B step
+    let mut prefix = Some(carry_in);
+    for (k, partial) in ends.iter().enumerate() {
+        if (end_bits >> k) & 1 != 0 {
+            let v = match prefix.take() {
+                Some(c) => Op::apply(c, *partial),
+                None => *partial,
+            };
+            if seg > 0 && seg - 1 - first <= nv {
+                *vals.add((seg - 1 - first) as usize) = v;
+            }
+            seg += 1;
+        }
+    }
+    if has_last && n - 1 - first <= nv {
+        let v = match prefix {
+            Some(c) => Op::apply(c, last),
+            None => last,
+        };
+        *vals.add((n - 1 - first) as usize) = v;
+    }
+    cta.sync();
+    let count = (end - first) as u32;
+    let out = args.output.add(first as usize);
+    let mut i = tid;
+    while i < count {
+        *out.add(i as usize) = *vals.add(i as usize);
+        i += NT as u32;
+    }
+    if tid == 0 {
+        *args.carry_out.add(block as usize) = tile_carry;
+    }
+}
+
+/// Bytes of shared memory [`spine_reduce`] and [`spine_apply`] need for `nt` threads and
+/// `t_bytes`-byte values: the segmented scan's scratch, then `nt / 32` words for the
+/// warps' end flags and one value for the chunk's carry-in.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(mgpu_segreduce::device::spine_shared_bytes(256, 8), 96 + 32 + 16);
+/// ```
+pub const fn spine_shared_bytes(nt: usize, t_bytes: usize) -> usize {
+    align16(seg_scan_shared_bytes(nt, t_bytes)) + align16(4 * (nt / WARP_SIZE as usize)) + 16
+}
+
+/// A thread's `VT` consecutive tiles of chunk `cta.block()` (chunks of `NT * VT` tiles),
+/// folded in order: the carry leaving them (the reduction of the carry-outs after the last
+/// tile that ends a segment, that tile's own carry-out included) and whether one of them
+/// ends a segment. With `apply`, each tile that ends a segment also gets `carry_in` (then
+/// the carry entering it) prepended to its first ended segment's result.
+///
+/// # Safety
+/// As [`spine_apply`].
+#[inline(always)]
+unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const NT: usize, const VT: usize>(
+    args: &SegReduceArgs<T, I>,
+    chunk: u32,
+    tid: u32,
+    carry_in: Option<T>,
+) -> (T, bool) {
+    let steps = args.total + args.num_segments;
+    let first_tile = (chunk as u64 * NT as u64 + tid as u64) * VT as u64;
+    let mut x = carry_in.unwrap_or(Op::identity());
+    let mut ended = false;
+    for k in 0..VT as u64 {
+        let t = first_tile + k;
+        if t < args.tiles {
+            let (b0, b1) = tile_starts(args.mp, t, args.nv, steps);
+            let last_tile = t + 1 == args.tiles;
+            let (first, end) = ended_segments(b0, b1, args.num_segments, last_tile);
+            let c = *args.carry_out.add(t as usize);
+            if end > first {
+                if carry_in.is_some() && first < args.num_segments {
+                    let r = args.output.add(first as usize);
+                    *r = Op::apply(x, *r);
+                }
+                x = c;
+                ended = true;
+            } else {
+                x = Op::apply(x, c);
+            }
+        }
+    }
+    (x, ended)
+}
+
+/// First pass of the spine, with more than one chunk: chunk `cta.block()` (`NT * VT`
+/// tiles, `VT` consecutive ones per thread) writes the carry leaving it to
+/// `chunk_carry[chunk]` and whether a tile of it ends a segment to `chunk_ends[chunk]`.
+///
+/// # Safety
+/// `carry_out` is readable at `0..tiles`, `mp` at `0..=tiles`, `chunk_carry` and
+/// `chunk_ends` writable at `0..grid`, `error` readable; shared memory is
+/// [`spine_shared_bytes`]. `NT` is a multiple of 32.
+///
+/// # Examples
+///
+/// Tiles' carry-outs 1, 2, 4 with the second tile ending a segment: 2 + 4 leave the chunk.
+///
+/// ```
+/// use mgpu_core::{sim, Plus};
+/// use mgpu_segreduce::device::{spine_reduce, spine_shared_bytes, SegReduceArgs};
+/// // 3 tiles of 4 steps over 9 values and 3 segments (CSR 0, 0, 9): starts 0 and 1 in
+/// // tile 0, start 2 in tile 2.
+/// let (mut carry, mp) = ([1i32, 2, 4], [0u64, 2, 6, 9]);
+/// let (mut cc, mut ce, mut no_error) = ([0i32], [0u32], [0u32]);
+/// let args = SegReduceArgs::<i32, u32> {
+///     carry_out: carry.as_mut_ptr(), tiles: 3, mp: mp.as_ptr(), nv: 4, total: 9,
+///     num_segments: 3, chunk_carry: cc.as_mut_ptr(), chunk_ends: ce.as_mut_ptr(),
+///     error: no_error.as_mut_ptr(), ..Default::default()
+/// };
+/// sim::launch(1, 32, spine_shared_bytes(32, 4), &|cta: &sim::SimCta| unsafe {
+///     spine_reduce::<_, i32, u32, Plus, 32, 1>(cta, &args)
+/// });
+/// assert_eq!((cc, ce), ([4], [1])); // tile 2 ends the last segment: its carry-out alone
+/// ```
+#[inline(always)]
+pub unsafe fn spine_reduce<
+    C: Cta,
+    T: Element,
+    I: Idx,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    args: &SegReduceArgs<T, I>,
+) {
+    if *args.error != 0 {
+        return;
+    }
+    let (x, ended) = fold_tiles::<T, I, Op, NT, VT>(args, cta.block(), cta.tid(), None);
+    let scratch = cta.shared::<u8>(0);
+    let (_, chunk_carry) = cta_seg_scan::<C, T, Op, NT>(cta, x, ended, scratch);
+    let any = cta.sync_or(ended);
+    if cta.tid() == 0 {
+        *args.chunk_carry.add(cta.block() as usize) = chunk_carry;
+        *args.chunk_ends.add(cta.block() as usize) = any as u32;
+    }
+}
+
+/// Second pass of the spine: chunk `cta.block()` finds the carry entering it (thread 0
+/// folds the earlier chunks' carries back to the nearest one that ends a segment; with
+/// one chunk there is none), the segmented scan of its threads' folds gives each thread
+/// the carry entering its tiles, and each tile that ends a segment gets the carry
+/// entering it prepended to the result of the first segment it ends.
+///
+/// # Safety
+/// `carry_out` is readable at `0..tiles`, `mp` at `0..=tiles`, `output` readable and
+/// writable at `0..num_segments`, `error` readable, and with more than one chunk
+/// `chunk_carry` and `chunk_ends` readable at `0..grid` (from [`spine_reduce`]); shared
+/// memory is
+/// [`spine_shared_bytes`]. `NT` is a multiple of 32.
+///
+/// # Examples
+///
+/// Two tiles of 4 steps over 5 values and 3 segments (CSR 0, 2, 2; lengths 2, 0, 3): tile 0
+/// holds values 0, 1 and starts 0, 1, 2 (results 3 and 0), tile 1 values 2 to 4; the
+/// last segment's 12 is all in tile 1, which the spine leaves as it is.
+///
+/// ```
+/// use mgpu_core::{sim, Plus};
+/// use mgpu_segreduce::device::{spine_apply, spine_shared_bytes, SegReduceArgs};
+/// let (mut carry, mp) = ([0i32, 0], [0u64, 2, 5]);
+/// let (mut out, mut no_error) = ([3i32, 0, 12], [0u32]);
+/// let args = SegReduceArgs::<i32, u32> {
+///     carry_out: carry.as_mut_ptr(), tiles: 2, mp: mp.as_ptr(), nv: 4, total: 5,
+///     num_segments: 3, output: out.as_mut_ptr(), error: no_error.as_mut_ptr(),
+///     ..Default::default()
+/// };
+/// sim::launch(1, 32, spine_shared_bytes(32, 4), &|cta: &sim::SimCta| unsafe {
+///     spine_apply::<_, i32, u32, Plus, 32, 1>(cta, &args)
+/// });
+/// assert_eq!(out, [3, 0, 12]);
+/// ```
+#[inline(always)]
+pub unsafe fn spine_apply<
+    C: Cta,
+    T: Element,
+    I: Idx,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    args: &SegReduceArgs<T, I>,
+) {
+    if *args.error != 0 {
+        return;
+    }
+    let (chunk, tid) = (cta.block(), cta.tid());
+    let nw = NT / WARP_SIZE as usize;
+    let t_bytes = core::mem::size_of::<T>();
+    let scratch = cta.shared::<u8>(0);
+    let warp_ends = cta.shared::<u32>(align16(seg_scan_shared_bytes(NT, t_bytes)));
+    let chunk_in = cta.shared::<T>(align16(seg_scan_shared_bytes(NT, t_bytes)) + align16(4 * nw));
+
+    // The carry entering the chunk.
+    if tid == 0 {
+        let mut c = Op::identity();
+        let mut k = chunk as usize;
+        while k > 0 {
+            k -= 1;
+            c = Op::apply(*args.chunk_carry.add(k), c);
+            if *args.chunk_ends.add(k) != 0 {
+                break;
+            }
+        }
+        *chunk_in = c;
+    }
+    let (x, ended) = fold_tiles::<T, I, Op, NT, VT>(args, chunk, tid, None);
+    let vote = cta.ballot(u32::MAX, ended);
+    if cta.lane() == 0 {
+        *warp_ends.add(cta.warp() as usize) = vote;
+    }
+    let (carry_in, _) = cta_seg_scan::<C, T, Op, NT>(cta, x, ended, scratch);
+    // Whether a thread before this one in the chunk ends a segment; if none does, the
+    // chunk's carry-in reaches this thread too.
+    let warp = cta.warp() as usize;
+    let mut before = *warp_ends.add(warp) & ((1u32 << cta.lane()) - 1) != 0;
+    for w in 0..nw {
+        before |= w < warp && *warp_ends.add(w) != 0;
+    }
+    let carry_in = if before {
+        carry_in
+    } else {
+        Op::apply(*chunk_in, carry_in)
+    };
+    fold_tiles::<T, I, Op, NT, VT>(args, chunk, tid, Some(carry_in));
+}

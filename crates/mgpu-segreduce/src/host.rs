@@ -1,0 +1,155 @@
+//! Host launchers of the segmented reduction, generic over [`Device`].
+//!
+//! Up to four launches on the device's stream: the load-balancing partitions of the values
+//! against the CSR (`mgpu_partition::load_balance_partitions`), the tiles
+//! ([`seg_reduce_tiles`](crate::device::seg_reduce_tiles), a dependent launch that checks
+//! the CSR as it reads it), and, with more than one tile, the spine
+//! ([`spine_reduce`](crate::device::spine_reduce) with more than one chunk of tiles, then
+//! [`spine_apply`](crate::device::spine_apply)). The `_into` form returns at once with a
+//! [`Pending`] verdict; the plain form waits for it.
+
+use crate::device::{SegReduceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
+use crate::kernels::{KernelSet, SegReduceOp};
+use mgpu_core::{Element, Kernel, Violation};
+use mgpu_loadbalance::LoadBalanceIndex;
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp};
+
+/// What each bit of the tiles' error word means.
+fn meaning(total: u64) -> [(u32, Violation); 3] {
+    [
+        (ERROR_FIRST, Violation::ScanStart),
+        (ERROR_UNSORTED, Violation::ScanOrder),
+        (ERROR_TOTAL, Violation::ScanPastTotal { total }),
+    ]
+}
+
+fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
+    data: DeviceSlice<'_, T, D>,
+    csr: DeviceSlice<'_, I, D>,
+    mut output: DeviceSliceMut<'_, T, D>,
+) -> Result<Pending<D>> {
+    let (total, n) = (data.len(), csr.len());
+    mgpu_core::checks::seg_reduce_csr::<I>(total, n, Some(output.len()))?;
+    if n == 0 {
+        return Ok(Pending::done());
+    }
+    let dev = csr.device();
+    let nv = S::Tiles::NV as usize;
+    let steps = total + n;
+    let grid = steps.div_ceil(nv);
+    if grid > u32::MAX as usize {
+        return Err(Error::InvalidInput(format!(
+            "seg_reduce_csr: {steps} merge steps are more than one launch can take"
+        )));
+    }
+    // The tiles are a dependent launch of the partitions' kernel, which is the last thing
+    // queued before them and zeroes their error word (no memset).
+    let error = ErrorWord::uncleared(dev)?;
+    let mp = mgpu_partition::load_balance_partitions_clearing(csr, total, nv, &error)?;
+    let carry = Temp::<T, D>::new(dev, grid)?;
+    let mut args = SegReduceArgs {
+        data: data.as_ptr(),
+        total: total as u64,
+        csr: csr.as_ptr(),
+        num_segments: n as u64,
+        mp: mp.as_mut_ptr(),
+        tiles: grid as u64,
+        nv: nv as u64,
+        output: output.as_mut_ptr(),
+        carry_out: carry.as_mut_ptr(),
+        error: error.as_mut_ptr(),
+        ..Default::default()
+    };
+    // SAFETY: `mp` has grid + 1 partitions, `carry` grid slots, `output` n (checked),
+    // `error` one word: what `device::seg_reduce_tiles` documents.
+    unsafe { dev.launch_dependent::<S::Tiles>(grid as u32, &args)? };
+    if grid > 1 {
+        let chunks = grid.div_ceil(S::SpineApply::NV as usize);
+        let chunk_carry = Temp::<T, D>::new(dev, chunks)?;
+        let chunk_ends = Temp::<u32, D>::new(dev, chunks)?;
+        args.chunk_carry = chunk_carry.as_mut_ptr();
+        args.chunk_ends = chunk_ends.as_mut_ptr();
+        // SAFETY: as above; the chunk arrays have `chunks` slots, which `spine_reduce`
+        // fills before `spine_apply` reads them (same stream).
+        unsafe {
+            if chunks > 1 {
+                dev.launch::<S::SpineReduce>(chunks as u32, &args)?;
+            }
+            dev.launch::<S::SpineApply>(chunks as u32, &args)?;
+        }
+    }
+    Ok(Pending::new(error, &meaning(total as u64)))
+}
+
+mgpu_runtime::queued_and_blocking! {
+    /// Segmented reduction over CSR (Modern GPU's `SegReduceCsr`, seed 002), queued
+    /// without synchronising: `output[j]` becomes the reduction with `Op` of segment `j`,
+    /// the values `data[csr[j]..csr[j + 1]]` (the last segment runs to the end of `data`),
+    /// combined in order (`x0 op x1 op ...`), or `Op`'s identity when the segment is empty.
+    ///
+    /// `csr` holds one start per segment: an exclusive scan of the segment lengths, so it
+    /// starts at 0, never decreases and stays at most `data.len()`. Empty segments, runs of
+    /// them, and a segment holding every value all run at full speed: tiles cut the merge
+    /// of the values with the segment starts evenly (see the crate documentation). The
+    /// operator need not be commutative (it is applied in segment order), and the result
+    /// has the same bits on every run, floats included.
+    ///
+    /// # Errors
+    /// At once: [`Error::LengthMismatch`] when `output.len() != csr.len()`,
+    /// [`Error::IndexOverflow`] when `data.len()` does not fit `I`, and
+    /// [`Error::InvalidInput`] for values with no segments. From [`Pending::wait`]:
+    /// [`Error::InvalidInput`] when `csr[0] != 0`, the starts decrease, or a start is past
+    /// `data.len()`; then `output` holds unspecified values, but nothing outside it was
+    /// written and nothing outside the inputs read.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::Maximum;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let data = DeviceVec::from_slice(&dev, &[3.5f32, -1.0, 8.0, 2.0]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 1, 1]).unwrap(); // lengths 1, 0, 3
+    /// let mut out = DeviceVec::<f32, _>::zeros(&dev, 3).unwrap();
+    /// let pending = mgpu_segreduce::seg_reduce_csr_into(
+    ///     data.as_slice(), csr.as_slice(), out.as_mut_slice(), Maximum,
+    /// ).unwrap();
+    /// pending.wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![3.5, f32::NEG_INFINITY, 8.0]);
+    /// ```
+    pub fn seg_reduce_csr_into[D: Device, T: Element, I: LoadBalanceIndex, Op: SegReduceOp<T, I>](
+        data: DeviceSlice<'_, T, D>,
+        csr: DeviceSlice<'_, I, D>,
+        output: DeviceSliceMut<'_, T, D>,
+        _op: Op,
+    ) -> Result<Pending<D>> {
+        mgpu_core::by_arch!(
+            csr.device().arch(),
+            Op as SegReduceOp<T, I>,
+            run::<D, T, I>(data, csr, output)
+        )
+    }
+    /// [`seg_reduce_csr_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// Seed 002's demonstration: segment starts 0, 9, 19, 25, 71, 87, 97 over 100 values.
+    ///
+    /// ```
+    /// use mgpu_core::Plus;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let values: Vec<i32> = (0..100).map(|i| i % 5 + 1).collect();
+    /// let data = DeviceVec::from_slice(&dev, &values).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 9, 19, 25, 71, 87, 97]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 7).unwrap();
+    /// mgpu_segreduce::seg_reduce_csr(data.as_slice(), csr.as_slice(), out.as_mut_slice(), Plus)
+    ///     .unwrap();
+    /// let expect: Vec<i32> = [0usize, 9, 19, 25, 71, 87, 97, 100]
+    ///     .windows(2)
+    ///     .map(|w| values[w[0]..w[1]].iter().sum())
+    ///     .collect();
+    /// assert_eq!(out.to_vec().unwrap(), expect);
+    /// ```
+    pub fn seg_reduce_csr;
+}

@@ -1,0 +1,187 @@
+//! The segmented reduction's kernels as [`Kernel`](mgpu_core::Kernel) types, their
+//! tuning, and the one list of instantiations that both the nvptx entry points and the
+//! host dispatch are generated from.
+
+use crate::device::{self, SegReduceArgs};
+use core::mem::size_of;
+use mgpu_core::{AssociativeOp, Element};
+use mgpu_ctasearch::Idx;
+
+/// The name of the PTX module (family) every segmented reduction kernel lives in.
+///
+/// ```
+/// assert_eq!(mgpu_segreduce::kernels::MODULE, "segreduce");
+/// ```
+pub const MODULE: &str = "segreduce";
+
+/// Launch shapes (the kit's one [`Tuning`](mgpu_core::Tuning) type).
+pub mod tuning {
+    use mgpu_core::{Shape, Tuning};
+
+    /// The tiles: a value is one merge step (a value or a segment start), its width the
+    /// element's size. 128 threads of 11 steps (7 for 8-byte elements) on sm_90, 7 on
+    /// sm_70; built to fit 1536 threads per SM for 4-byte elements and 1024 for 8-byte
+    /// ones (a thread keeps one partial per step in registers).
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// let t = mgpu_segreduce::kernels::tuning::TILES;
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (1408, 896));
+    /// ```
+    pub const TILES: Tuning = Tuning {
+        sm70: Shape::uniform(128, 7),
+        sm90: Shape {
+            nt: 128,
+            vt4: 11,
+            vt8: 7,
+        },
+        threads_per_sm4: 1536,
+        threads_per_sm8: 1024,
+    };
+
+    /// The spine: a value is one tile of [`TILES`]; 256 threads of 8 tiles, so one CTA
+    /// joins 2048 tiles (2.9 million merge steps of 4-byte elements on sm_90).
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// assert_eq!(mgpu_segreduce::kernels::tuning::SPINE.shape(Arch::Sm90).nv(8), 2048);
+    /// ```
+    pub const SPINE: Tuning = Tuning::uniform(Shape::uniform(256, 8), 1024);
+}
+
+mgpu_core::kernel_types! {
+    impl[T: Element, I: Idx, Op: AssociativeOp<T>] args: SegReduceArgs<T, I>, module: MODULE,
+        width: size_of::<T>();
+    /// [`device::seg_reduce_tiles`].
+    ///
+    /// ```
+    /// use mgpu_core::{Kernel, Plus};
+    /// type K = mgpu_segreduce::kernels::Tiles<f64, u32, Plus, 128, 7>;
+    /// assert_eq!((K::ENTRY, K::NV), ("segreduce_tiles_f64_u32_plus", 896));
+    /// ```
+    pub struct Tiles {
+        tuning: tuning::TILES,
+        shared: device::tiles_shared_bytes(NT, VT, size_of::<T>(), size_of::<I>()),
+        body: device::seg_reduce_tiles,
+    }
+    /// [`device::spine_reduce`].
+    ///
+    /// ```
+    /// use mgpu_core::{Kernel, Maximum};
+    /// type K = mgpu_segreduce::kernels::SpineReduce<i32, u64, Maximum, 256, 8>;
+    /// assert_eq!(K::ENTRY, "segreduce_spine_reduce_i32_u64_max");
+    /// ```
+    pub struct SpineReduce {
+        tuning: tuning::SPINE,
+        shared: device::spine_shared_bytes(NT, size_of::<T>()),
+        body: device::spine_reduce,
+    }
+    /// [`device::spine_apply`].
+    ///
+    /// ```
+    /// use mgpu_core::{Kernel, Plus};
+    /// type K = mgpu_segreduce::kernels::SpineApply<u64, u32, Plus, 256, 8>;
+    /// assert_eq!((K::ENTRY, K::NV), ("segreduce_spine_apply_u64_u32_plus", 2048));
+    /// ```
+    pub struct SpineApply {
+        tuning: tuning::SPINE,
+        shared: device::spine_shared_bytes(NT, size_of::<T>()),
+        body: device::spine_apply,
+    }
+}
+
+mgpu_core::kernel_set! {
+    /// The kernels of one element/index/operator triple for one architecture.
+    ///
+    /// ```
+    /// use mgpu_core::{Kernel, Plus};
+    /// use mgpu_segreduce::kernels::KernelSet;
+    /// type S = <Plus as mgpu_segreduce::SegReduceOp<i32, u32>>::Sm90;
+    /// assert_eq!(<S as KernelSet<i32, u32>>::Tiles::NV, 1408);
+    /// ```
+    pub trait KernelSet<T, I> for SegReduceArgs<T, I> {
+        /// The tiles.
+        Tiles,
+        /// The spine's first pass (with more than one chunk of tiles).
+        SpineReduce,
+        /// The spine's second pass.
+        SpineApply,
+    }
+}
+
+/// An operator the segmented reduction has kernels for, with elements `T` and indices
+/// `I` (u32, u64): plus, multiplies, maximum and minimum for every element type; bit_and,
+/// bit_or and bit_xor for integers; the 2x2 matrix product
+/// [`Mat2Mul`](mgpu_core::Mat2Mul) for u64. A triple without kernels does not compile:
+///
+/// ```compile_fail
+/// fn f(d: &mgpu_runtime::DeviceVec<f32, mgpu_runtime::Simulator>,
+///      c: &mgpu_runtime::DeviceVec<u32, mgpu_runtime::Simulator>,
+///      o: &mut mgpu_runtime::DeviceVec<f32, mgpu_runtime::Simulator>) {
+///     let _ = mgpu_segreduce::seg_reduce_csr(d.as_slice(), c.as_slice(), o.as_mut_slice(), mgpu_core::BitXor);
+/// }
+/// ```
+///
+/// # Examples
+///
+/// ```
+/// fn takes<Op: mgpu_segreduce::SegReduceOp<f64, u64>>(_: Op) {}
+/// takes(mgpu_core::Minimum);
+/// ```
+pub trait SegReduceOp<T: Element, I>: AssociativeOp<T> {
+    /// The sm_90 kernels.
+    type Sm90: KernelSet<T, I>;
+    /// The sm_70 kernels.
+    type Sm70: KernelSet<T, I>;
+}
+
+/// Merge steps (values plus segment starts) per tile of the segmented reduction for
+/// `T`/`I`/`Op` on `arch`.
+///
+/// ```
+/// use mgpu_core::{Arch, Plus};
+/// assert_eq!(mgpu_segreduce::kernels::nv::<i32, u32, Plus>(Arch::Sm90), 1408);
+/// assert_eq!(mgpu_segreduce::kernels::nv::<f64, u64, Plus>(Arch::Sm70), 896);
+/// ```
+pub fn nv<T: Element, I, Op: SegReduceOp<T, I>>(arch: mgpu_core::Arch) -> usize {
+    mgpu_core::by_arch!(arch, Op as SegReduceOp<T, I>, <KernelSet<T, I>>::Tiles::NV) as usize
+}
+
+/// The single list of segmented reduction instantiations (u32 and u64 indices; every
+/// integer type with plus, multiplies, maximum, minimum, bit_and, bit_or and bit_xor;
+/// every float type with the first four; u64 with the 2x2 matrix product
+/// [`Mat2Mul`](mgpu_core::Mat2Mul), which is not commutative) and their kernels:
+/// `for_each_segreduce_instance!(entries)` makes the nvptx entry points
+/// (kernels-ptx/entries), `for_each_segreduce_instance!(host)` the entry names and the
+/// [`SegReduceOp`] impls, both with [`mgpu_core::family_instance!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_segreduce_instance {
+    ($mode:ident) => {
+        $crate::for_each_segreduce_instance!(@index $mode, u32);
+        $crate::for_each_segreduce_instance!(@index $mode, u64);
+    };
+    (@index $mode:ident, $i:ident) => {
+        $crate::__core::for_each_integer!($crate::for_each_segreduce_instance!(
+            @ops $mode, $i,
+            [Plus plus, Multiplies mul, Maximum max, Minimum min, BitAnd and, BitOr or, BitXor xor]
+        ));
+        $crate::__core::for_each_float!($crate::for_each_segreduce_instance!(
+            @ops $mode, $i, [Plus plus, Multiplies mul, Maximum max, Minimum min]
+        ));
+        $crate::for_each_segreduce_instance!(@ops $mode, $i, [Mat2Mul mat2mul], u64);
+    };
+    (@ops $mode:ident, $i:ident, [$($op:ident $name:ident),+], $t:ident) => {
+        $(
+            $crate::__core::family_instance! {
+                $mode $crate::kernels<$t, $i, $crate::__core::$op>, width: $t, name: [$t _ $i _ $name];
+                impl SegReduceOp<$t, $i> for $crate::__core::$op {
+                    [Tiles segreduce_tiles TILES], [SpineReduce segreduce_spine_reduce SPINE],
+                    [SpineApply segreduce_spine_apply SPINE];
+                }
+            }
+        )+
+    };
+}
+
+for_each_segreduce_instance!(host);

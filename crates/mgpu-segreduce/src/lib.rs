@@ -1,0 +1,48 @@
+//! # mgpu-segreduce: segmented reduction (seed 002)
+//!
+//! Layer: **algorithms**. Device code depends on `mgpu-core`, `mgpu-ctascan` (the CTA
+//! segmented scan), `mgpu-ctasearch` (Merge Path, the tile ranges) and `mgpu-loadbalance`
+//! (the checks of a load-balancing tile); the host launchers on `mgpu-runtime` and
+//! `mgpu-partition` (the load-balancing partitions).
+//!
+//! | function | what it computes |
+//! | --- | --- |
+//! | [`seg_reduce_csr`], [`seg_reduce_csr_into`] | `output[j] = data[csr[j]] op ... op data[csr[j + 1] - 1]`, the identity for an empty segment |
+//!
+//! # How it partitions
+//!
+//! The values are merged with the segment starts, as the load-balancing search merges
+//! work items with a scan (seed 001), and the merge is cut into tiles of `NT * VT` steps.
+//! A tile therefore does the same work whatever the segment lengths: a million empty
+//! segments in a row cost as much per step as values do, and a segment of every value is
+//! reduced by all the tiles at once. The seed instead gives each tile `NT * VT` values,
+//! which holds at most that many segment ends, so it asks for non-empty segments or an
+//! extra pass (CSR to CSR2, then a bulk insert of the identities); here empty segments
+//! need nothing. Within a tile each thread walks its steps in order, the CTA segmented
+//! scan joins the threads, and a two-kernel spine joins the tiles (`device`). Operators
+//! are applied in segment order, so they need not be commutative, and the association
+//! depends only on the tile shape: the same input gives the same bits on every run.
+//!
+//! The CPU backend's version is `mgpu_cpu::seg_reduce_csr`.
+//!
+//! # Examples
+//!
+//! ```
+//! use mgpu_core::Plus;
+//! use mgpu_runtime::{DeviceVec, Simulator};
+//! let dev = Simulator::new();
+//! let data = DeviceVec::from_slice(&dev, &[1i64, 2, 3, 4, 5, 6]).unwrap();
+//! let csr = DeviceVec::from_slice(&dev, &[0u32, 2, 2, 5]).unwrap(); // lengths 2, 0, 3, 1
+//! let mut out = DeviceVec::<i64, _>::zeros(&dev, 4).unwrap();
+//! mgpu_segreduce::seg_reduce_csr(data.as_slice(), csr.as_slice(), out.as_mut_slice(), Plus)
+//!     .unwrap();
+//! assert_eq!(out.to_vec().unwrap(), vec![3, 0, 12, 6]);
+//! ```
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+
+pub mod device;
+pub mod kernels;
+
+mgpu_core::family_crate!();
+
+pub use kernels::SegReduceOp;

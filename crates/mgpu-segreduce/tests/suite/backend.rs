@@ -1,0 +1,334 @@
+//! `Backend::seg_reduce_csr` on every backend against the test kit's plain loop.
+
+use mgpu::{
+    Backend, BitAnd, BitOr, BitXor, Element, LoadBalanceIndex, Mat2Mul, Maximum, Minimum,
+    Multiplies, Plus, SegReduceOp,
+};
+use mgpu_testkit::{self as kit, expect_invalid, Rng, Target};
+
+/// Tile of the sm_90 tuning for 4-byte elements (merge steps).
+const NV: usize = mgpu_segreduce::kernels::tuning::TILES.sm90.nv(4);
+/// Tile of the sm_70 tuning.
+const NV70: usize = mgpu_segreduce::kernels::tuning::TILES.sm70.nv(4);
+
+/// Seed 002's demonstration: its segment starts and the values it printed.
+const SEED_CSR: [u32; 7] = [0, 9, 19, 25, 71, 87, 97];
+#[rustfmt::skip]
+const SEED_VALUES: [i32; 100] = [
+    1, 5, 5, 1, 2, 5, 1, 1, 4, 4,
+    5, 3, 4, 4, 4, 2, 2, 4, 2, 5,
+    5, 1, 5, 1, 4, 5, 1, 4, 2, 2,
+    2, 3, 3, 1, 4, 2, 4, 2, 1, 2,
+    5, 1, 2, 2, 3, 1, 2, 5, 4, 1,
+    2, 5, 4, 2, 4, 1, 3, 2, 4, 4,
+    4, 4, 4, 3, 4, 4, 1, 5, 1, 1,
+    3, 2, 3, 1, 4, 1, 1, 4, 4, 4,
+    3, 5, 5, 3, 2, 1, 5, 5, 4, 5,
+    4, 2, 2, 3, 5, 5, 1, 4, 1, 5,
+];
+/// The reductions the seed printed.
+const SEED_REDUCED: [i32; 7] = [25, 34, 21, 129, 48, 36, 10];
+
+fn golden(b: &Backend, _: Target) {
+    let data = b.upload(&SEED_VALUES).unwrap();
+    let csr32 = b.upload(&SEED_CSR).unwrap();
+    let got = b
+        .seg_reduce_csr(&data, &csr32, Plus)
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_eq!(got, SEED_REDUCED);
+    let csr64 = b.upload(&SEED_CSR.map(u64::from)).unwrap();
+    let got = b
+        .seg_reduce_csr(&data, &csr64, Plus)
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_eq!(got, SEED_REDUCED);
+}
+
+/// An element type under test: made from small integers, compared exactly (integers) or
+/// within a tolerance (floats).
+trait Elem: Element + kit::FromU64 {
+    /// Whether results are compared within [`tolerance`] instead of bit for bit.
+    const FLOAT: bool;
+    fn to_f64(self) -> f64;
+}
+macro_rules! elem {
+    ($float:literal: $($t:ty),*) => {$(
+        impl Elem for $t {
+            const FLOAT: bool = $float;
+            fn to_f64(self) -> f64 { self as f64 }
+        }
+    )*};
+}
+elem!(false: i32, u32, i64, u64);
+elem!(true: f32, f64);
+
+/// The stated float tolerance: a result may differ from the left-to-right loop by
+/// `len * eps * max|partial|` (the GPU groups operands by tiles): here `2^-20` (f32) or
+/// `2^-48` (f64) relative to the sum of the segment's absolute values, at least that of 1.
+fn tolerance<T: Elem>(scale: f64) -> f64 {
+    let eps = if core::mem::size_of::<T>() == 4 {
+        2f64.powi(-20)
+    } else {
+        2f64.powi(-48)
+    };
+    eps * scale.max(1.0)
+}
+
+/// Runs `op` over `data` split by the segment lengths `counts` on `b` and checks it
+/// against the plain loop: integers bit for bit, floats within [`tolerance`]. Also
+/// checks that a second run gives the same bits.
+fn check<T: Elem, I: LoadBalanceIndex, Op: SegReduceOp<T, I>>(
+    b: &Backend,
+    t: Target,
+    what: &str,
+    data: &[T],
+    counts: &[u64],
+) {
+    let (csr, total) = kit::offsets(counts);
+    assert_eq!(
+        total as usize,
+        data.len(),
+        "{what}: the counts cover the data"
+    );
+    let want = kit::seg_reduce_csr(data, &csr, Op::identity(), Op::apply);
+    let d = b.upload(data).unwrap();
+    let c = b.upload(&kit::to_index::<I>(&csr)).unwrap();
+    let got = t
+        .timed(what, data.len(), || b.seg_reduce_csr(&d, &c, Op::default()))
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_eq!(got.len(), want.len(), "{what}");
+    if T::FLOAT {
+        for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+            let end = csr.get(j + 1).map_or(data.len() as u64, |&e| e) as usize;
+            let scale: f64 = data[csr[j] as usize..end]
+                .iter()
+                .map(|x| x.to_f64().abs())
+                .sum();
+            let (g, w) = (g.to_f64(), w.to_f64());
+            assert!(
+                g == w || (g - w).abs() <= tolerance::<T>(scale),
+                "{what}: segment {j} of {}: got {g}, want {w}",
+                want.len()
+            );
+        }
+    } else {
+        assert_eq!(kit::bits(&got), kit::bits(&want), "{what}");
+    }
+    let again = b
+        .seg_reduce_csr(&d, &c, Op::default())
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_eq!(kit::bits(&again), kit::bits(&got), "{what}: deterministic");
+}
+
+/// `n` values for the tests: small non-negative integers, so that float sums stay exact
+/// in most segments.
+fn values<T: Elem>(rng: &mut Rng, n: usize) -> Vec<T> {
+    kit::uniform_values(rng, n, 16)
+}
+
+/// Sizes around tile multiples of both tunings, then large ones (within the budget).
+fn sizes(t: Target) -> Vec<usize> {
+    let mut all = vec![0, 1, 2, 31, 33];
+    for nv in [NV, NV70] {
+        for k in [1, 2, 3] {
+            all.extend([k * nv - 1, k * nv, k * nv + 1]);
+        }
+    }
+    all.extend([10_000, 16_384, 1_000_000, 10_000_000, 100_000_000]);
+    t.sizes(&all)
+}
+
+/// Segment lengths uniform in `[0, 2·avg]` (ANCHORS.md) for averages 1, 10 and 1000.
+fn uniform<T: Elem, I: LoadBalanceIndex>(b: &Backend, t: Target)
+where
+    Plus: SegReduceOp<T, I>,
+{
+    let mut rng = Rng::new(0x5e9 + core::mem::size_of::<T>() as u64);
+    for n in sizes(t) {
+        let data = values::<T>(&mut rng, n);
+        for avg in [1, 10, 1000] {
+            let counts = kit::uniform_counts(&mut rng, n, 2 * avg);
+            check::<T, I, Plus>(b, t, &format!("uniform mean {avg} n = {n}"), &data, &counts);
+        }
+    }
+}
+
+/// Heavy-tailed lengths (Pareto, alpha 1.5) and the kit's edge cases: all empty, one
+/// segment holding everything (alone, first, in the middle, last), leading and trailing
+/// empty segments, runs of empty segments, length 1; and segments of length 1 only.
+fn edges<T: Elem, I: LoadBalanceIndex>(b: &Backend, t: Target)
+where
+    Plus: SegReduceOp<T, I>,
+    Maximum: SegReduceOp<T, I>,
+{
+    let mut rng = Rng::new(0xed9e);
+    for items in t.sizes(&[1, 100, 5000, 300_000]) {
+        for case in kit::edge_counts(&mut rng, items) {
+            let total = case.counts.iter().sum::<u64>() as usize;
+            let data = values::<T>(&mut rng, total);
+            let what = format!("{} ({items})", case.name);
+            check::<T, I, Plus>(b, t, &what, &data, &case.counts);
+            check::<T, I, Maximum>(b, t, &what, &data, &case.counts);
+        }
+        let data = values::<T>(&mut rng, items);
+        check::<T, I, Plus>(b, t, &format!("length 1 ({items})"), &data, &vec![1; items]);
+        let mut counts = kit::pareto_counts(&mut rng, items, 1.5, 1 << 20);
+        let total = counts.iter().sum::<u64>() as usize;
+        let data = values::<T>(&mut rng, total);
+        counts.push(0);
+        check::<T, I, Plus>(b, t, &format!("pareto ({items})"), &data, &counts);
+    }
+    // Values with segments of zero values only: every result is the identity.
+    check::<T, I, Plus>(b, t, "no values", &[], &[0; 5000]);
+}
+
+/// Every operator of `T` on a few shapes.
+fn ops<T: Elem, I: LoadBalanceIndex>(b: &Backend, t: Target)
+where
+    Plus: SegReduceOp<T, I>,
+    Multiplies: SegReduceOp<T, I>,
+    Maximum: SegReduceOp<T, I>,
+    Minimum: SegReduceOp<T, I>,
+{
+    let mut rng = Rng::new(0x0b5);
+    for n in t.sizes(&[0, 7, 3 * NV + 5, 15_000]) {
+        let data = kit::random_bits::<T>(&mut rng, n);
+        let small = values::<T>(&mut rng, n);
+        let counts = kit::uniform_counts(&mut rng, n, 20);
+        if !T::FLOAT {
+            check::<T, I, Plus>(b, t, &format!("plus, random bits n = {n}"), &data, &counts);
+            check::<T, I, Multiplies>(b, t, &format!("mul n = {n}"), &data, &counts);
+        } else {
+            check::<T, I, Plus>(b, t, &format!("plus n = {n}"), &small, &counts);
+            // Products of small integers overflow to infinity in long segments: use ones
+            // and twos.
+            let twos: Vec<T> = kit::uniform_values(&mut rng, n, 2);
+            let twos: Vec<T> = twos
+                .into_iter()
+                .map(|x| if x.to_f64() == 0.0 { T::from_u64(1) } else { x })
+                .collect();
+            check::<T, I, Multiplies>(
+                b,
+                t,
+                &format!("mul n = {n}"),
+                &twos,
+                &kit::uniform_counts(&mut rng, n, 8),
+            );
+        }
+        let source = if T::FLOAT { &small } else { &data };
+        check::<T, I, Maximum>(b, t, &format!("max n = {n}"), source, &counts);
+        check::<T, I, Minimum>(b, t, &format!("min n = {n}"), source, &counts);
+    }
+}
+
+/// The bit operators of an integer type.
+fn bit_ops<T: Elem, I: LoadBalanceIndex>(b: &Backend, t: Target)
+where
+    BitAnd: SegReduceOp<T, I>,
+    BitOr: SegReduceOp<T, I>,
+    BitXor: SegReduceOp<T, I>,
+{
+    let mut rng = Rng::new(0xb17);
+    for n in t.sizes(&[0, 9, 2 * NV + 3, 15_000]) {
+        let data = kit::random_bits::<T>(&mut rng, n);
+        let counts = kit::uniform_counts(&mut rng, n, 6);
+        check::<T, I, BitAnd>(b, t, &format!("and n = {n}"), &data, &counts);
+        check::<T, I, BitOr>(b, t, &format!("or n = {n}"), &data, &counts);
+        check::<T, I, BitXor>(b, t, &format!("xor n = {n}"), &data, &counts);
+    }
+}
+
+/// The non-commutative 2x2 matrix product: the results show that every segment's
+/// operands were combined in order, across threads, tiles and chunks of tiles (a single
+/// segment of every value included).
+fn order<I: LoadBalanceIndex>(b: &Backend, t: Target)
+where
+    Mat2Mul: SegReduceOp<u64, I>,
+{
+    let mut rng = Rng::new(0x0de7);
+    for n in sizes(t) {
+        let data = kit::random_bits::<u64>(&mut rng, n);
+        for avg in [1, 10, 1000] {
+            let counts = kit::uniform_counts(&mut rng, n, 2 * avg);
+            check::<u64, I, Mat2Mul>(b, t, &format!("mat2mul mean {avg} n = {n}"), &data, &counts);
+        }
+        check::<u64, I, Mat2Mul>(
+            b,
+            t,
+            &format!("mat2mul one segment n = {n}"),
+            &data,
+            &[n as u64],
+        );
+    }
+}
+
+/// Random lengths and values (proptest), u32 and u64 indices.
+fn random(b: &Backend, t: Target) {
+    use proptest::prelude::*;
+    let cases = if t.is_simulator() { 24 } else { 64 };
+    let lengths = proptest::collection::vec(prop_oneof![0u64..3, 0u64..40, 0u64..2000], 0..60);
+    kit::proptest_runner(cases)
+        .run(&(lengths, any::<u64>()), |(counts, seed)| {
+            let total = counts.iter().sum::<u64>() as usize;
+            let data: Vec<i64> = kit::random_bits(&mut kit::Rng::new(seed), total);
+            if !counts.is_empty() {
+                check::<i64, u32, Plus>(b, t, "proptest u32", &data, &counts);
+                check::<i64, u64, Minimum>(b, t, "proptest u64", &data, &counts);
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// Every bad input gives the same error, kind and text, on every backend.
+fn bad_input(b: &Backend, _: Target) {
+    let data = b.upload(&[1i32, 2, 3, 4, 5]).unwrap();
+    let run = |csr: &[u32]| b.seg_reduce_csr(&data, &b.upload(csr).unwrap(), Plus);
+    expect_invalid(run(&[1, 2]), "the scan does not start at 0");
+    expect_invalid(run(&[0, 3, 2]), "the scan is not non-decreasing");
+    expect_invalid(run(&[0, 2, 6]), "a scan value is past the total 5");
+    expect_invalid(run(&[]), "5 values with no segments");
+    expect_invalid(run(&[1, 0]), "the scan does not start at 0"); // the first fault wins
+    let empty = b.upload::<i32>(&[]).unwrap();
+    let none = b.upload::<u32>(&[]).unwrap();
+    assert!(b
+        .seg_reduce_csr(&empty, &none, Plus)
+        .unwrap()
+        .to_vec()
+        .unwrap()
+        .is_empty());
+    let other = Backend::cpu();
+    if !matches!(b, Backend::Cpu) {
+        let foreign = other.upload(&[0u32]).unwrap();
+        expect_invalid(b.seg_reduce_csr(&data, &foreign, Plus), "");
+    }
+}
+
+mgpu_testkit::backend_tests! {
+    golden,
+    uniform_i32 = uniform::<i32, u32>,
+    uniform_f64 = uniform::<f64, u32>,
+    uniform_u64_u64 = uniform::<u64, u64>,
+    uniform_f32_u64 = uniform::<f32, u64>,
+    edges_i32 = edges::<i32, u32>,
+    edges_f64_u64 = edges::<f64, u64>,
+    ops_i32 = ops::<i32, u32>,
+    ops_u32 = ops::<u32, u64>,
+    ops_i64 = ops::<i64, u32>,
+    ops_u64 = ops::<u64, u64>,
+    ops_f32 = ops::<f32, u32>,
+    ops_f64 = ops::<f64, u64>,
+    bit_ops_i32 = bit_ops::<i32, u32>,
+    bit_ops_u64 = bit_ops::<u64, u64>,
+    order_u32 = order::<u32>,
+    order_u64 = order::<u64>,
+    random,
+    bad_input,
+}

@@ -1,0 +1,222 @@
+//! What only `mgpu-segreduce`'s own launchers show, on the simulators and CUDA: bad CSRs
+//! write nothing outside the output, output lengths, the queued form; and the spine
+//! across several chunks of tiles, with small tiles on the simulator.
+
+use mgpu_core::{sim, AssociativeOp, BinaryOp, Mat2Mul, Plus};
+use mgpu_runtime::{Device, DeviceVec, Error};
+use mgpu_segreduce::device::{
+    seg_reduce_tiles, spine_apply, spine_reduce, spine_shared_bytes, tiles_shared_bytes,
+    SegReduceArgs,
+};
+use mgpu_segreduce::{seg_reduce_csr, seg_reduce_csr_into};
+use mgpu_testkit::{self as kit, expect_invalid, Guarded, Rng, Target};
+
+/// Bad CSRs (small ones, and a million segments within the budget with the fault 5/6 of
+/// the way in): `InvalidInput`, nothing written outside the output, the device usable.
+fn bad_csr_writes_nothing_outside<D: Device>(dev: &D, t: Target) {
+    let n = t.cap(1_000_000);
+    let data: Vec<i32> = (0..n as i32).collect();
+    let good: Vec<u32> = (0..n as u32).collect();
+    let with = |at: usize, v: u32| {
+        let mut s = good.clone();
+        s[at] = v;
+        s
+    };
+    let cases: Vec<(Vec<u32>, &str)> = vec![
+        (vec![1, 2, 3], "does not start at 0"),
+        (vec![0, 5, 3, 8], "not non-decreasing"),
+        (vec![0, 2, 7, 10, u32::MAX], "past the total"),
+        (with(n / 6 * 5, 3), "not non-decreasing"),
+        (with(n - 1, n as u32 + 1), "past the total"),
+        ((0..n as u32).rev().collect(), "does not start at 0"),
+    ];
+    let d = DeviceVec::from_slice(dev, &data).unwrap();
+    for (csr, what) in cases {
+        let c = DeviceVec::from_slice(dev, &csr).unwrap();
+        let mut out = Guarded::<i32, D>::new(dev, csr.len()).unwrap();
+        expect_invalid(
+            seg_reduce_csr(d.as_slice(), c.as_slice(), out.slice(), Plus),
+            what,
+        );
+        out.check_guards(what);
+    }
+    // Still usable: a good call after the bad ones.
+    let c = DeviceVec::from_slice(dev, &good).unwrap();
+    let mut out = Guarded::<i32, D>::new(dev, n).unwrap();
+    seg_reduce_csr(d.as_slice(), c.as_slice(), out.slice(), Plus).unwrap();
+    out.check_guards("good");
+    assert_eq!(out.to_vec(), data);
+}
+
+/// The output must have one element per segment; the queued form reports bad data from
+/// `wait` and good data as the blocking form does.
+fn lengths_and_queued_form<D: Device>(dev: &D, _: Target) {
+    let d = DeviceVec::from_slice(dev, &[1u64, 2, 3]).unwrap();
+    let c = DeviceVec::from_slice(dev, &[0u32, 1]).unwrap();
+    let mut short = DeviceVec::<u64, D>::zeros(dev, 1).unwrap();
+    let e = seg_reduce_csr(d.as_slice(), c.as_slice(), short.as_mut_slice(), Plus).unwrap_err();
+    assert_eq!(
+        e,
+        Error::LengthMismatch {
+            what: "seg_reduce_csr output (one per segment)",
+            expected: 2,
+            got: 1
+        }
+    );
+    let mut out = DeviceVec::<u64, D>::zeros(dev, 2).unwrap();
+    let pending =
+        seg_reduce_csr_into(d.as_slice(), c.as_slice(), out.as_mut_slice(), Plus).unwrap();
+    pending.wait().unwrap();
+    assert_eq!(out.to_vec().unwrap(), [1, 5]);
+    let bad = DeviceVec::from_slice(dev, &[0u32, 4]).unwrap();
+    let pending =
+        seg_reduce_csr_into(d.as_slice(), bad.as_slice(), out.as_mut_slice(), Plus).unwrap();
+    expect_invalid(pending.wait(), "past the total 3");
+}
+
+mgpu_testkit::device_tests! {
+    bad_csr_writes_nothing_outside,
+    lengths_and_queued_form,
+}
+
+/// The three kernels with small tiles on the simulator (tiles of 32 threads × 2 steps,
+/// spine chunks of 32 tiles × 1), as the host runs them: the spine joins tiles across
+/// several chunks, with the non-commutative matrix product, bit for bit against the plain
+/// loop. Inputs: uniform lengths, one segment of everything, long runs of empty segments.
+#[test]
+fn spine_across_chunks_small_tiles() {
+    const NT: usize = 32;
+    const VT: usize = 2;
+    const SNT: usize = 32;
+    let nv = NT * VT;
+    let chunk = SNT; // tiles per spine chunk (SVT = 1)
+    let mut rng = Rng::new(0x5b1e);
+    let mut cases: Vec<(&str, Vec<u64>)> = vec![
+        ("uniform mean 3", kit::uniform_counts(&mut rng, 9000, 6)),
+        ("uniform mean 100", kit::uniform_counts(&mut rng, 9000, 200)),
+        ("one segment", vec![9000]),
+        ("empty runs", {
+            let mut v = vec![0u64; 3000];
+            v.extend(kit::uniform_counts(&mut rng, 3000, 4));
+            v.extend(vec![0u64; 4000]);
+            v.push(2000);
+            v.extend(vec![0u64; 2500]);
+            v
+        }),
+        ("all empty", vec![0; 7000]),
+    ];
+    cases.push(("single tile", vec![3, 0, 5]));
+    for (what, counts) in cases {
+        let (csr, total) = kit::offsets(&counts);
+        let data: Vec<u64> = kit::random_bits(&mut rng, total as usize);
+        let want = kit::seg_reduce_csr(&data, &csr, Mat2Mul::identity(), Mat2Mul::apply);
+        let csr32: Vec<u32> = kit::to_index(&csr);
+        let mp = mgpu_cpu::partition::load_balance_partitions(&csr32, total as usize, nv).unwrap();
+        let tiles = mp.len() - 1;
+        let chunks = tiles.div_ceil(chunk);
+        let n = csr.len();
+        let mut out = vec![0u64; n];
+        let mut carry = vec![0u64; tiles];
+        let mut chunk_carry = vec![0u64; chunks];
+        let mut chunk_ends = vec![0u32; chunks];
+        let mut error = [0u32];
+        let args = SegReduceArgs::<u64, u32> {
+            data: data.as_ptr(),
+            total,
+            csr: csr32.as_ptr(),
+            num_segments: n as u64,
+            mp: mp.as_ptr(),
+            tiles: tiles as u64,
+            nv: nv as u64,
+            output: out.as_mut_ptr(),
+            carry_out: carry.as_mut_ptr(),
+            chunk_carry: chunk_carry.as_mut_ptr(),
+            chunk_ends: chunk_ends.as_mut_ptr(),
+            error: error.as_mut_ptr(),
+        };
+        sim::launch(
+            tiles as u32,
+            NT as u32,
+            tiles_shared_bytes(NT, VT, 8, 4),
+            &|cta: &sim::SimCta| unsafe {
+                seg_reduce_tiles::<_, u64, u32, Mat2Mul, NT, VT>(cta, &args)
+            },
+        );
+        assert_eq!(error, [0], "{what}");
+        if tiles > 1 {
+            let shared = spine_shared_bytes(SNT, 8);
+            if chunks > 1 {
+                sim::launch(
+                    chunks as u32,
+                    SNT as u32,
+                    shared,
+                    &|cta: &sim::SimCta| unsafe {
+                        spine_reduce::<_, u64, u32, Mat2Mul, SNT, 1>(cta, &args)
+                    },
+                );
+            }
+            sim::launch(
+                chunks as u32,
+                SNT as u32,
+                shared,
+                &|cta: &sim::SimCta| unsafe {
+                    spine_apply::<_, u64, u32, Mat2Mul, SNT, 1>(cta, &args)
+                },
+            );
+        }
+        assert!(
+            what == "single tile" || chunks > 2,
+            "{what}: {chunks} chunks"
+        );
+        assert_eq!(out, want, "{what}: {tiles} tiles, {chunks} chunks");
+    }
+}
+
+/// With `Plus` on i64, the same small-tile run: the spine's carries are sums.
+#[test]
+fn spine_sums_small_tiles() {
+    const NT: usize = 32;
+    const VT: usize = 3;
+    let nv = NT * VT;
+    let mut rng = Rng::new(0x5005);
+    let counts = kit::uniform_counts(&mut rng, 20_000, 30);
+    let (csr, total) = kit::offsets(&counts);
+    let data: Vec<i64> = kit::random_bits(&mut rng, total as usize);
+    let want = kit::seg_reduce_csr(&data, &csr, 0, i64::wrapping_add);
+    let mp = mgpu_cpu::partition::load_balance_partitions(&csr, total as usize, nv).unwrap();
+    let tiles = mp.len() - 1;
+    let chunks = tiles.div_ceil(32);
+    let mut out = vec![0i64; csr.len()];
+    let mut carry = vec![0i64; tiles];
+    let (mut cc, mut ce, mut error) = (vec![0i64; chunks], vec![0u32; chunks], [0u32]);
+    let args = SegReduceArgs::<i64, u64> {
+        data: data.as_ptr(),
+        total,
+        csr: csr.as_ptr(),
+        num_segments: csr.len() as u64,
+        mp: mp.as_ptr(),
+        tiles: tiles as u64,
+        nv: nv as u64,
+        output: out.as_mut_ptr(),
+        carry_out: carry.as_mut_ptr(),
+        chunk_carry: cc.as_mut_ptr(),
+        chunk_ends: ce.as_mut_ptr(),
+        error: error.as_mut_ptr(),
+    };
+    sim::launch(
+        tiles as u32,
+        NT as u32,
+        tiles_shared_bytes(NT, VT, 8, 8),
+        &|cta: &sim::SimCta| unsafe { seg_reduce_tiles::<_, i64, u64, Plus, NT, VT>(cta, &args) },
+    );
+    let shared = spine_shared_bytes(32, 8);
+    sim::launch(chunks as u32, 32, shared, &|cta: &sim::SimCta| unsafe {
+        spine_reduce::<_, i64, u64, Plus, 32, 1>(cta, &args)
+    });
+    sim::launch(chunks as u32, 32, shared, &|cta: &sim::SimCta| unsafe {
+        spine_apply::<_, i64, u64, Plus, 32, 1>(cta, &args)
+    });
+    assert_eq!(error, [0]);
+    assert!(chunks > 3);
+    assert_eq!(out, want);
+}
