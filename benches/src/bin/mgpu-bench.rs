@@ -291,6 +291,37 @@ impl Bench<'_> {
     }
 }
 
+impl Bench<'_> {
+    /// Segmented reduction over CSR with `Plus`: n values of `T`, segment lengths uniform
+    /// in [0, 2·avg] covering them (ANCHORS.md), u32 starts. Timed on the queued form.
+    fn segreduce<T: Element>(&mut self, n: usize, copy: f64, avg: u32) -> Result<()>
+    where
+        Plus: mgpu_segreduce::SegReduceOp<T, u32>,
+    {
+        if !self.wants("seg_reduce_csr") {
+            return Ok(());
+        }
+        let mut rng = Rng::new(0x5e9 ^ n as u64 ^ avg as u64);
+        let mut csr = counts_covering(n, CountDist::Uniform { max: 2 * avg }, &mut rng);
+        mgpu_cpu::scan_counts_exclusive_in_place(&mut csr)?;
+        let m = csr.len();
+        let csr = DeviceVec::from_slice(self.ctx, &csr)?;
+        let data = DeviceVec::<T, _>::zeros(self.ctx, n)?;
+        let mut out = DeviceVec::<T, _>::uninit(self.ctx, m)?;
+        let size = std::mem::size_of::<T>();
+        let bytes = size * n + (4 + size) * m;
+        let input = format!("segments mean {avg}");
+        self.push_timed("seg_reduce_csr", T::NAME, &input, n, copy, bytes, || {
+            mgpu_segreduce::seg_reduce_csr_into(
+                data.as_slice(),
+                csr.as_slice(),
+                out.as_mut_slice(),
+                Plus,
+            )
+        })
+    }
+}
+
 /// Prints the context's L2 fetch granularity (`CU_LIMIT_MAX_L2_FETCH_GRANULARITY`), after
 /// setting it from `MGPU_BENCH_L2_FETCH` (bytes: 0 to 128) when that is set, for measuring
 /// how the benchmark rows depend on it.
@@ -634,6 +665,10 @@ fn main() {
             }
             b.bulk::<i32>(n, copy)?;
             b.bulk::<i64>(n, copy)?;
+            for avg in [10, 1000] {
+                b.segreduce::<i32>(n, copy, avg)?;
+                b.segreduce::<f64>(n, copy, avg)?;
+            }
         }
         Ok(())
     };
