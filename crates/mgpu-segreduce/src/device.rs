@@ -251,17 +251,32 @@ pub unsafe fn seg_reduce_tiles<
     // The tile's values and segment starts to shared memory, strided (coalesced loads).
     let vals = cta.shared::<T>(0);
     let starts = cta.shared::<I>(starts_offset(NT, VT, t_bytes));
+    // All of a thread's loads are issued before its first store (a tile holds at most
+    // NT * VT of each), so they are in flight together.
     let src = args.data.add(a0.to_usize());
-    let mut i = tid;
-    while i < a_count {
-        *vals.add(i as usize) = *src.add(i as usize);
-        i += NT as u32;
+    let mut v = [Op::identity(); VT];
+    for (k, x) in v.iter_mut().enumerate() {
+        let i = tid + (NT * k) as u32;
+        if i < a_count {
+            *x = *src.add(i as usize);
+        }
     }
     let csr = args.csr.add(b0.to_usize());
-    let mut i = tid;
-    while i < b_count {
-        *starts.add(i as usize) = *csr.add(i as usize);
-        i += NT as u32;
+    let mut c = [I::ZERO; VT];
+    for (k, x) in c.iter_mut().enumerate() {
+        let i = tid + (NT * k) as u32;
+        if i < b_count {
+            *x = *csr.add(i as usize);
+        }
+    }
+    for k in 0..VT {
+        let i = tid + (NT * k) as u32;
+        if i < a_count {
+            *vals.add(i as usize) = v[k];
+        }
+        if i < b_count {
+            *starts.add(i as usize) = c[k];
+        }
     }
     cta.sync();
 
