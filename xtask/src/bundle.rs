@@ -181,7 +181,10 @@ fn pack(out: &Path) -> Result<PathBuf> {
         .map_err(|e| format!("cannot run xz: {e}"))?;
     let tar = tar.wait().map_err(|e| format!("tar: {e}"))?;
     if !tar.success() || !xz.success() {
-        return Err(format!("packing {} failed (tar {tar}, xz {xz})", out.display()));
+        return Err(format!(
+            "packing {} failed (tar {tar}, xz {xz})",
+            out.display()
+        ));
     }
     Ok(packed)
 }

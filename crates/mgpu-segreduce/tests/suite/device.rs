@@ -2,6 +2,7 @@
 //! write nothing outside the output, output lengths, the queued form; and the spine
 //! across several chunks of tiles, with small tiles on the simulator.
 
+use core::mem::size_of;
 use mgpu_core::{sim, AssociativeOp, BinaryOp, Mat2Mul, Plus};
 use mgpu_runtime::{Device, DeviceVec, Error};
 use mgpu_segreduce::device::{
@@ -79,19 +80,71 @@ mgpu_testkit::device_tests! {
     lengths_and_queued_form,
 }
 
-/// The three kernels with small tiles on the simulator (tiles of 32 threads × 2 steps,
-/// spine chunks of 32 tiles × 1), as the host runs them: the spine joins tiles across
-/// several chunks, with the non-commutative matrix product, bit for bit against the plain
-/// loop. Inputs: uniform lengths, one segment of everything, long runs of empty segments.
+/// The three kernels on the simulator as the host runs them, with small tiles (`NT`
+/// threads × `VT` steps; spine chunks of 32 tiles × 1): the results, the tile count and
+/// the chunk count.
+fn small_tiles<T, I, Op, const NT: usize, const VT: usize>(
+    data: &[T],
+    csr: &[u64],
+) -> (Vec<T>, usize, usize)
+where
+    T: mgpu_core::Element,
+    I: mgpu_ctasearch::Idx + mgpu_core::Index,
+    Op: AssociativeOp<T>,
+{
+    let nv = NT * VT;
+    let csr: Vec<I> = kit::to_index(csr);
+    let mp = mgpu_cpu::partition::load_balance_partitions(&csr, data.len(), nv).unwrap();
+    let tiles = mp.len() - 1;
+    let chunks = tiles.div_ceil(32);
+    let mut out = vec![Op::identity(); csr.len()];
+    let mut carry = vec![Op::identity(); tiles];
+    let mut chunk_carry = vec![Op::identity(); chunks];
+    let (mut chunk_ends, mut error) = (vec![0u32; chunks], [0u32]);
+    let args = SegReduceArgs::<T, I> {
+        data: data.as_ptr(),
+        total: data.len() as u64,
+        csr: csr.as_ptr(),
+        num_segments: csr.len() as u64,
+        mp: mp.as_ptr(),
+        tiles: tiles as u64,
+        nv: nv as u64,
+        output: out.as_mut_ptr(),
+        carry_out: carry.as_mut_ptr(),
+        chunk_carry: chunk_carry.as_mut_ptr(),
+        chunk_ends: chunk_ends.as_mut_ptr(),
+        error: error.as_mut_ptr(),
+    };
+    let (t_bytes, i_bytes) = (size_of::<T>(), size_of::<I>());
+    sim::launch(
+        tiles as u32,
+        NT as u32,
+        tiles_shared_bytes(NT, VT, t_bytes, i_bytes),
+        &|cta: &sim::SimCta| unsafe { seg_reduce_tiles::<_, T, I, Op, NT, VT>(cta, &args) },
+    );
+    assert_eq!(error, [0]);
+    if tiles > 1 {
+        let shared = spine_shared_bytes(32, t_bytes);
+        if chunks > 1 {
+            sim::launch(chunks as u32, 32, shared, &|cta: &sim::SimCta| unsafe {
+                spine_reduce::<_, T, I, Op, 32, 1>(cta, &args)
+            });
+        }
+        sim::launch(chunks as u32, 32, shared, &|cta: &sim::SimCta| unsafe {
+            spine_apply::<_, T, I, Op, 32, 1>(cta, &args)
+        });
+    }
+    (out, tiles, chunks)
+}
+
+/// Small tiles (32 threads × 2 steps) with the non-commutative matrix product: the spine
+/// joins tiles across several chunks in order, bit for bit against the plain loop.
+/// Inputs: uniform lengths, one segment of everything, long runs of empty segments, all
+/// empty, and one tile.
 #[test]
 fn spine_across_chunks_small_tiles() {
-    const NT: usize = 32;
-    const VT: usize = 2;
-    const SNT: usize = 32;
-    let nv = NT * VT;
-    let chunk = SNT; // tiles per spine chunk (SVT = 1)
     let mut rng = Rng::new(0x5b1e);
-    let mut cases: Vec<(&str, Vec<u64>)> = vec![
+    let cases: Vec<(&str, Vec<u64>)> = vec![
         ("uniform mean 3", kit::uniform_counts(&mut rng, 9000, 6)),
         ("uniform mean 100", kit::uniform_counts(&mut rng, 9000, 200)),
         ("one segment", vec![9000]),
@@ -104,119 +157,29 @@ fn spine_across_chunks_small_tiles() {
             v
         }),
         ("all empty", vec![0; 7000]),
+        ("single tile", vec![3, 0, 5]),
     ];
-    cases.push(("single tile", vec![3, 0, 5]));
     for (what, counts) in cases {
         let (csr, total) = kit::offsets(&counts);
         let data: Vec<u64> = kit::random_bits(&mut rng, total as usize);
         let want = kit::seg_reduce_csr(&data, &csr, Mat2Mul::identity(), Mat2Mul::apply);
-        let csr32: Vec<u32> = kit::to_index(&csr);
-        let mp = mgpu_cpu::partition::load_balance_partitions(&csr32, total as usize, nv).unwrap();
-        let tiles = mp.len() - 1;
-        let chunks = tiles.div_ceil(chunk);
-        let n = csr.len();
-        let mut out = vec![0u64; n];
-        let mut carry = vec![0u64; tiles];
-        let mut chunk_carry = vec![0u64; chunks];
-        let mut chunk_ends = vec![0u32; chunks];
-        let mut error = [0u32];
-        let args = SegReduceArgs::<u64, u32> {
-            data: data.as_ptr(),
-            total,
-            csr: csr32.as_ptr(),
-            num_segments: n as u64,
-            mp: mp.as_ptr(),
-            tiles: tiles as u64,
-            nv: nv as u64,
-            output: out.as_mut_ptr(),
-            carry_out: carry.as_mut_ptr(),
-            chunk_carry: chunk_carry.as_mut_ptr(),
-            chunk_ends: chunk_ends.as_mut_ptr(),
-            error: error.as_mut_ptr(),
-        };
-        sim::launch(
-            tiles as u32,
-            NT as u32,
-            tiles_shared_bytes(NT, VT, 8, 4),
-            &|cta: &sim::SimCta| unsafe {
-                seg_reduce_tiles::<_, u64, u32, Mat2Mul, NT, VT>(cta, &args)
-            },
-        );
-        assert_eq!(error, [0], "{what}");
-        if tiles > 1 {
-            let shared = spine_shared_bytes(SNT, 8);
-            if chunks > 1 {
-                sim::launch(
-                    chunks as u32,
-                    SNT as u32,
-                    shared,
-                    &|cta: &sim::SimCta| unsafe {
-                        spine_reduce::<_, u64, u32, Mat2Mul, SNT, 1>(cta, &args)
-                    },
-                );
-            }
-            sim::launch(
-                chunks as u32,
-                SNT as u32,
-                shared,
-                &|cta: &sim::SimCta| unsafe {
-                    spine_apply::<_, u64, u32, Mat2Mul, SNT, 1>(cta, &args)
-                },
-            );
-        }
+        let (got, tiles, chunks) = small_tiles::<u64, u32, Mat2Mul, 32, 2>(&data, &csr);
         assert!(
             what == "single tile" || chunks > 2,
             "{what}: {chunks} chunks"
         );
-        assert_eq!(out, want, "{what}: {tiles} tiles, {chunks} chunks");
+        assert_eq!(got, want, "{what}: {tiles} tiles, {chunks} chunks");
     }
 }
 
-/// With `Plus` on i64, the same small-tile run: the spine's carries are sums.
+/// With `Plus` on i64 and u64 starts (32 threads × 3 steps): the spine's carries are sums.
 #[test]
 fn spine_sums_small_tiles() {
-    const NT: usize = 32;
-    const VT: usize = 3;
-    let nv = NT * VT;
     let mut rng = Rng::new(0x5005);
-    let counts = kit::uniform_counts(&mut rng, 20_000, 30);
-    let (csr, total) = kit::offsets(&counts);
+    let (csr, total) = kit::offsets(&kit::uniform_counts(&mut rng, 20_000, 30));
     let data: Vec<i64> = kit::random_bits(&mut rng, total as usize);
     let want = kit::seg_reduce_csr(&data, &csr, 0, i64::wrapping_add);
-    let mp = mgpu_cpu::partition::load_balance_partitions(&csr, total as usize, nv).unwrap();
-    let tiles = mp.len() - 1;
-    let chunks = tiles.div_ceil(32);
-    let mut out = vec![0i64; csr.len()];
-    let mut carry = vec![0i64; tiles];
-    let (mut cc, mut ce, mut error) = (vec![0i64; chunks], vec![0u32; chunks], [0u32]);
-    let args = SegReduceArgs::<i64, u64> {
-        data: data.as_ptr(),
-        total,
-        csr: csr.as_ptr(),
-        num_segments: csr.len() as u64,
-        mp: mp.as_ptr(),
-        tiles: tiles as u64,
-        nv: nv as u64,
-        output: out.as_mut_ptr(),
-        carry_out: carry.as_mut_ptr(),
-        chunk_carry: cc.as_mut_ptr(),
-        chunk_ends: ce.as_mut_ptr(),
-        error: error.as_mut_ptr(),
-    };
-    sim::launch(
-        tiles as u32,
-        NT as u32,
-        tiles_shared_bytes(NT, VT, 8, 8),
-        &|cta: &sim::SimCta| unsafe { seg_reduce_tiles::<_, i64, u64, Plus, NT, VT>(cta, &args) },
-    );
-    let shared = spine_shared_bytes(32, 8);
-    sim::launch(chunks as u32, 32, shared, &|cta: &sim::SimCta| unsafe {
-        spine_reduce::<_, i64, u64, Plus, 32, 1>(cta, &args)
-    });
-    sim::launch(chunks as u32, 32, shared, &|cta: &sim::SimCta| unsafe {
-        spine_apply::<_, i64, u64, Plus, 32, 1>(cta, &args)
-    });
-    assert_eq!(error, [0]);
+    let (got, _, chunks) = small_tiles::<i64, u64, Plus, 32, 3>(&data, &csr);
     assert!(chunks > 3);
-    assert_eq!(out, want);
+    assert_eq!(got, want);
 }
