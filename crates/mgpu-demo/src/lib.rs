@@ -31,12 +31,14 @@ mod intervalmove;
 mod loadbalance;
 mod print;
 mod scan;
+mod segreduce;
 
 pub use bulk::{bulk_insert_demo, bulk_remove_demo};
 pub use intervalmove::{interval_expand_demo, interval_move_demo};
 pub use loadbalance::load_balance_demo;
 pub use print::print_array;
 pub use scan::{scan_demo, OBJECT_COUNTS};
+pub use segreduce::{seg_reduce_demo, SEGMENT_STARTS, SEGMENT_VALUES};
 
 use mgpu::{Backend, Result};
 
@@ -93,6 +95,10 @@ pub const DEMOS: &[Demo] = &[
     Demo {
         name: "insert",
         run: bulk_insert_demo,
+    },
+    Demo {
+        name: "segreduce",
+        run: seg_reduce_demo,
     },
 ];
 

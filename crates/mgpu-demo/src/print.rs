@@ -41,7 +41,12 @@ pub fn print_array<T: Display>(values: &[T], cols: usize) -> String {
 /// and a blank line, then each array (printed, 10 columns) under its label, with a blank
 /// line between them.
 pub(crate) fn demonstration(title: &str, arrays: &[(&str, String)]) -> String {
-    let mut text = format!("\n\n{title} DEMONSTRATION:\n\n");
+    demonstration_titled(&format!("{title} DEMONSTRATION:"), arrays)
+}
+
+/// [`demonstration`] with its whole title line given (seed 002 prints no colon).
+pub(crate) fn demonstration_titled(title: &str, arrays: &[(&str, String)]) -> String {
+    let mut text = format!("\n\n{title}\n\n");
     for (i, (label, printed)) in arrays.iter().enumerate() {
         if i > 0 {
             text.push('\n');

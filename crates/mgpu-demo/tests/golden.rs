@@ -4,7 +4,7 @@
 use mgpu::Backend;
 use mgpu_demo::{
     bulk_insert_demo, bulk_remove_demo, interval_expand_demo, interval_move_demo,
-    load_balance_demo, print_array, scan_demo,
+    load_balance_demo, print_array, scan_demo, seg_reduce_demo,
 };
 use std::process::Command;
 
@@ -179,17 +179,42 @@ Inserting before every 5th element starting at item 2:
   110:  1180   92   93   94   95   96 1190   97   98   99
 ";
 
+/// Seed 002's `DemoSegReduceCsr`, as the seed printed it (its random values included).
+const SEGREDUCE_DEMO: &str = "
+
+SEGMENTED REDUCE-CSR DEMONSTRATION
+
+Segment starts (CSR):
+    0:     0    9   19   25   71   87   97
+
+Values:
+    0:     1    5    5    1    2    5    1    1    4    4
+   10:     5    3    4    4    4    2    2    4    2    5
+   20:     5    1    5    1    4    5    1    4    2    2
+   30:     2    3    3    1    4    2    4    2    1    2
+   40:     5    1    2    2    3    1    2    5    4    1
+   50:     2    5    4    2    4    1    3    2    4    4
+   60:     4    4    4    3    4    4    1    5    1    1
+   70:     3    2    3    1    4    1    1    4    4    4
+   80:     3    5    5    3    2    1    5    5    4    5
+   90:     4    2    2    3    5    5    1    4    1    5
+
+Reduced values:
+    0:    25   34   21  129   48   36   10
+";
+
 /// A demonstration: runs on a backend, returns its text.
 type DemoFn = fn(&Backend) -> mgpu::Result<String>;
 
 /// Every demonstration with its golden text, in the binary's order.
-const GOLDEN: [(&str, DemoFn, &str); 6] = [
+const GOLDEN: [(&str, DemoFn, &str); 7] = [
     ("scan", scan_demo, SCAN_DEMO),
     ("lbs", load_balance_demo, LBS_DEMO),
     ("expand", interval_expand_demo, EXPAND_DEMO),
     ("move", interval_move_demo, MOVE_DEMO),
     ("remove", bulk_remove_demo, REMOVE_DEMO),
     ("insert", bulk_insert_demo, INSERT_DEMO),
+    ("segreduce", seg_reduce_demo, SEGREDUCE_DEMO),
 ];
 
 /// Runs every demonstration of [`GOLDEN`] on `backend` and compares its exact text.
@@ -230,10 +255,8 @@ fn binary_prints_the_backend_then_the_demonstrations() {
     if let Backend::Cpu = Backend::detect() {
         assert_eq!(first, "Backend: no CUDA device: CPU backend");
     }
-    assert_eq!(
-        rest,
-        format!("{SCAN_DEMO}{LBS_DEMO}{EXPAND_DEMO}{MOVE_DEMO}{REMOVE_DEMO}{INSERT_DEMO}")
-    );
+    let all: String = GOLDEN.iter().map(|(_, _, golden)| *golden).collect();
+    assert_eq!(rest, all);
 }
 
 #[test]
@@ -250,7 +273,8 @@ fn binary_runs_named_demonstrations_and_refuses_unknown_ones() {
     assert!(out.stdout.is_empty());
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "mgpu-demo: unknown demonstration `nope`; known: scan, lbs, expand, move, remove, insert\n"
+        "mgpu-demo: unknown demonstration `nope`; known: scan, lbs, expand, move, remove, insert, \
+         segreduce\n"
     );
 }
 

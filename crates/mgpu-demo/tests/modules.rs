@@ -21,7 +21,14 @@ fn the_demo_runs_cubins_where_they_are_built_and_ptx_entries_elsewhere() {
         (demo.run)(&backend).unwrap_or_else(|e| panic!("{}: {e}", demo.name));
     }
     let loaded = ctx.loaded_modules();
-    let families = ["bulk", "intervalmove", "loadbalance", "partition", "scan"];
+    let families = [
+        "bulk",
+        "intervalmove",
+        "loadbalance",
+        "partition",
+        "scan",
+        "segreduce",
+    ];
     for family in families {
         assert!(
             loaded.iter().any(|m| m.starts_with(&format!("{family} "))),
