@@ -377,6 +377,12 @@ pub enum CountDist {
     /// 90% zeros, the rest `floor(Pareto(alpha 1.5, scale 33.3))` capped at 2^20 (mean about
     /// 10), plus one planted count of 2^20 at a random position.
     HeavyTailed,
+    /// `floor(Pareto(alpha 1.5, scale mean / 3))` capped at 2^20: SpMV's "pow" row lengths
+    /// (ANCHORS.md), mean about `mean`.
+    Pareto {
+        /// The mean the scale is set for.
+        mean: u32,
+    },
 }
 
 impl CountDist {
@@ -384,11 +390,13 @@ impl CountDist {
     ///
     /// ```
     /// assert_eq!(mgpu_benches::CountDist::Uniform { max: 20 }.name(), "uniform[0,20]");
+    /// assert_eq!(mgpu_benches::CountDist::Pareto { mean: 16 }.name(), "pareto(1.5) mean 16");
     /// ```
     pub fn name(&self) -> String {
         match self {
             CountDist::Uniform { max } => format!("uniform[0,{max}]"),
             CountDist::HeavyTailed => "heavy-tailed".into(),
+            CountDist::Pareto { mean } => format!("pareto(1.5) mean {mean}"),
         }
     }
 
@@ -403,6 +411,11 @@ impl CountDist {
                     let x = 33.3 / u.powf(1.0 / 1.5);
                     (x.floor() as u64).min(1 << 20) as u32
                 }
+            }
+            CountDist::Pareto { mean } => {
+                let u = 1.0 - rng.unit(); // (0, 1]
+                let x = mean as f64 / 3.0 / u.powf(1.0 / 1.5);
+                (x.floor() as u64).min(1 << 20) as u32
             }
         }
     }

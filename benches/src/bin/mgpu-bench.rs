@@ -322,6 +322,52 @@ impl Bench<'_> {
     }
 }
 
+impl Bench<'_> {
+    /// CSR SpMV (binary, `Plus`/`Multiplies`), n nonzeros of `T` (ANCHORS.md): n/16 rows
+    /// of lengths uniform in [0, 32] ("unif") or Pareto with alpha 1.5 ("pow"), columns
+    /// uniform over a vector of one element per row, u32 indices.
+    fn spmv<T: Element>(&mut self, n: usize, copy: f64, pow: bool) -> Result<()>
+    where
+        mgpu_segreduce::device::SpmvBinary: mgpu_segreduce::kernels::SpmvForm<T, u32>,
+    {
+        if !self.wants("spmv_csr") {
+            return Ok(());
+        }
+        let mut rng = Rng::new(0x5b ^ n as u64 ^ pow as u64);
+        let rows = n / 16;
+        let dist = if pow {
+            CountDist::Pareto { mean: 16 }
+        } else {
+            CountDist::Uniform { max: 32 }
+        };
+        let mut csr = counts_covering(n, dist, &mut rng);
+        let m = csr.len();
+        mgpu_cpu::scan_counts_exclusive_in_place(&mut csr)?;
+        let cols: Vec<u32> = (0..n).map(|_| rng.below(rows as u64) as u32).collect();
+        let csr = DeviceVec::from_slice(self.ctx, &csr)?;
+        let cols = DeviceVec::from_slice(self.ctx, &cols)?;
+        let matrix = DeviceVec::<T, _>::zeros(self.ctx, n)?;
+        let x = DeviceVec::<T, _>::zeros(self.ctx, rows)?;
+        let mut y = DeviceVec::<T, _>::uninit(self.ctx, m)?;
+        let size = std::mem::size_of::<T>();
+        let bytes = (size + 4) * n + (4 + size) * m + size * rows;
+        let input = if pow {
+            "16 per row, pow"
+        } else {
+            "16 per row, unif"
+        };
+        self.push_timed("spmv_csr", T::NAME, input, n, copy, bytes, || {
+            mgpu_segreduce::spmv_csr_into(
+                matrix.as_slice(),
+                cols.as_slice(),
+                csr.as_slice(),
+                x.as_slice(),
+                y.as_mut_slice(),
+            )
+        })
+    }
+}
+
 /// Prints the context's L2 fetch granularity (`CU_LIMIT_MAX_L2_FETCH_GRANULARITY`), after
 /// setting it from `MGPU_BENCH_L2_FETCH` (bytes: 0 to 128) when that is set, for measuring
 /// how the benchmark rows depend on it.
@@ -669,6 +715,8 @@ fn main() {
                 b.segreduce::<i32>(n, copy, avg)?;
                 b.segreduce::<f64>(n, copy, avg)?;
             }
+            b.spmv::<f64>(n, copy, false)?;
+            b.spmv::<f64>(n, copy, true)?;
         }
         Ok(())
     };

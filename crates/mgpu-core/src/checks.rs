@@ -152,3 +152,27 @@ pub fn seg_reduce_csr<I: Index>(
     Error::check_fits::<I>("seg_reduce_csr value count", values)?;
     Error::check_fits::<I>("seg_reduce_csr segment count", segments)
 }
+
+/// CSR SpMV's sizes, in this order: one column per nonzero (`matrix` is `None` for the
+/// unary form, which has no matrix values), then [`seg_reduce_csr`]'s checks with the
+/// nonzeros as the values and the rows as the segments.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::spmv_csr::<u32>(Some(5), 5, 3, Some(3)).is_ok());
+/// let e = checks::spmv_csr::<u32>(Some(5), 4, 3, None).unwrap_err();
+/// assert_eq!(e.to_string(), "spmv_csr columns (one per nonzero): expected length 5, got 4");
+/// ```
+pub fn spmv_csr<I: Index>(
+    matrix: Option<usize>,
+    cols: usize,
+    rows: usize,
+    output: Option<usize>,
+) -> Result<()> {
+    if let Some(m) = matrix {
+        Error::check_len("spmv_csr columns (one per nonzero)", m, cols)?;
+    }
+    seg_reduce_csr::<I>(cols, rows, output)
+}

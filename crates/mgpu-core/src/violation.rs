@@ -55,6 +55,11 @@ pub enum Violation {
         /// The output's length.
         output_len: usize,
     },
+    /// A column index (SpMV) at or past the dense vector's length.
+    ColumnRange {
+        /// The vector's length.
+        vec_len: usize,
+    },
     /// Bulk remove indices that are not strictly increasing.
     RemoveOrder,
     /// A bulk remove index at or past the source length.
@@ -96,6 +101,9 @@ impl fmt::Display for Violation {
                     f,
                     "a scatter range is outside the output (length {output_len})"
                 )
+            }
+            Violation::ColumnRange { vec_len } => {
+                write!(f, "a column index is past the vector's length {vec_len}")
             }
             Violation::RemoveOrder => write!(f, "the remove indices are not sorted and unique"),
             Violation::RemoveRange { source_len } => write!(

@@ -1,7 +1,9 @@
 //! Segmented reduction (seed 002) on the host, with the GPU backend's checks and
 //! semantics: segments reduced in order, the identity for an empty one.
 
-use mgpu_core::{checks, AssociativeOp, Element, Index, Result};
+use mgpu_core::{
+    checks, AssociativeOp, BinaryOp, Element, Index, Multiplies, Plus, Result, Violation,
+};
 use rayon::prelude::*;
 
 use crate::chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
@@ -73,4 +75,125 @@ pub fn seg_reduce_csr<T: Element, I: Index, Op: AssociativeOp<T>>(
             });
     }
     Ok(())
+}
+
+/// The values of CSR SpMV's rows: `value(k)` of each nonzero `k`, summed per row in order
+/// (the rows are `csr`'s segments), after the same checks as the GPU backend.
+fn spmv<T: Element, I: Index>(
+    nonzeros: usize,
+    cols: &[I],
+    csr: &[I],
+    vec_len: usize,
+    output: &mut [T],
+    value: impl Fn(usize) -> T + Sync,
+) -> Result<()>
+where
+    Plus: AssociativeOp<T>,
+{
+    validate(csr, nonzeros as u64)?;
+    let past = if cols.len() < PARALLEL_MIN_LEN {
+        cols.iter().any(|c| c.to_usize() >= vec_len)
+    } else {
+        cols.par_iter().any(|c| c.to_usize() >= vec_len)
+    };
+    if past {
+        Violation::check([Violation::ColumnRange { vec_len }])?;
+    }
+    let n = csr.len();
+    let row = |r: usize| {
+        let end = if r + 1 < n {
+            csr[r + 1].to_usize()
+        } else {
+            nonzeros
+        };
+        (csr[r].to_usize()..end).fold(Plus::identity(), |acc, k| Plus::apply(acc, value(k)))
+    };
+    if n + nonzeros < PARALLEL_MIN_LEN {
+        for (r, out) in output.iter_mut().enumerate() {
+            *out = row(r);
+        }
+    } else {
+        output
+            .par_chunks_mut(CHUNK_LEN)
+            .enumerate()
+            .for_each(|(c, outs)| {
+                for (k, out) in outs.iter_mut().enumerate() {
+                    *out = row(c * CHUNK_LEN + k);
+                }
+            });
+    }
+    Ok(())
+}
+
+/// CSR sparse matrix times dense vector (seed 002's `SpmvCsrBinary` with its default
+/// operators): `output[r]` becomes the sum over row `r`'s nonzeros `k`
+/// (`csr[r]..csr[r + 1]`, the last row to the end) of `matrix[k] * vec[cols[k]]`, in
+/// order (0 for an empty row). The same semantics and errors as the GPU backend
+/// (`mgpu_segreduce::spmv_csr`); float sums agree with it within rounding.
+///
+/// # Errors
+/// As [`seg_reduce_csr`] with the nonzeros as the values and the rows as the segments;
+/// also [`Error::LengthMismatch`](mgpu_core::Error::LengthMismatch) when `cols.len() !=
+/// matrix.len()`, and [`Error::InvalidInput`](mgpu_core::Error::InvalidInput) when a
+/// column is at or past `vec.len()`.
+///
+/// # Examples
+///
+/// `[1 0 2; 0 0 0; 0 3 0]` times `[1, 10, 100]`:
+///
+/// ```
+/// let mut y = [0.0f64; 3];
+/// mgpu_cpu::spmv_csr::<f64, u32>(&[1.0, 2.0, 3.0], &[0, 2, 1], &[0, 2, 2], &[1.0, 10.0, 100.0], &mut y)?;
+/// assert_eq!(y, [201.0, 0.0, 30.0]);
+/// let e = mgpu_cpu::spmv_csr::<f64, u32>(&[1.0], &[3], &[0], &[1.0, 2.0], &mut y[..1]).unwrap_err();
+/// assert_eq!(e.to_string(), "invalid input: a column index is past the vector's length 2");
+/// # Ok::<(), mgpu_core::Error>(())
+/// ```
+pub fn spmv_csr<T: Element, I: Index>(
+    matrix: &[T],
+    cols: &[I],
+    csr: &[I],
+    vec: &[T],
+    output: &mut [T],
+) -> Result<()>
+where
+    Plus: AssociativeOp<T>,
+    Multiplies: BinaryOp<T>,
+{
+    checks::spmv_csr::<I>(
+        Some(matrix.len()),
+        cols.len(),
+        csr.len(),
+        Some(output.len()),
+    )?;
+    spmv(cols.len(), cols, csr, vec.len(), output, |k| {
+        Multiplies::apply(matrix[k], vec[cols[k].to_usize()])
+    })
+}
+
+/// Unary CSR SpMV (seed 002's `SpmvCsrUnary` with its default operator): `output[r]`
+/// becomes the sum of `vec[cols[k]]` over row `r`'s nonzeros `k`. Errors as
+/// [`spmv_csr`].
+///
+/// # Examples
+///
+/// ```
+/// let mut y = [0u32; 2];
+/// mgpu_cpu::spmv_csr_unary::<u32, u64>(&[1, 1, 0], &[0, 2], &[5, 7], &mut y)?;
+/// assert_eq!(y, [14, 5]);
+/// # Ok::<(), mgpu_core::Error>(())
+/// ```
+pub fn spmv_csr_unary<T: Element, I: Index>(
+    cols: &[I],
+    csr: &[I],
+    vec: &[T],
+    output: &mut [T],
+) -> Result<()>
+where
+    Plus: AssociativeOp<T>,
+{
+    checks::spmv_csr::<I>(None, cols.len(), csr.len(), Some(output.len()))?;
+    spmv(cols.len(), cols, csr, vec.len(), output, |k| {
+        vec[cols[k].to_usize()]
+    })
 }

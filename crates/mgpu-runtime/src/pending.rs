@@ -78,8 +78,9 @@ impl<D: Device> Pending<D> {
 /// Writes a family's two public forms of each launcher from the queued one: `$into`, which
 /// checks, queues and returns a [`Pending`] (its body given here), and `$name`, the same
 /// followed by [`Pending::wait`] (validates, synchronises). Each keeps its own doc comment
-/// and example. The generics go in brackets. rustfmt leaves a macro's input as it is, so a
-/// long body belongs in a private function that `$into` calls.
+/// and example. The generics go in brackets, and so do `where` bounds when there are some
+/// (`-> Result<Pending<D>> where [Op: Family<T>] { .. }`). rustfmt leaves a macro's input
+/// as it is, so a long body belongs in a private function that `$into` calls.
 ///
 /// # Examples
 ///
@@ -103,15 +104,16 @@ macro_rules! queued_and_blocking {
     ($(
         $(#[$into_doc:meta])*
         pub fn $into:ident [$($generics:tt)*] ($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty
+        $(where [$($bounds:tt)*])?
         $body:block
         $(#[$doc:meta])*
         pub fn $name:ident;
     )+) => {$(
         $(#[$into_doc])*
-        pub fn $into<$($generics)*>($($arg: $ty),*) -> $ret $body
+        pub fn $into<$($generics)*>($($arg: $ty),*) -> $ret $(where $($bounds)*)? $body
 
         $(#[$doc])*
-        pub fn $name<$($generics)*>($($arg: $ty),*) -> $crate::Result<()> {
+        pub fn $name<$($generics)*>($($arg: $ty),*) -> $crate::Result<()> $(where $($bounds)*)? {
             $into($($arg),*)?.wait()
         }
     )+};

@@ -37,12 +37,99 @@
 //! operator need not be commutative, and the association depends only on the tile shape:
 //! the results are the same bits on every run.
 
-use mgpu_core::{AssociativeOp, Cta, Element, Less, WARP_SIZE};
+use mgpu_core::{AssociativeOp, BinaryOp, Cta, Element, Less, Multiplies, WARP_SIZE};
 use mgpu_ctascan::{cta_seg_scan, seg_scan_shared_bytes};
 use mgpu_ctasearch::{load_balance_tile, merge_path, Counting, Idx, Upper};
 use mgpu_loadbalance::device::check_scan_tile;
 
 pub use mgpu_loadbalance::device::{ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
+
+/// Error bit of [`spmv_tiles`]: a column index at or past the vector's length.
+pub const ERROR_COLUMN: u32 = 8;
+
+/// Where a tile's values come from: the value of step `i` (a global value index), with
+/// a fault ORed into `bad`.
+pub trait Values<T, I>: Copy {
+    /// Value `i`.
+    ///
+    /// # Safety
+    /// `i < args.total`, and the pointers the implementation reads are valid there.
+    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T;
+}
+
+/// The plain segmented reduction: `data[i]`.
+///
+/// ```
+/// use mgpu_segreduce::device::{Direct, SegReduceArgs, Values};
+/// let data = [4i32, 5];
+/// let args = SegReduceArgs::<i32, u32> { data: data.as_ptr(), total: 2, ..Default::default() };
+/// assert_eq!(unsafe { <Direct as Values<i32, u32>>::value(&args, 1, &mut 0) }, 5);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Direct;
+
+impl<T: Element, I> Values<T, I> for Direct {
+    #[inline(always)]
+    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, _: &mut u32) -> T {
+        *args.data.add(i)
+    }
+}
+
+/// CSR SpMV, binary (seed 002's `SpmvCsrBinary`): `data[i] * vec[cols[i]]`; a column past
+/// the vector raises [`ERROR_COLUMN`] and reads nothing.
+///
+/// ```
+/// use mgpu_segreduce::device::{SegReduceArgs, SpmvBinary, Values, ERROR_COLUMN};
+/// let (m, c, v) = ([2.0f64, 3.0], [1u32, 7], [10.0f64, 20.0]);
+/// let args = SegReduceArgs { data: m.as_ptr(), total: 2, cols: c.as_ptr(), vec: v.as_ptr(), vec_len: 2, ..Default::default() };
+/// let mut bad = 0;
+/// assert_eq!(unsafe { SpmvBinary::value(&args, 0, &mut bad) }, 40.0);
+/// unsafe { SpmvBinary::value(&args, 1, &mut bad) };
+/// assert_eq!(bad, ERROR_COLUMN);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpmvBinary;
+
+impl<T: Element, I: Idx> Values<T, I> for SpmvBinary
+where
+    Multiplies: BinaryOp<T>,
+{
+    #[inline(always)]
+    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T {
+        let col = (*args.cols.add(i)).to_u64();
+        if col < args.vec_len {
+            <Multiplies as BinaryOp<T>>::apply(*args.data.add(i), *args.vec.add(col as usize))
+        } else {
+            *bad |= ERROR_COLUMN;
+            T::ZERO
+        }
+    }
+}
+
+/// CSR SpMV, unary (seed 002's `SpmvCsrUnary`): `vec[cols[i]]` (no matrix values); a
+/// column past the vector raises [`ERROR_COLUMN`].
+///
+/// ```
+/// use mgpu_segreduce::device::{SegReduceArgs, SpmvUnary, Values};
+/// let (c, v) = ([1u64, 0], [10i32, 20]);
+/// let args = SegReduceArgs { total: 2, cols: c.as_ptr(), vec: v.as_ptr(), vec_len: 2, ..Default::default() };
+/// assert_eq!(unsafe { SpmvUnary::value(&args, 0, &mut 0) }, 20);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpmvUnary;
+
+impl<T: Element, I: Idx> Values<T, I> for SpmvUnary {
+    #[inline(always)]
+    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T {
+        let col = (*args.cols.add(i)).to_u64();
+        if col < args.vec_len {
+            *args.vec.add(col as usize)
+        } else {
+            *bad |= ERROR_COLUMN;
+            T::ZERO
+        }
+    }
+}
 
 /// Arguments of the three kernels ([`seg_reduce_tiles`], [`spine_reduce`],
 /// [`spine_apply`]): one struct, so that they form one kernel set.
@@ -87,6 +174,13 @@ pub struct SegReduceArgs<T, I> {
     /// host); when one is set, the spine does nothing (the tiles that failed wrote neither
     /// results nor carry-outs).
     pub error: *mut u32,
+    /// SpMV ([`spmv_tiles`]): the column of each nonzero (`total` of them; `data` holds
+    /// the matrix values for the binary form). Null otherwise.
+    pub cols: *const I,
+    /// SpMV: the dense vector the columns index. Null otherwise.
+    pub vec: *const T,
+    /// SpMV: the vector's length; a column at or past it is [`ERROR_COLUMN`].
+    pub vec_len: u64,
 }
 
 impl<T, I> Default for SegReduceArgs<T, I> {
@@ -106,6 +200,9 @@ impl<T, I> Default for SegReduceArgs<T, I> {
             chunk_carry: null_mut(),
             chunk_ends: null_mut(),
             error: null_mut(),
+            cols: null(),
+            vec: null(),
+            vec_len: 0,
         }
     }
 }
@@ -217,6 +314,68 @@ pub unsafe fn seg_reduce_tiles<
     cta: &C,
     args: &SegReduceArgs<T, I>,
 ) {
+    tiles::<C, T, I, Op, Direct, NT, VT>(cta, args)
+}
+
+/// CSR SpMV (seed 002's `SpmvCsrBinary`/`SpmvCsrUnary`): the tiles of
+/// [`seg_reduce_tiles`] over the values `V` makes from the nonzeros ([`SpmvBinary`]:
+/// `data[i] * vec[cols[i]]`; [`SpmvUnary`]: `vec[cols[i]]`), reduced with `Op` per row
+/// (`Plus` for the product of a matrix and a vector). A column at or past `vec_len` raises [`ERROR_COLUMN`] (the tile still
+/// writes its results; they are unspecified).
+///
+/// # Safety
+/// As [`seg_reduce_tiles`], with `cols` readable at `0..total`, `vec` at `0..vec_len` and,
+/// for [`SpmvBinary`], `data` at `0..total`.
+///
+/// # Examples
+///
+/// The 3x3 matrix `[1 0 2; 0 0 0; 0 3 0]` times `[1, 10, 100]`.
+///
+/// ```
+/// use mgpu_core::{sim, Plus};
+/// use mgpu_segreduce::device::{spmv_tiles, tiles_shared_bytes, SegReduceArgs, SpmvBinary};
+/// let (m, cols, csr, x, mp) = ([1.0f64, 2.0, 3.0], [0u32, 2, 1], [0u32, 2, 2], [1.0, 10.0, 100.0], [0u64, 3]);
+/// let (mut y, mut carry, mut err) = ([0.0f64; 3], [0.0f64], [0u32]);
+/// let args = SegReduceArgs {
+///     data: m.as_ptr(), total: 3, csr: csr.as_ptr(), num_segments: 3, mp: mp.as_ptr(),
+///     output: y.as_mut_ptr(), carry_out: carry.as_mut_ptr(), error: err.as_mut_ptr(),
+///     cols: cols.as_ptr(), vec: x.as_ptr(), vec_len: 3, ..Default::default()
+/// };
+/// sim::launch(1, 32, tiles_shared_bytes(32, 1, 8, 4), &|cta: &sim::SimCta| unsafe {
+///     spmv_tiles::<_, f64, u32, Plus, SpmvBinary, 32, 1>(cta, &args)
+/// });
+/// assert_eq!((y, err), ([201.0, 0.0, 30.0], [0]));
+/// ```
+#[inline(always)]
+pub unsafe fn spmv_tiles<
+    C: Cta,
+    T: Element,
+    I: Idx,
+    Op: AssociativeOp<T>,
+    V: Values<T, I>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    args: &SegReduceArgs<T, I>,
+) {
+    tiles::<C, T, I, Op, V, NT, VT>(cta, args)
+}
+
+/// The tiles of [`seg_reduce_tiles`] over the values `V` gives.
+#[inline(always)]
+unsafe fn tiles<
+    C: Cta,
+    T: Element,
+    I: Idx,
+    Op: AssociativeOp<T>,
+    V: Values<T, I>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    args: &SegReduceArgs<T, I>,
+) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let (n, total) = (args.num_segments, args.total);
     let (t_bytes, i_bytes) = (core::mem::size_of::<T>(), core::mem::size_of::<I>());
@@ -253,14 +412,15 @@ pub unsafe fn seg_reduce_tiles<
     let starts = cta.shared::<I>(starts_offset(NT, VT, t_bytes));
     // All of a thread's loads are issued before its first store (a tile holds at most
     // NT * VT of each), so they are in flight together.
-    let src = args.data.add(a0.to_usize());
     let mut v = [Op::identity(); VT];
+    let mut bad = 0u32;
     for (k, x) in v.iter_mut().enumerate() {
         let i = tid + (NT * k) as u32;
         if i < a_count {
-            *x = *src.add(i as usize);
+            *x = V::value(args, a0.to_usize() + i as usize, &mut bad);
         }
     }
+    cta.raise_error(args.error, bad);
     let csr = args.csr.add(b0.to_usize());
     let mut c = [I::ZERO; VT];
     for (k, x) in c.iter_mut().enumerate() {

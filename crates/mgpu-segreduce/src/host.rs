@@ -8,28 +8,37 @@
 //! [`spine_apply`](crate::device::spine_apply)). The `_into` form returns at once with a
 //! [`Pending`] verdict; the plain form waits for it.
 
-use crate::device::{SegReduceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
-use crate::kernels::{KernelSet, SegReduceOp};
+use crate::device::{
+    SegReduceArgs, SpmvBinary, SpmvUnary, ERROR_COLUMN, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED,
+};
+use crate::kernels::{KernelSet, SegReduceOp, SpmvForm};
 use mgpu_core::{Element, Kernel, Violation};
 use mgpu_loadbalance::LoadBalanceIndex;
 use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp};
 
-/// What each bit of the tiles' error word means.
-fn meaning(total: u64) -> [(u32, Violation); 3] {
+/// What each bit of the tiles' error word means (`vec_len`: SpMV's vector).
+fn meaning(total: u64, vec_len: usize) -> [(u32, Violation); 4] {
     [
         (ERROR_FIRST, Violation::ScanStart),
         (ERROR_UNSORTED, Violation::ScanOrder),
         (ERROR_TOTAL, Violation::ScanPastTotal { total }),
+        (ERROR_COLUMN, Violation::ColumnRange { vec_len }),
     ]
 }
 
+/// SpMV's inputs besides the values: the columns and the vector.
+type Spmv<'a, T, I, D> = Option<(DeviceSlice<'a, I, D>, DeviceSlice<'a, T, D>)>;
+
+/// Queues the reduction of `total` values (`data`, null for unary SpMV) over the
+/// segments `csr` into `output` with the kernel set `S` (checked by the caller).
 fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
-    data: DeviceSlice<'_, T, D>,
+    data: *const T,
+    total: usize,
     csr: DeviceSlice<'_, I, D>,
     mut output: DeviceSliceMut<'_, T, D>,
+    spmv: Spmv<'_, T, I, D>,
 ) -> Result<Pending<D>> {
-    let (total, n) = (data.len(), csr.len());
-    mgpu_core::checks::seg_reduce_csr::<I>(total, n, Some(output.len()))?;
+    let n = csr.len();
     if n == 0 {
         return Ok(Pending::done());
     }
@@ -47,8 +56,9 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     let error = ErrorWord::uncleared(dev)?;
     let mp = mgpu_partition::load_balance_partitions_clearing(csr, total, nv, &error)?;
     let carry = Temp::<T, D>::new(dev, grid)?;
+    let vec_len = spmv.as_ref().map_or(0, |(_, v)| v.len());
     let mut args = SegReduceArgs {
-        data: data.as_ptr(),
+        data,
         total: total as u64,
         csr: csr.as_ptr(),
         num_segments: n as u64,
@@ -60,6 +70,9 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
         error: error.as_mut_ptr(),
         ..Default::default()
     };
+    if let Some((cols, vec)) = spmv {
+        (args.cols, args.vec, args.vec_len) = (cols.as_ptr(), vec.as_ptr(), vec_len as u64);
+    }
     // SAFETY: `mp` has grid + 1 partitions, `carry` grid slots, `output` n (checked),
     // `error` one word: what `device::seg_reduce_tiles` documents.
     unsafe { dev.launch_dependent::<S::Tiles>(grid as u32, &args)? };
@@ -78,7 +91,7 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
             dev.launch::<S::SpineApply>(chunks as u32, &args)?;
         }
     }
-    Ok(Pending::new(error, &meaning(total as u64)))
+    Ok(Pending::new(error, &meaning(total as u64, vec_len)))
 }
 
 mgpu_runtime::queued_and_blocking! {
@@ -123,10 +136,11 @@ mgpu_runtime::queued_and_blocking! {
         output: DeviceSliceMut<'_, T, D>,
         _op: Op,
     ) -> Result<Pending<D>> {
+        mgpu_core::checks::seg_reduce_csr::<I>(data.len(), csr.len(), Some(output.len()))?;
         mgpu_core::by_arch!(
             csr.device().arch(),
             Op as SegReduceOp<T, I>,
-            run::<D, T, I>(data, csr, output)
+            run::<D, T, I>(data.as_ptr(), data.len(), csr, output, None)
         )
     }
     /// [`seg_reduce_csr_into`], then [`Pending::wait`]: validates, synchronises.
@@ -152,4 +166,115 @@ mgpu_runtime::queued_and_blocking! {
     /// assert_eq!(out.to_vec().unwrap(), expect);
     /// ```
     pub fn seg_reduce_csr;
+
+    /// CSR sparse matrix times dense vector (seed 002's `SpmvCsrBinary` with its default
+    /// operators), queued without synchronising: `output[r]` becomes the sum over row
+    /// `r`'s nonzeros `k` (`csr[r]..csr[r + 1]`, the last row to the end) of
+    /// `matrix[k] * vec[cols[k]]`, in order, 0 for an empty row. The rows are the
+    /// segmented reduction's segments, so empty rows, power-law row lengths and one dense
+    /// row cost the same per nonzero.
+    ///
+    /// # Errors
+    /// As [`seg_reduce_csr_into`] (the nonzeros are its values and the rows its
+    /// segments), also at once [`Error::LengthMismatch`] when `cols.len() !=
+    /// matrix.len()`, and from [`Pending::wait`] [`Error::InvalidInput`] when a column is
+    /// at or past `vec.len()` (such a product is never read from memory).
+    ///
+    /// # Examples
+    ///
+    /// `[1 0 2; 0 0 0; 0 3 0]` times `[1, 10, 100]`.
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let m = DeviceVec::from_slice(&dev, &[1.0f64, 2.0, 3.0]).unwrap();
+    /// let cols = DeviceVec::from_slice(&dev, &[0u32, 2, 1]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
+    /// let x = DeviceVec::from_slice(&dev, &[1.0f64, 10.0, 100.0]).unwrap();
+    /// let mut y = DeviceVec::<f64, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_segreduce::spmv_csr_into(m.as_slice(), cols.as_slice(), csr.as_slice(), x.as_slice(), y.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![201.0, 0.0, 30.0]);
+    /// ```
+    pub fn spmv_csr_into[D: Device, T: Element, I: LoadBalanceIndex](
+        matrix: DeviceSlice<'_, T, D>,
+        cols: DeviceSlice<'_, I, D>,
+        csr: DeviceSlice<'_, I, D>,
+        vec: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>>
+    where [SpmvBinary: SpmvForm<T, I>]
+    {
+        mgpu_core::checks::spmv_csr::<I>(Some(matrix.len()), cols.len(), csr.len(), Some(output.len()))?;
+        mgpu_core::by_arch!(
+            csr.device().arch(),
+            SpmvBinary as SpmvForm<T, I>,
+            run::<D, T, I>(matrix.as_ptr(), cols.len(), csr, output, Some((cols, vec)))
+        )
+    }
+    /// [`spmv_csr_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let m = DeviceVec::from_slice(&dev, &[2i64, 5]).unwrap();
+    /// let cols = DeviceVec::from_slice(&dev, &[1u64, 0]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u64]).unwrap(); // one row: 2 x[1] + 5 x[0]
+    /// let x = DeviceVec::from_slice(&dev, &[3i64, 4]).unwrap();
+    /// let mut y = DeviceVec::<i64, _>::zeros(&dev, 1).unwrap();
+    /// mgpu_segreduce::spmv_csr(m.as_slice(), cols.as_slice(), csr.as_slice(), x.as_slice(), y.as_mut_slice()).unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![23]);
+    /// ```
+    pub fn spmv_csr;
+
+    /// Unary CSR SpMV (seed 002's `SpmvCsrUnary` with its default operator), queued
+    /// without synchronising: `output[r]` becomes the sum of `vec[cols[k]]` over row `r`'s
+    /// nonzeros `k` (a pattern matrix of ones times the vector). Errors as
+    /// [`spmv_csr_into`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let cols = DeviceVec::from_slice(&dev, &[0u32, 2, 1]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
+    /// let x = DeviceVec::from_slice(&dev, &[1.0f32, 10.0, 100.0]).unwrap();
+    /// let mut y = DeviceVec::<f32, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_segreduce::spmv_csr_unary_into(cols.as_slice(), csr.as_slice(), x.as_slice(), y.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![101.0, 0.0, 10.0]);
+    /// ```
+    pub fn spmv_csr_unary_into[D: Device, T: Element, I: LoadBalanceIndex](
+        cols: DeviceSlice<'_, I, D>,
+        csr: DeviceSlice<'_, I, D>,
+        vec: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>>
+    where [SpmvUnary: SpmvForm<T, I>]
+    {
+        mgpu_core::checks::spmv_csr::<I>(None, cols.len(), csr.len(), Some(output.len()))?;
+        mgpu_core::by_arch!(
+            csr.device().arch(),
+            SpmvUnary as SpmvForm<T, I>,
+            run::<D, T, I>(std::ptr::null(), cols.len(), csr, output, Some((cols, vec)))
+        )
+    }
+    /// [`spmv_csr_unary_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let cols = DeviceVec::from_slice(&dev, &[1u32, 1, 0]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32]).unwrap();
+    /// let x = DeviceVec::from_slice(&dev, &[5u32, 7]).unwrap();
+    /// let mut y = DeviceVec::<u32, _>::zeros(&dev, 1).unwrap();
+    /// mgpu_segreduce::spmv_csr_unary(cols.as_slice(), csr.as_slice(), x.as_slice(), y.as_mut_slice()).unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![19]);
+    /// ```
+    pub fn spmv_csr_unary;
 }

@@ -2,7 +2,7 @@
 //! tuning, and the one list of instantiations that both the nvptx entry points and the
 //! host dispatch are generated from.
 
-use crate::device::{self, SegReduceArgs};
+use crate::device::{self, SegReduceArgs, Values};
 use core::mem::size_of;
 use mgpu_core::{AssociativeOp, Element};
 use mgpu_ctasearch::Idx;
@@ -92,6 +92,26 @@ mgpu_core::kernel_types! {
     }
 }
 
+mgpu_core::kernel_type! {
+    /// [`device::spmv_tiles`]: the tiles over SpMV's products
+    /// ([`SpmvBinary`](device::SpmvBinary)) or gathered vector values
+    /// ([`SpmvUnary`](device::SpmvUnary)); the spine is the segmented reduction's.
+    ///
+    /// ```
+    /// use mgpu_core::{Kernel, Plus};
+    /// use mgpu_segreduce::device::SpmvUnary;
+    /// type K = mgpu_segreduce::kernels::SpmvTiles<f32, u64, Plus, SpmvUnary, 128, 15>;
+    /// assert_eq!(K::ENTRY, "segreduce_spmv_unary_f32_u64");
+    /// ```
+    pub struct SpmvTiles<T: Element, I: Idx, Op: AssociativeOp<T>, V: Values<T, I>>;
+    args: SegReduceArgs<T, I>,
+    module: MODULE,
+    tuning: tuning::TILES,
+    width: size_of::<T>(),
+    shared: device::tiles_shared_bytes(NT, VT, size_of::<T>(), size_of::<I>()),
+    body: device::spmv_tiles,
+}
+
 mgpu_core::kernel_set! {
     /// The kernels of one element/index/operator triple for one architecture.
     ///
@@ -137,6 +157,26 @@ pub trait SegReduceOp<T: Element, I>: AssociativeOp<T> {
     type Sm70: KernelSet<T, I>;
 }
 
+/// The SpMV forms the segmented reduction has kernels for, with elements `T` (every
+/// element type) and indices `I` (u32, u64): [`SpmvBinary`](device::SpmvBinary) (matrix
+/// values times the gathered vector values) and [`SpmvUnary`](device::SpmvUnary) (the
+/// gathered vector values alone), summed per row. Their kernel sets share the spine with [`SegReduceOp`]'s `Plus`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Kernel;
+/// use mgpu_segreduce::{device::SpmvBinary, kernels::{KernelSet, SpmvForm}};
+/// type S = <SpmvBinary as SpmvForm<f64, u32>>::Sm90;
+/// assert_eq!(<S as KernelSet<f64, u32>>::Tiles::ENTRY, "segreduce_spmv_binary_f64_u32");
+/// ```
+pub trait SpmvForm<T: Element, I>: Values<T, I> {
+    /// The sm_90 kernels.
+    type Sm90: KernelSet<T, I>;
+    /// The sm_70 kernels.
+    type Sm70: KernelSet<T, I>;
+}
+
 /// Merge steps (values plus segment starts) per tile of the segmented reduction for
 /// `T`/`I`/`Op` on `arch`.
 ///
@@ -172,6 +212,28 @@ macro_rules! for_each_segreduce_instance {
             @ops $mode, $i, [Plus plus, Multiplies mul, Maximum max, Minimum min]
         ));
         $crate::for_each_segreduce_instance!(@ops $mode, $i, [Mat2Mul mat2mul], u64);
+        $crate::__core::for_each_element!($crate::for_each_segreduce_instance!(@spmv $mode, $i));
+    };
+    (@spmv $mode:ident, $i:ident, $t:ident) => {
+        $crate::for_each_segreduce_instance!(@form $mode, $i, $t, SpmvBinary, segreduce_spmv_binary);
+        $crate::for_each_segreduce_instance!(@form $mode, $i, $t, SpmvUnary, segreduce_spmv_unary);
+    };
+    (@form $mode:ident, $i:ident, $t:ident, $form:ident, $entry:ident) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels<$t, $i, $crate::__core::Plus, $crate::device::$form>,
+                width: $t, name: [$t _ $i];
+            impl SpmvForm<$t, $i> for $crate::device::$form {
+                [SpmvTiles $entry TILES],
+                ($crate::__core::tuned!(
+                    $crate::kernels::SpineReduce<$t, $i, $crate::__core::Plus>,
+                    $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
+                )),
+                ($crate::__core::tuned!(
+                    $crate::kernels::SpineApply<$t, $i, $crate::__core::Plus>,
+                    $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
+                ));
+            }
+        }
     };
     (@ops $mode:ident, $i:ident, [$($op:ident $name:ident),+], $t:ident) => {
         $(

@@ -8,6 +8,8 @@
 //! | function | what it computes |
 //! | --- | --- |
 //! | [`seg_reduce_csr`], [`seg_reduce_csr_into`] | `output[j] = data[csr[j]] op ... op data[csr[j + 1] - 1]`, the identity for an empty segment |
+//! | [`spmv_csr`], [`spmv_csr_into`] | CSR sparse matrix times vector: `output[r] = sum of matrix[k] * vec[cols[k]]` over row `r`'s nonzeros |
+//! | [`spmv_csr_unary`], [`spmv_csr_unary_into`] | the same without matrix values: `sum of vec[cols[k]]` |
 //!
 //! # How it partitions
 //!
@@ -23,7 +25,9 @@
 //! are applied in segment order, so they need not be commutative, and the association
 //! depends only on the tile shape: the same input gives the same bits on every run.
 //!
-//! The CPU backend's version is `mgpu_cpu::seg_reduce_csr`.
+//! SpMV runs the same tiles over the products (or the gathered vector values), loaded with
+//! the values: the rows are the segments. The CPU backend's versions are
+//! `mgpu_cpu::seg_reduce_csr`, `mgpu_cpu::spmv_csr` and `mgpu_cpu::spmv_csr_unary`.
 //!
 //! # Examples
 //!

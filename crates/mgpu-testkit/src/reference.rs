@@ -322,3 +322,36 @@ pub fn seg_reduce_csr<T: Copy>(
         })
         .collect()
 }
+
+/// CSR SpMV by a plain loop over the rows: row `r` sums `mul(matrix[k], vec[cols[k]])`
+/// over its nonzeros `k` (`csr[r]..csr[r + 1]`, the last row to `cols.len()`) from
+/// `zero`, left to right; without `matrix` (unary SpMV) it sums `vec[cols[k]]`. Every
+/// column must index `vec`.
+///
+/// # Examples
+///
+/// ```
+/// let y = mgpu_testkit::spmv_csr(Some(&[1, 2, 3][..]), &[0, 2, 1], &[0, 2, 2], &[1, 10, 100], 0, |a, b| a + b, |a, b| a * b);
+/// assert_eq!(y, [201, 0, 30]);
+/// let u = mgpu_testkit::spmv_csr(None, &[0, 2, 1], &[0, 2, 2], &[1, 10, 100], 0, |a, b| a + b, |a, b| a * b);
+/// assert_eq!(u, [101, 0, 10]);
+/// ```
+pub fn spmv_csr<T: Copy>(
+    matrix: Option<&[T]>,
+    cols: &[u64],
+    csr: &[u64],
+    vec: &[T],
+    zero: T,
+    add: impl Fn(T, T) -> T,
+    mul: impl Fn(T, T) -> T,
+) -> Vec<T> {
+    (0..csr.len())
+        .map(|r| {
+            let end = csr.get(r + 1).map_or(cols.len(), |&e| e as usize);
+            (csr[r] as usize..end).fold(zero, |acc, k| {
+                let x = vec[cols[k] as usize];
+                add(acc, matrix.map_or(x, |m| mul(m[k], x)))
+            })
+        })
+        .collect()
+}

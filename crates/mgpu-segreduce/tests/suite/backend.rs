@@ -311,7 +311,142 @@ fn bad_input(b: &Backend, _: Target) {
     }
 }
 
+/// A random CSR matrix of about `nnz` nonzeros with the given row lengths, columns
+/// uniform over a vector of `cols` elements: (values, columns, row starts).
+fn sparse<T: Elem>(rng: &mut Rng, lengths: &[u64], cols: u64) -> (Vec<T>, Vec<u64>, Vec<u64>) {
+    let (csr, nnz) = kit::offsets(lengths);
+    let values = values::<T>(rng, nnz as usize);
+    let columns = (0..nnz).map(|_| rng.below(cols)).collect();
+    (values, columns, csr)
+}
+
+/// SpMV on `b` (binary, and unary with the same pattern) against the test kit's plain
+/// loop over the rows: integers bit for bit, floats within [`tolerance`] of the row's sum
+/// of absolute products.
+fn check_spmv<T: Elem, I: LoadBalanceIndex>(
+    b: &Backend,
+    t: Target,
+    what: &str,
+    m: &[T],
+    cols: &[u64],
+    csr: &[u64],
+    x: &[T],
+) where
+    mgpu_segreduce::device::SpmvBinary: mgpu_segreduce::kernels::SpmvForm<T, I>,
+    mgpu_segreduce::device::SpmvUnary: mgpu_segreduce::kernels::SpmvForm<T, I>,
+    Plus: mgpu::AssociativeOp<T>,
+    Multiplies: mgpu::BinaryOp<T>,
+{
+    use mgpu::{AssociativeOp, BinaryOp};
+    let add = <Plus as BinaryOp<T>>::apply;
+    let mul = <Multiplies as BinaryOp<T>>::apply;
+    let zero = <Plus as AssociativeOp<T>>::identity();
+    let (bm, bc, br, bx) = (
+        b.upload(m).unwrap(),
+        b.upload(&kit::to_index::<I>(cols)).unwrap(),
+        b.upload(&kit::to_index::<I>(csr)).unwrap(),
+        b.upload(x).unwrap(),
+    );
+    for unary in [false, true] {
+        let want = kit::spmv_csr((!unary).then_some(m), cols, csr, x, zero, add, mul);
+        let got = t
+            .timed(&format!("{what} unary={unary}"), cols.len(), || {
+                if unary {
+                    b.spmv_csr_unary(&bc, &br, &bx)
+                } else {
+                    b.spmv_csr(&bm, &bc, &br, &bx)
+                }
+            })
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        assert_eq!(got.len(), want.len(), "{what}");
+        for (r, (g, w)) in got.iter().zip(&want).enumerate() {
+            let (g, w) = (g.to_f64(), w.to_f64());
+            if T::FLOAT {
+                let end = csr.get(r + 1).map_or(cols.len() as u64, |&e| e) as usize;
+                let scale: f64 = (csr[r] as usize..end)
+                    .map(|k| {
+                        (x[cols[k] as usize].to_f64() * if unary { 1.0 } else { m[k].to_f64() })
+                            .abs()
+                    })
+                    .sum();
+                assert!(
+                    g == w || (g - w).abs() <= tolerance::<T>(scale),
+                    "{what} unary={unary}: row {r}: got {g}, want {w}"
+                );
+            } else {
+                assert_eq!(g, w, "{what} unary={unary}: row {r}");
+            }
+        }
+    }
+}
+
+/// SpMV: seed 002's shapes (ANCHORS.md: n/16 rows, lengths uniform in [0, 32] or Pareto
+/// with alpha 1.5, columns over the whole vector), empty rows, one dense row of a million
+/// nonzeros (within the budget), and the bad inputs.
+fn spmv<T: Elem, I: LoadBalanceIndex>(b: &Backend, t: Target)
+where
+    mgpu_segreduce::device::SpmvBinary: mgpu_segreduce::kernels::SpmvForm<T, I>,
+    mgpu_segreduce::device::SpmvUnary: mgpu_segreduce::kernels::SpmvForm<T, I>,
+    Plus: mgpu::AssociativeOp<T>,
+    Multiplies: mgpu::BinaryOp<T>,
+{
+    let mut rng = Rng::new(0x5b3e);
+    let small: (Vec<T>, Vec<u64>, Vec<u64>, Vec<T>) = (
+        [1, 2, 3].map(T::from_u64).to_vec(),
+        vec![0, 2, 1],
+        vec![0, 2, 2],
+        [1, 10, 100].map(T::from_u64).to_vec(),
+    );
+    check_spmv::<T, I>(b, t, "3x3", &small.0, &small.1, &small.2, &small.3);
+    for nnz in t.sizes(&[0, 1, 1000, 3 * NV + 7, 16_000, 1_000_000, 20_000_000]) {
+        let rows = (nnz / 16).max(1);
+        let unif = kit::uniform_counts(&mut rng, nnz, 32);
+        let mut pow = kit::pareto_counts(&mut rng, rows, 1.5, nnz as u64);
+        pow.push(0);
+        let mut dense = vec![0u64; rows];
+        dense[rows / 2] = t.cap(1_000_000).min(nnz) as u64;
+        for (what, lengths) in [("unif", unif), ("pow", pow), ("one dense row", dense)] {
+            let x = values::<T>(&mut rng, rows.max(1));
+            let (m, cols, csr) = sparse::<T>(&mut rng, &lengths, x.len() as u64);
+            check_spmv::<T, I>(
+                b,
+                t,
+                &format!("spmv {what} nnz = {}", cols.len()),
+                &m,
+                &cols,
+                &csr,
+                &x,
+            );
+        }
+    }
+    // Bad inputs: a column past the vector; fewer columns than matrix values.
+    let (m, cols, csr, x) = (
+        b.upload(&small.0).unwrap(),
+        b.upload(&kit::to_index::<I>(&[0, 3, 1])).unwrap(),
+        b.upload(&kit::to_index::<I>(&small.2)).unwrap(),
+        b.upload(&small.3).unwrap(),
+    );
+    expect_invalid(
+        b.spmv_csr(&m, &cols, &csr, &x),
+        "a column index is past the vector's length 3",
+    );
+    expect_invalid(
+        b.spmv_csr_unary(&cols, &csr, &x),
+        "a column index is past the vector's length 3",
+    );
+    let short = b.upload(&kit::to_index::<I>(&[0, 1])).unwrap();
+    assert!(matches!(
+        b.spmv_csr(&m, &short, &csr, &x),
+        Err(mgpu::Error::LengthMismatch { .. })
+    ));
+}
+
 mgpu_testkit::backend_tests! {
+    spmv_f64 = spmv::<f64, u32>,
+    spmv_f32_u64 = spmv::<f32, u64>,
+    spmv_i32 = spmv::<i32, u32>,
     golden,
     uniform_i32 = uniform::<i32, u32>,
     uniform_f64 = uniform::<f64, u32>,

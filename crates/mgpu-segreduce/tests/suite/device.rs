@@ -114,6 +114,7 @@ where
         chunk_carry: chunk_carry.as_mut_ptr(),
         chunk_ends: chunk_ends.as_mut_ptr(),
         error: error.as_mut_ptr(),
+        ..Default::default()
     };
     let (t_bytes, i_bytes) = (size_of::<T>(), size_of::<I>());
     sim::launch(

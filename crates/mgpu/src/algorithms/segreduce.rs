@@ -3,9 +3,12 @@
 
 use super::{host, pick, pick_mut, Pick};
 use crate::{Backend, Buffer};
+use mgpu_core::{AssociativeOp, BinaryOp, Multiplies, Plus};
 use mgpu_core::{Element, Result};
 use mgpu_loadbalance::LoadBalanceIndex;
 use mgpu_runtime::{Context, Simulator};
+use mgpu_segreduce::device::{SpmvBinary, SpmvUnary};
+use mgpu_segreduce::kernels::SpmvForm;
 use mgpu_segreduce::SegReduceOp;
 
 impl Backend {
@@ -54,6 +57,144 @@ impl Backend {
         }
         Ok(out)
     }
+
+    /// CSR sparse matrix times dense vector (the seeds' `SpmvCsrBinary` with its default
+    /// operators): returns a new buffer of `csr.len()` elements (one per row) whose
+    /// element `r` is the sum over row `r`'s nonzeros `k` of `matrix[k] * vec[cols[k]]`,
+    /// in order, 0 for an empty row. Synchronises.
+    ///
+    /// # Errors
+    ///
+    /// As [`Backend::seg_reduce_csr`] with the nonzeros as the values and the rows as the
+    /// segments; also [`Error::LengthMismatch`](crate::Error::LengthMismatch) when
+    /// `cols.len() != matrix.len()`, and
+    /// [`Error::InvalidInput`](crate::Error::InvalidInput) when a column is at or past
+    /// `vec.len()`.
+    ///
+    /// # Examples
+    ///
+    /// `[1 0 2; 0 0 0; 0 3 0]` times `[1, 10, 100]`:
+    ///
+    /// ```
+    /// use mgpu::Backend;
+    /// let backend = Backend::cpu();
+    /// let m = backend.upload(&[1.0f64, 2.0, 3.0])?;
+    /// let cols = backend.upload(&[0u32, 2, 1])?;
+    /// let csr = backend.upload(&[0u32, 2, 2])?;
+    /// let x = backend.upload(&[1.0f64, 10.0, 100.0])?;
+    /// assert_eq!(backend.spmv_csr(&m, &cols, &csr, &x)?.to_vec()?, vec![201.0, 0.0, 30.0]);
+    /// # Ok::<(), mgpu::Error>(())
+    /// ```
+    pub fn spmv_csr<T: Element, I: LoadBalanceIndex>(
+        &self,
+        matrix: &Buffer<T>,
+        cols: &Buffer<I>,
+        csr: &Buffer<I>,
+        vec: &Buffer<T>,
+    ) -> Result<Buffer<T>>
+    where
+        SpmvBinary: SpmvForm<T, I>,
+        Plus: AssociativeOp<T>,
+        Multiplies: BinaryOp<T>,
+    {
+        self.view(matrix, "matrix")?;
+        let mut out = self.spmv_output(cols, csr, vec, Some(matrix.len()))?;
+        match &mut out {
+            Buffer::Cuda(_) => gpu_spmv::<Context, T, I>(matrix, cols, csr, vec, &mut out)?,
+            Buffer::Simulator(_) => gpu_spmv::<Simulator, T, I>(matrix, cols, csr, vec, &mut out)?,
+            Buffer::Host(o) => {
+                mgpu_cpu::spmv_csr(host(matrix)?, host(cols)?, host(csr)?, host(vec)?, o)?
+            }
+        }
+        Ok(out)
+    }
+
+    /// Unary CSR SpMV (the seeds' `SpmvCsrUnary` with its default operator): element `r`
+    /// of the result is the sum of `vec[cols[k]]` over row `r`'s nonzeros `k`.
+    /// Synchronises.
+    ///
+    /// # Errors
+    ///
+    /// As [`Backend::spmv_csr`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu::Backend;
+    /// let backend = Backend::cpu();
+    /// let cols = backend.upload(&[1u32, 1, 0])?;
+    /// let csr = backend.upload(&[0u32, 2])?;
+    /// let x = backend.upload(&[5i32, 7])?;
+    /// assert_eq!(backend.spmv_csr_unary(&cols, &csr, &x)?.to_vec()?, vec![14, 5]);
+    /// # Ok::<(), mgpu::Error>(())
+    /// ```
+    pub fn spmv_csr_unary<T: Element, I: LoadBalanceIndex>(
+        &self,
+        cols: &Buffer<I>,
+        csr: &Buffer<I>,
+        vec: &Buffer<T>,
+    ) -> Result<Buffer<T>>
+    where
+        SpmvUnary: SpmvForm<T, I>,
+        Plus: AssociativeOp<T>,
+    {
+        let mut out = self.spmv_output(cols, csr, vec, None)?;
+        match &mut out {
+            Buffer::Cuda(_) => gpu_spmv_unary::<Context, T, I>(cols, csr, vec, &mut out)?,
+            Buffer::Simulator(_) => gpu_spmv_unary::<Simulator, T, I>(cols, csr, vec, &mut out)?,
+            Buffer::Host(o) => mgpu_cpu::spmv_csr_unary(host(cols)?, host(csr)?, host(vec)?, o)?,
+        }
+        Ok(out)
+    }
+
+    /// SpMV's buffer and size checks, then its output (one element per row).
+    fn spmv_output<T: Element, I: LoadBalanceIndex>(
+        &self,
+        cols: &Buffer<I>,
+        csr: &Buffer<I>,
+        vec: &Buffer<T>,
+        matrix: Option<usize>,
+    ) -> Result<Buffer<T>> {
+        self.view(cols, "cols")?;
+        self.view(csr, "csr")?;
+        self.view(vec, "vec")?;
+        mgpu_core::checks::spmv_csr::<I>(matrix, cols.len(), csr.len(), None)?; // before allocating
+        self.zeros::<T>(csr.len())
+    }
+}
+
+/// Binary SpMV on a GPU device.
+fn gpu_spmv<D: Pick, T: Element, I: LoadBalanceIndex>(
+    matrix: &Buffer<T>,
+    cols: &Buffer<I>,
+    csr: &Buffer<I>,
+    vec: &Buffer<T>,
+    out: &mut Buffer<T>,
+) -> Result<()>
+where
+    SpmvBinary: SpmvForm<T, I>,
+{
+    let (m, c, r, v) = (
+        pick::<D, T>(matrix)?,
+        pick::<D, I>(cols)?,
+        pick::<D, I>(csr)?,
+        pick::<D, T>(vec)?,
+    );
+    mgpu_segreduce::spmv_csr(m, c, r, v, pick_mut::<D, T>(out)?)
+}
+
+/// Unary SpMV on a GPU device.
+fn gpu_spmv_unary<D: Pick, T: Element, I: LoadBalanceIndex>(
+    cols: &Buffer<I>,
+    csr: &Buffer<I>,
+    vec: &Buffer<T>,
+    out: &mut Buffer<T>,
+) -> Result<()>
+where
+    SpmvUnary: SpmvForm<T, I>,
+{
+    let (c, r, v) = (pick::<D, I>(cols)?, pick::<D, I>(csr)?, pick::<D, T>(vec)?);
+    mgpu_segreduce::spmv_csr_unary(c, r, v, pick_mut::<D, T>(out)?)
 }
 
 fn gpu<D: Pick, T: Element, I: LoadBalanceIndex, Op: SegReduceOp<T, I>>(
