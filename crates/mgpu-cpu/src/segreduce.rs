@@ -51,16 +51,30 @@ pub fn seg_reduce_csr<T: Element, I: Index, Op: AssociativeOp<T>>(
 ) -> Result<()> {
     checks::seg_reduce_csr::<I>(data.len(), csr.len(), Some(output.len()))?;
     validate(csr, data.len() as u64)?;
+    for_each_segment(csr, data.len(), output, |range| {
+        reduce::<T, Op>(&data[range])
+    });
+    Ok(())
+}
+
+/// `output[j] = f(segment j's range of values)` for every segment of `csr` over `total`
+/// values (the last runs to `total`), in parallel over chunks of segments for long inputs.
+fn for_each_segment<T: Send, I: Index>(
+    csr: &[I],
+    total: usize,
+    output: &mut [T],
+    f: impl Fn(std::ops::Range<usize>) -> T + Sync,
+) {
     let n = csr.len();
     let segment = |j: usize| {
         let end = if j + 1 < n {
             csr[j + 1].to_usize()
         } else {
-            data.len()
+            total
         };
-        reduce::<T, Op>(&data[csr[j].to_usize()..end])
+        f(csr[j].to_usize()..end)
     };
-    if n + data.len() < PARALLEL_MIN_LEN {
+    if n + total < PARALLEL_MIN_LEN {
         for (j, out) in output.iter_mut().enumerate() {
             *out = segment(j);
         }
@@ -74,7 +88,6 @@ pub fn seg_reduce_csr<T: Element, I: Index, Op: AssociativeOp<T>>(
                 }
             });
     }
-    Ok(())
 }
 
 /// The values of CSR SpMV's rows: `value(k)` of each nonzero `k`, summed per row in order
@@ -99,29 +112,9 @@ where
     if past {
         Violation::check([Violation::ColumnRange { vec_len }])?;
     }
-    let n = csr.len();
-    let row = |r: usize| {
-        let end = if r + 1 < n {
-            csr[r + 1].to_usize()
-        } else {
-            nonzeros
-        };
-        (csr[r].to_usize()..end).fold(Plus::identity(), |acc, k| Plus::apply(acc, value(k)))
-    };
-    if n + nonzeros < PARALLEL_MIN_LEN {
-        for (r, out) in output.iter_mut().enumerate() {
-            *out = row(r);
-        }
-    } else {
-        output
-            .par_chunks_mut(CHUNK_LEN)
-            .enumerate()
-            .for_each(|(c, outs)| {
-                for (k, out) in outs.iter_mut().enumerate() {
-                    *out = row(c * CHUNK_LEN + k);
-                }
-            });
-    }
+    for_each_segment(csr, nonzeros, output, |range| {
+        range.fold(Plus::identity(), |acc, k| Plus::apply(acc, value(k)))
+    });
     Ok(())
 }
 
