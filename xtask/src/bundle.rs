@@ -79,10 +79,18 @@ pub fn bundle(out: Option<PathBuf>) -> Result<()> {
         copied.push(bin.to_string());
     }
 
-    // Every test executable with at least one ignored (GPU) test.
+    // Every test executable with at least one ignored (GPU) test, the facade's optional
+    // interop included (its tests read the test matrices from the bundle's data folder).
     let mut cmd = stripped_cargo(&root);
-    cmd.args(["test", "--release", "--workspace", "--no-run"])
-        .arg("--message-format=json-render-diagnostics");
+    cmd.args([
+        "test",
+        "--release",
+        "--workspace",
+        "--features",
+        "mgpu/sprs",
+        "--no-run",
+    ])
+    .arg("--message-format=json-render-diagnostics");
     eprintln!("xtask: {}", render(&cmd));
     let manifest_to_package: BTreeMap<&str, &str> = packages
         .iter()

@@ -69,3 +69,5 @@ pub use intervalmove::IntervalSource;
 mod loadbalance;
 mod scan;
 mod segreduce;
+#[cfg(feature = "sprs")]
+mod sprs;
