@@ -12,7 +12,7 @@ use crate::device::{
     SegReduceArgs, SpmvBinary, SpmvUnary, ERROR_COLUMN, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED,
 };
 use crate::kernels::{KernelSet, SegReduceOp, SpmvForm};
-use mgpu_core::{Element, Kernel, Violation};
+use mgpu_core::{Element, Kernel, Plus, Violation};
 use mgpu_loadbalance::LoadBalanceIndex;
 use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp};
 
@@ -29,21 +29,9 @@ fn meaning(total: u64, vec_len: usize) -> [(u32, Violation); 4] {
 /// SpMV's inputs besides the values: the columns and the vector.
 type Spmv<'a, T, I, D> = Option<(DeviceSlice<'a, I, D>, DeviceSlice<'a, T, D>)>;
 
-/// Queues the reduction of `total` values (`data`, null for unary SpMV) over the
-/// segments `csr` into `output` with the kernel set `S` (checked by the caller).
-fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
-    data: *const T,
-    total: usize,
-    csr: DeviceSlice<'_, I, D>,
-    mut output: DeviceSliceMut<'_, T, D>,
-    spmv: Spmv<'_, T, I, D>,
-) -> Result<Pending<D>> {
-    let n = csr.len();
-    if n == 0 {
-        return Ok(Pending::done());
-    }
-    let dev = csr.device();
-    let nv = S::Tiles::NV as usize;
+/// The tiles of `nv` merge steps over `total` values and `n` segments, checked to fit one
+/// launch.
+fn grid_of(total: usize, n: usize, nv: usize) -> Result<usize> {
     let steps = total + n;
     let grid = steps.div_ceil(nv);
     if grid > u32::MAX as usize {
@@ -51,10 +39,47 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
             "seg_reduce_csr: {steps} merge steps are more than one launch can take"
         )));
     }
+    Ok(grid)
+}
+
+/// Queues the reduction of `total` values (`data`, null for unary SpMV) over the
+/// segments `csr` into `output` with the kernel set `S` (checked by the caller):
+/// partitions, then [`queue_tiles`].
+fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
+    data: *const T,
+    total: usize,
+    csr: DeviceSlice<'_, I, D>,
+    output: DeviceSliceMut<'_, T, D>,
+    spmv: Spmv<'_, T, I, D>,
+) -> Result<Pending<D>> {
+    if csr.is_empty() {
+        return Ok(Pending::done());
+    }
+    let nv = S::Tiles::NV as usize;
+    grid_of(total, csr.len(), nv)?;
     // The tiles are a dependent launch of the partitions' kernel, which is the last thing
     // queued before them and zeroes their error word (no memset).
-    let error = ErrorWord::uncleared(dev)?;
+    let error = ErrorWord::uncleared(csr.device())?;
     let mp = mgpu_partition::load_balance_partitions_clearing(csr, total, nv, &error)?;
+    queue_tiles::<D, T, I, S>(data, total, csr, output, spmv, &mp, error, true)
+}
+
+/// Queues the tiles (a dependent launch when `dependent`: the partitions' kernel was the
+/// last thing queued) and the spine, with the partitions `mp` of `csr` over `total`
+/// values in tiles of `S::Tiles::NV` steps.
+#[allow(clippy::too_many_arguments)]
+fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
+    data: *const T,
+    total: usize,
+    csr: DeviceSlice<'_, I, D>,
+    mut output: DeviceSliceMut<'_, T, D>,
+    spmv: Spmv<'_, T, I, D>,
+    mp: &Temp<u64, D>,
+    error: ErrorWord<D>,
+    dependent: bool,
+) -> Result<Pending<D>> {
+    let (dev, n, nv) = (csr.device(), csr.len(), S::Tiles::NV as usize);
+    let grid = grid_of(total, n, nv)?;
     let carry = Temp::<T, D>::new(dev, grid)?;
     let vec_len = spmv.as_ref().map_or(0, |(_, v)| v.len());
     let mut args = SegReduceArgs {
@@ -75,7 +100,13 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     }
     // SAFETY: `mp` has grid + 1 partitions, `carry` grid slots, `output` n (checked),
     // `error` one word: what `device::seg_reduce_tiles` documents.
-    unsafe { dev.launch_dependent::<S::Tiles>(grid as u32, &args)? };
+    unsafe {
+        if dependent {
+            dev.launch_dependent::<S::Tiles>(grid as u32, &args)?;
+        } else {
+            dev.launch::<S::Tiles>(grid as u32, &args)?;
+        }
+    }
     if grid > 1 {
         let chunks = grid.div_ceil(S::SpineApply::NV as usize);
         let chunk_carry = Temp::<T, D>::new(dev, chunks)?;
@@ -92,6 +123,233 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
         }
     }
     Ok(Pending::new(error, &meaning(total as u64, vec_len)))
+}
+
+/// A segment geometry prepared once (seed 002's `SegReduceCsrPreprocess` and
+/// `SpmvPreprocess`): the CSR and its load-balancing partitions for `total` values of
+/// `T`, which [`SegReducePlan::seg_reduce_into`] and [`SegReducePlan::spmv_into`] then
+/// apply to new values, skipping the partition search. It borrows the CSR (checked again
+/// by every apply, as it is read) and owns the partitions.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{Maximum, Plus};
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// use mgpu_segreduce::SegReducePlan;
+/// let dev = Simulator::new();
+/// let csr = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap(); // lengths 2, 0, 3
+/// let plan = SegReducePlan::<i32, u32, _>::new(csr.as_slice(), 5).unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 3).unwrap();
+/// for (values, op_sum) in [([1, 2, 3, 4, 5], [3, 0, 12]), ([5, 5, 1, 1, 1], [10, 0, 3])] {
+///     let data = DeviceVec::from_slice(&dev, &values).unwrap();
+///     plan.seg_reduce(data.as_slice(), out.as_mut_slice(), Plus).unwrap();
+///     assert_eq!(out.to_vec().unwrap(), op_sum);
+/// }
+/// let data = DeviceVec::from_slice(&dev, &[1, 2, 3, 4, 5]).unwrap();
+/// plan.seg_reduce(data.as_slice(), out.as_mut_slice(), Maximum).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), [2, i32::MIN, 5]);
+/// ```
+pub struct SegReducePlan<'a, T: Element, I: LoadBalanceIndex, D: Device> {
+    csr: DeviceSlice<'a, I, D>,
+    total: usize,
+    nv: usize,
+    mp: Option<Temp<u64, D>>,
+    _values: std::marker::PhantomData<T>,
+}
+
+impl<'a, T: Element, I: LoadBalanceIndex, D: Device> SegReducePlan<'a, T, I, D>
+where
+    Plus: SegReduceOp<T, I>,
+{
+    /// Prepares the segments `csr` over `total` values: checks the sizes as
+    /// [`seg_reduce_csr_into`] does and queues the partitions (for the tile shape of
+    /// `T`'s width on the device's architecture).
+    ///
+    /// # Errors
+    /// [`Error::IndexOverflow`] when `total` or the segment count does not fit `I`,
+    /// [`Error::InvalidInput`] for values with no segments; out of memory and device
+    /// errors. A bad CSR is reported by each apply.
+    pub fn new(csr: DeviceSlice<'a, I, D>, total: usize) -> Result<Self> {
+        mgpu_core::checks::seg_reduce_csr::<I>(total, csr.len(), None)?;
+        let nv = crate::kernels::nv::<T, I, Plus>(csr.device().arch());
+        let mp = if csr.is_empty() {
+            None
+        } else {
+            grid_of(total, csr.len(), nv)?;
+            Some(mgpu_partition::load_balance_partitions(csr, total, nv)?)
+        };
+        Ok(SegReducePlan {
+            csr,
+            total,
+            nv,
+            mp,
+            _values: std::marker::PhantomData,
+        })
+    }
+
+    /// Segments.
+    ///
+    /// ```
+    /// # let dev = mgpu_runtime::Simulator::new();
+    /// # let csr = mgpu_runtime::DeviceVec::from_slice(&dev, &[0u32, 4]).unwrap();
+    /// let plan = mgpu_segreduce::SegReducePlan::<f32, u32, _>::new(csr.as_slice(), 9).unwrap();
+    /// assert_eq!((plan.segments(), plan.values()), (2, 9));
+    /// ```
+    pub fn segments(&self) -> usize {
+        self.csr.len()
+    }
+
+    /// Values (or nonzeros) the plan was made for.
+    ///
+    /// ```
+    /// # let dev = mgpu_runtime::Simulator::new();
+    /// # let csr = mgpu_runtime::DeviceVec::from_slice(&dev, &[0u64]).unwrap();
+    /// let plan = mgpu_segreduce::SegReducePlan::<u64, u64, _>::new(csr.as_slice(), 3).unwrap();
+    /// assert_eq!(plan.values(), 3);
+    /// ```
+    pub fn values(&self) -> usize {
+        self.total
+    }
+
+    /// Queues `S`'s tiles and spine over the plan's partitions.
+    fn apply<S: KernelSet<T, I>>(
+        &self,
+        data: *const T,
+        output: DeviceSliceMut<'_, T, D>,
+        spmv: Spmv<'_, T, I, D>,
+    ) -> Result<Pending<D>> {
+        Error::check_len("seg_reduce plan output (one per segment)", self.csr.len(), output.len())?;
+        let Some(mp) = &self.mp else {
+            return Ok(Pending::done());
+        };
+        if S::Tiles::NV as usize != self.nv {
+            return Err(Error::InvalidInput(
+                "seg_reduce plan: made for another tile shape (element width or device)".into(),
+            ));
+        }
+        let error = ErrorWord::zeroed(self.csr.device())?;
+        queue_tiles::<D, T, I, S>(data, self.total, self.csr, output, spmv, mp, error, false)
+    }
+
+    /// [`seg_reduce_csr_into`] of new values over the plan's segments (seed 002's
+    /// `SegReduceApply`), queued.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] when `data` does not hold the plan's value count or
+    /// `output` its segment count; from [`Pending::wait`], a bad CSR as
+    /// [`seg_reduce_csr_into`].
+    ///
+    /// # Examples
+    ///
+    /// See [`SegReducePlan`].
+    pub fn seg_reduce_into<Op: SegReduceOp<T, I>>(
+        &self,
+        data: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+        _op: Op,
+    ) -> Result<Pending<D>> {
+        Error::check_len("seg_reduce plan values", self.total, data.len())?;
+        mgpu_core::by_arch!(
+            self.csr.device().arch(),
+            Op as SegReduceOp<T, I>,
+            apply_set::<T, I, D>(self, data.as_ptr(), output, None)
+        )
+    }
+
+    /// [`SegReducePlan::seg_reduce_into`], then [`Pending::wait`].
+    ///
+    /// # Errors
+    /// As [`SegReducePlan::seg_reduce_into`], and its verdict.
+    ///
+    /// # Examples
+    ///
+    /// See [`SegReducePlan`].
+    pub fn seg_reduce<Op: SegReduceOp<T, I>>(
+        &self,
+        data: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+        op: Op,
+    ) -> Result<()> {
+        self.seg_reduce_into(data, output, op)?.wait()
+    }
+
+    /// [`spmv_csr_into`] of a matrix with the plan's rows (the plan's values are the
+    /// nonzeros) and a vector (seed 002's `SpmvBinaryApply`), queued.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] when `matrix` or `cols` does not hold the plan's nonzero
+    /// count or `output` its row count; from [`Pending::wait`], a bad CSR or a column
+    /// past the vector.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
+    /// let cols = DeviceVec::from_slice(&dev, &[0u32, 2, 1]).unwrap();
+    /// let m = DeviceVec::from_slice(&dev, &[1.0f64, 2.0, 3.0]).unwrap();
+    /// let plan = mgpu_segreduce::SegReducePlan::<f64, u32, _>::new(csr.as_slice(), 3).unwrap();
+    /// let mut y = DeviceVec::<f64, _>::zeros(&dev, 3).unwrap();
+    /// for (x, want) in [([1.0, 10.0, 100.0], [201.0, 0.0, 30.0]), ([1.0, 1.0, 1.0], [3.0, 0.0, 3.0])] {
+    ///     let x = DeviceVec::from_slice(&dev, &x).unwrap();
+    ///     plan.spmv(m.as_slice(), cols.as_slice(), x.as_slice(), y.as_mut_slice()).unwrap();
+    ///     assert_eq!(y.to_vec().unwrap(), want);
+    /// }
+    /// ```
+    pub fn spmv_into(
+        &self,
+        matrix: DeviceSlice<'_, T, D>,
+        cols: DeviceSlice<'_, I, D>,
+        vec: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>>
+    where
+        SpmvBinary: SpmvForm<T, I>,
+    {
+        Error::check_len("spmv plan matrix values", self.total, matrix.len())?;
+        Error::check_len("spmv plan columns", self.total, cols.len())?;
+        mgpu_core::by_arch!(
+            self.csr.device().arch(),
+            SpmvBinary as SpmvForm<T, I>,
+            apply_set::<T, I, D>(self, matrix.as_ptr(), output, Some((cols, vec)))
+        )
+    }
+
+    /// [`SegReducePlan::spmv_into`], then [`Pending::wait`].
+    ///
+    /// # Errors
+    /// As [`SegReducePlan::spmv_into`], and its verdict.
+    ///
+    /// # Examples
+    ///
+    /// See [`SegReducePlan::spmv_into`].
+    pub fn spmv(
+        &self,
+        matrix: DeviceSlice<'_, T, D>,
+        cols: DeviceSlice<'_, I, D>,
+        vec: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<()>
+    where
+        SpmvBinary: SpmvForm<T, I>,
+    {
+        self.spmv_into(matrix, cols, vec, output)?.wait()
+    }
+}
+
+/// [`SegReducePlan::apply`] with the kernel set `S` that `by_arch!` picks.
+fn apply_set<'p, T: Element, I: LoadBalanceIndex, D: Device, S: KernelSet<T, I>>(
+    plan: &SegReducePlan<'p, T, I, D>,
+    data: *const T,
+    output: DeviceSliceMut<'_, T, D>,
+    spmv: Spmv<'_, T, I, D>,
+) -> Result<Pending<D>>
+where
+    Plus: SegReduceOp<T, I>,
+{
+    plan.apply::<S>(data, output, spmv)
 }
 
 mgpu_runtime::queued_and_blocking! {

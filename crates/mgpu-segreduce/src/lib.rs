@@ -10,6 +10,7 @@
 //! | [`seg_reduce_csr`], [`seg_reduce_csr_into`] | `output[j] = data[csr[j]] op ... op data[csr[j + 1] - 1]`, the identity for an empty segment |
 //! | [`spmv_csr`], [`spmv_csr_into`] | CSR sparse matrix times vector: `output[r] = sum of matrix[k] * vec[cols[k]]` over row `r`'s nonzeros |
 //! | [`spmv_csr_unary`], [`spmv_csr_unary_into`] | the same without matrix values: `sum of vec[cols[k]]` |
+//! | [`SegReducePlan`] | a CSR prepared once (its partitions), applied to new values: `seg_reduce`, `spmv` (the seed's preprocess/apply) |
 //!
 //! # How it partitions
 //!

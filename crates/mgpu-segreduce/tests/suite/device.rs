@@ -9,7 +9,7 @@ use mgpu_segreduce::device::{
     seg_reduce_tiles, spine_apply, spine_reduce, spine_shared_bytes, tiles_shared_bytes,
     SegReduceArgs,
 };
-use mgpu_segreduce::{seg_reduce_csr, seg_reduce_csr_into};
+use mgpu_segreduce::{seg_reduce_csr, seg_reduce_csr_into, SegReducePlan};
 use mgpu_testkit::{self as kit, expect_invalid, Guarded, Rng, Target};
 
 /// Bad CSRs (small ones, and a million segments within the budget with the fault 5/6 of
@@ -75,9 +75,82 @@ fn lengths_and_queued_form<D: Device>(dev: &D, _: Target) {
     expect_invalid(pending.wait(), "past the total 3");
 }
 
+/// A plan applied to new values again and again gives what the one-shot calls give, for
+/// the reduction (two operators) and SpMV, over several tiles; its length checks; a bad
+/// CSR reported by every apply.
+fn plans<D: Device>(dev: &D, t: Target) {
+    let mut rng = Rng::new(0x91a);
+    let n = t.cap(200_000);
+    let counts = kit::uniform_counts(&mut rng, n, 20);
+    let (csr, _) = kit::offsets(&counts);
+    let c = DeviceVec::from_slice(dev, &kit::to_index::<u32>(&csr)).unwrap();
+    let plan = SegReducePlan::<i64, u32, D>::new(c.as_slice(), n).unwrap();
+    assert_eq!((plan.segments(), plan.values()), (csr.len(), n));
+    let mut out = DeviceVec::<i64, D>::zeros(dev, csr.len()).unwrap();
+    for round in 0..3 {
+        let data: Vec<i64> = kit::random_bits(&mut rng, n);
+        let d = DeviceVec::from_slice(dev, &data).unwrap();
+        plan.seg_reduce(d.as_slice(), out.as_mut_slice(), Plus)
+            .unwrap();
+        let want = kit::seg_reduce_csr(&data, &csr, 0, i64::wrapping_add);
+        assert_eq!(out.to_vec().unwrap(), want, "round {round}");
+        plan.seg_reduce(d.as_slice(), out.as_mut_slice(), mgpu_core::Maximum)
+            .unwrap();
+        let want = kit::seg_reduce_csr(&data, &csr, i64::MIN, i64::max);
+        assert_eq!(out.to_vec().unwrap(), want, "round {round} max");
+    }
+    // SpMV with the same rows: the plan's values are the nonzeros.
+    let rows = csr.len();
+    let cols: Vec<u64> = (0..n).map(|_| rng.below(rows as u64)).collect();
+    let m: Vec<i64> = kit::uniform_values(&mut rng, n, 100);
+    let (dc, dm) = (
+        DeviceVec::from_slice(dev, &kit::to_index::<u32>(&cols)).unwrap(),
+        DeviceVec::from_slice(dev, &m).unwrap(),
+    );
+    for round in 0..2 {
+        let x: Vec<i64> = kit::uniform_values(&mut rng, rows, 100);
+        let dx = DeviceVec::from_slice(dev, &x).unwrap();
+        plan.spmv(
+            dm.as_slice(),
+            dc.as_slice(),
+            dx.as_slice(),
+            out.as_mut_slice(),
+        )
+        .unwrap();
+        let want = kit::spmv_csr(
+            Some(&m),
+            &cols,
+            &csr,
+            &x,
+            0,
+            i64::wrapping_add,
+            i64::wrapping_mul,
+        );
+        assert_eq!(out.to_vec().unwrap(), want, "spmv round {round}");
+    }
+    // Lengths: values and outputs must match the plan.
+    let short = DeviceVec::<i64, D>::zeros(dev, n.saturating_sub(1)).unwrap();
+    assert!(matches!(
+        plan.seg_reduce(short.as_slice(), out.as_mut_slice(), Plus),
+        Err(Error::LengthMismatch { .. })
+    ));
+    // A bad CSR: every apply reports it.
+    let bad = DeviceVec::from_slice(dev, &[0u32, 5, 3]).unwrap();
+    let plan = SegReducePlan::<i64, u32, D>::new(bad.as_slice(), 8).unwrap();
+    let d = DeviceVec::<i64, D>::zeros(dev, 8).unwrap();
+    let mut o = DeviceVec::<i64, D>::zeros(dev, 3).unwrap();
+    for _ in 0..2 {
+        expect_invalid(
+            plan.seg_reduce(d.as_slice(), o.as_mut_slice(), Plus),
+            "not non-decreasing",
+        );
+    }
+}
+
 mgpu_testkit::device_tests! {
     bad_csr_writes_nothing_outside,
     lengths_and_queued_form,
+    plans,
 }
 
 /// The three kernels on the simulator as the host runs them, with small tiles (`NT`
