@@ -318,7 +318,18 @@ impl Bench<'_> {
                 out.as_mut_slice(),
                 Plus,
             )
-        })
+        })?;
+        // The same with the partitions made once (the seed's preprocess/apply).
+        let plan = mgpu_segreduce::SegReducePlan::<T, u32, _>::new(csr.as_slice(), n)?;
+        self.push_timed(
+            "seg_reduce_csr_apply",
+            T::NAME,
+            &input,
+            n,
+            copy,
+            bytes,
+            || plan.seg_reduce_into(data.as_slice(), out.as_mut_slice(), Plus),
+        )
     }
 }
 
