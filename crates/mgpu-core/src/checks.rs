@@ -176,3 +176,28 @@ pub fn spmv_csr<I: Index>(
     }
     seg_reduce_csr::<I>(cols, rows, output)
 }
+
+/// The indirect segmented reduction's sizes, in this order: one source per segment, then
+/// [`seg_reduce_csr`]'s checks.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::indirect_reduce_csr::<u32>(10, 3, 3, Some(3)).is_ok());
+/// let e = checks::indirect_reduce_csr::<u32>(10, 3, 2, None).unwrap_err();
+/// assert_eq!(e.to_string(), "indirect_reduce_csr sources (one per segment): expected length 3, got 2");
+/// ```
+pub fn indirect_reduce_csr<I: Index>(
+    values: usize,
+    segments: usize,
+    sources: usize,
+    output: Option<usize>,
+) -> Result<()> {
+    Error::check_len(
+        "indirect_reduce_csr sources (one per segment)",
+        segments,
+        sources,
+    )?;
+    seg_reduce_csr::<I>(values, segments, output)
+}

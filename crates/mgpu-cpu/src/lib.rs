@@ -18,7 +18,7 @@
 //!   [`load_balance_search_ranks`], [`load_balance_search_counts`];
 //! - bulk remove and bulk insert (seed 003): [`bulk_remove`], [`bulk_insert`];
 //! - segmented reduction over CSR and CSR SpMV (seed 002): [`seg_reduce_csr`],
-//!   [`spmv_csr`], [`spmv_csr_unary`].
+//!   [`indirect_reduce_csr`], [`spmv_csr`], [`spmv_csr_unary`].
 //!
 //! Operators are type parameters (zero-sized types from `mgpu-core`), as on the GPU:
 //! `scan_exclusive::<i32, Plus>(&input, &mut output)`. They must be
@@ -88,4 +88,4 @@ pub use intervalmove::{interval_expand, interval_gather, interval_move, interval
 pub use loadbalance::{load_balance_search, load_balance_search_counts, load_balance_search_ranks};
 pub use reduce::reduce;
 pub use scan::{scan_exclusive, scan_exclusive_in_place, scan_inclusive, scan_inclusive_in_place};
-pub use segreduce::{seg_reduce_csr, spmv_csr, spmv_csr_unary};
+pub use segreduce::{indirect_reduce_csr, seg_reduce_csr, spmv_csr, spmv_csr_unary};

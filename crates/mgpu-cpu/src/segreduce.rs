@@ -51,19 +51,19 @@ pub fn seg_reduce_csr<T: Element, I: Index, Op: AssociativeOp<T>>(
 ) -> Result<()> {
     checks::seg_reduce_csr::<I>(data.len(), csr.len(), Some(output.len()))?;
     validate(csr, data.len() as u64)?;
-    for_each_segment(csr, data.len(), output, |range| {
+    for_each_segment(csr, data.len(), output, |_, range| {
         reduce::<T, Op>(&data[range])
     });
     Ok(())
 }
 
-/// `output[j] = f(segment j's range of values)` for every segment of `csr` over `total`
+/// `output[j] = f(j, segment j's range of values)` for every segment of `csr` over `total`
 /// values (the last runs to `total`), in parallel over chunks of segments for long inputs.
 fn for_each_segment<T: Send, I: Index>(
     csr: &[I],
     total: usize,
     output: &mut [T],
-    f: impl Fn(std::ops::Range<usize>) -> T + Sync,
+    f: impl Fn(usize, std::ops::Range<usize>) -> T + Sync,
 ) {
     let n = csr.len();
     let segment = |j: usize| {
@@ -72,7 +72,7 @@ fn for_each_segment<T: Send, I: Index>(
         } else {
             total
         };
-        f(csr[j].to_usize()..end)
+        f(j, csr[j].to_usize()..end)
     };
     if n + total < PARALLEL_MIN_LEN {
         for (j, out) in output.iter_mut().enumerate() {
@@ -112,7 +112,7 @@ where
     if past {
         Violation::check([Violation::ColumnRange { vec_len }])?;
     }
-    for_each_segment(csr, nonzeros, output, |range| {
+    for_each_segment(csr, nonzeros, output, |_, range| {
         range.fold(Plus::identity(), |acc, k| Plus::apply(acc, value(k)))
     });
     Ok(())
@@ -189,4 +189,57 @@ where
     spmv(cols.len(), cols, csr, vec.len(), output, |k| {
         vec[cols[k].to_usize()]
     })
+}
+
+/// The indirect segmented reduction (seed 002's `IndirectReduceCsr`): as
+/// [`seg_reduce_csr`], but segment `j`'s values start at `data[sources[j]]`; the lengths
+/// come from `csr` (the last segment's is `data.len() - csr[n - 1]`). The same semantics
+/// and errors as the GPU backend (`mgpu_segreduce::indirect_reduce_csr`).
+///
+/// # Errors
+/// As [`seg_reduce_csr`]; also [`Error::LengthMismatch`](mgpu_core::Error::LengthMismatch)
+/// when `sources` does not have one start per segment, and
+/// [`Error::InvalidInput`](mgpu_core::Error::InvalidInput) when a non-empty segment's
+/// values reach past `data`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Plus;
+/// let mut out = [0i32; 2];
+/// mgpu_cpu::indirect_reduce_csr::<i32, u32, Plus>(&[1, 2, 3, 40, 50], &[0, 2], &[3, 0], &mut out)?;
+/// assert_eq!(out, [90, 6]);
+/// let e = mgpu_cpu::indirect_reduce_csr::<i32, u32, Plus>(&[1, 2, 3, 40, 50], &[0, 2], &[4, 0], &mut out);
+/// assert_eq!(e.unwrap_err().to_string(), "invalid input: a gather range is outside the input (length 5)");
+/// # Ok::<(), mgpu_core::Error>(())
+/// ```
+pub fn indirect_reduce_csr<T: Element, I: Index, Op: AssociativeOp<T>>(
+    data: &[T],
+    csr: &[I],
+    sources: &[I],
+    output: &mut [T],
+) -> Result<()> {
+    checks::indirect_reduce_csr::<I>(data.len(), csr.len(), sources.len(), Some(output.len()))?;
+    validate(csr, data.len() as u64)?;
+    let n = csr.len();
+    let len = |j: usize| {
+        let end = if j + 1 < n {
+            csr[j + 1].to_usize()
+        } else {
+            data.len()
+        };
+        end - csr[j].to_usize()
+    };
+    let outside =
+        (0..n).any(|j| len(j) > 0 && sources[j].to_u64() + len(j) as u64 > data.len() as u64);
+    if outside {
+        Violation::check([Violation::GatherRange {
+            input_len: data.len(),
+        }])?;
+    }
+    for_each_segment(csr, data.len(), output, |j, range| {
+        let src = sources[j].to_usize();
+        reduce::<T, Op>(&data[src..src + range.len()])
+    });
+    Ok(())
 }

@@ -46,15 +46,74 @@ pub use mgpu_loadbalance::device::{ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 
 /// Error bit of [`spmv_tiles`]: a column index at or past the vector's length.
 pub const ERROR_COLUMN: u32 = 8;
+/// Error bit of [`indirect_tiles`]: a segment's source range reaching past `data`.
+pub const ERROR_GATHER: u32 = 16;
 
 /// Where a tile's values come from: the value of step `i` (a global value index), with
 /// a fault ORed into `bad`.
 pub trait Values<T, I>: Copy {
+    /// Whether the values are read during the walk ([`Values::walk_value`], which knows
+    /// each value's segment) instead of loaded with the tile ([`Values::value`]).
+    const IN_WALK: bool = false;
     /// Value `i`.
     ///
     /// # Safety
     /// `i < args.total`, and the pointers the implementation reads are valid there.
     unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T;
+    /// Value `i` of a segment that starts at value `seg_start` and whose source starts at
+    /// `source`, read during the walk (only when [`Values::IN_WALK`]).
+    ///
+    /// # Safety
+    /// As [`Values::value`].
+    #[inline(always)]
+    unsafe fn walk_value(
+        args: &SegReduceArgs<T, I>,
+        i: u64,
+        seg_start: u64,
+        source: u64,
+        bad: &mut u32,
+    ) -> T {
+        let _ = (seg_start, source);
+        Self::value(args, i as usize, bad)
+    }
+}
+
+/// The indirect segmented reduction (seed 002's `IndirectReduceCsr`): value `i` of
+/// segment `s` (starting at value `csr[s]`) is `data[sources[s] + i - csr[s]]`; a source
+/// range past `data_len` raises [`ERROR_GATHER`] and reads nothing.
+///
+/// ```
+/// use mgpu_segreduce::device::{Indirect, SegReduceArgs, Values};
+/// let data = [1i32, 2, 3, 4];
+/// let args = SegReduceArgs::<i32, u32> { data: data.as_ptr(), data_len: 4, ..Default::default() };
+/// // Value 5 of a segment starting at value 4 whose source starts at data[2].
+/// assert_eq!(unsafe { Indirect::walk_value(&args, 5, 4, 2, &mut 0) }, 4);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Indirect;
+
+impl<T: Element, I> Values<T, I> for Indirect {
+    const IN_WALK: bool = true;
+    #[inline(always)]
+    unsafe fn value(_: &SegReduceArgs<T, I>, _: usize, _: &mut u32) -> T {
+        T::ZERO
+    }
+    #[inline(always)]
+    unsafe fn walk_value(
+        args: &SegReduceArgs<T, I>,
+        i: u64,
+        seg_start: u64,
+        source: u64,
+        bad: &mut u32,
+    ) -> T {
+        let at = source.wrapping_add(i.wrapping_sub(seg_start));
+        if at < args.data_len && source <= args.data_len {
+            *args.data.add(at as usize)
+        } else {
+            *bad |= ERROR_GATHER;
+            T::ZERO
+        }
+    }
 }
 
 /// The plain segmented reduction: `data[i]`.
@@ -181,6 +240,12 @@ pub struct SegReduceArgs<T, I> {
     pub vec: *const T,
     /// SpMV: the vector's length; a column at or past it is [`ERROR_COLUMN`].
     pub vec_len: u64,
+    /// Indirect reduction ([`indirect_tiles`]): where each segment's values start in
+    /// `data` (`num_segments` of them). Null otherwise.
+    pub sources: *const I,
+    /// Indirect reduction: `data`'s length; a segment reaching past it is
+    /// [`ERROR_GATHER`].
+    pub data_len: u64,
 }
 
 impl<T, I> Default for SegReduceArgs<T, I> {
@@ -203,6 +268,8 @@ impl<T, I> Default for SegReduceArgs<T, I> {
             cols: null(),
             vec: null(),
             vec_len: 0,
+            sources: null(),
+            data_len: 0,
         }
     }
 }
@@ -362,6 +429,48 @@ pub unsafe fn spmv_tiles<
     tiles::<C, T, I, Op, V, NT, VT>(cta, args)
 }
 
+/// The indirect segmented reduction (seed 002's `IndirectReduceCsr`): the tiles of
+/// [`seg_reduce_tiles`], each value read during the walk from its segment's source
+/// ([`Indirect`]). A source range past `data_len` raises [`ERROR_GATHER`].
+///
+/// # Safety
+/// As [`seg_reduce_tiles`], with `sources` readable at `0..num_segments` and `data` at
+/// `0..data_len`.
+///
+/// # Examples
+///
+/// Segments of lengths 2 and 3 whose values start at `data[3]` and `data[0]`.
+///
+/// ```
+/// use mgpu_core::{sim, Plus};
+/// use mgpu_segreduce::device::{indirect_tiles, tiles_shared_bytes, SegReduceArgs};
+/// let (data, csr, sources, mp) = ([1i32, 2, 3, 40, 50], [0u32, 2], [3u32, 0], [0u64, 5]);
+/// let (mut out, mut carry, mut err) = ([0i32; 2], [0i32], [0u32]);
+/// let args = SegReduceArgs {
+///     data: data.as_ptr(), total: 5, csr: csr.as_ptr(), num_segments: 2, mp: mp.as_ptr(),
+///     output: out.as_mut_ptr(), carry_out: carry.as_mut_ptr(), error: err.as_mut_ptr(),
+///     sources: sources.as_ptr(), data_len: 5, ..Default::default()
+/// };
+/// sim::launch(1, 32, tiles_shared_bytes(32, 1, 4, 4), &|cta: &sim::SimCta| unsafe {
+///     indirect_tiles::<_, i32, u32, Plus, 32, 1>(cta, &args)
+/// });
+/// assert_eq!((out, err), ([90, 6], [0]));
+/// ```
+#[inline(always)]
+pub unsafe fn indirect_tiles<
+    C: Cta,
+    T: Element,
+    I: Idx,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    args: &SegReduceArgs<T, I>,
+) {
+    tiles::<C, T, I, Op, Indirect, NT, VT>(cta, args)
+}
+
 /// The tiles of [`seg_reduce_tiles`] over the values `V` gives.
 #[inline(always)]
 unsafe fn tiles<
@@ -414,13 +523,15 @@ unsafe fn tiles<
     // NT * VT of each), so they are in flight together.
     let mut v = [Op::identity(); VT];
     let mut bad = 0u32;
-    for (k, x) in v.iter_mut().enumerate() {
-        let i = tid + (NT * k) as u32;
-        if i < a_count {
-            *x = V::value(args, a0.to_usize() + i as usize, &mut bad);
+    if !V::IN_WALK {
+        for (k, x) in v.iter_mut().enumerate() {
+            let i = tid + (NT * k) as u32;
+            if i < a_count {
+                *x = V::value(args, a0.to_usize() + i as usize, &mut bad);
+            }
         }
+        cta.raise_error(args.error, bad);
     }
-    cta.raise_error(args.error, bad);
     let csr = args.csr.add(b0.to_usize());
     let mut c = [I::ZERO; VT];
     for (k, x) in c.iter_mut().enumerate() {
@@ -431,7 +542,7 @@ unsafe fn tiles<
     }
     for k in 0..VT {
         let i = tid + (NT * k) as u32;
-        if i < a_count {
+        if !V::IN_WALK && i < a_count {
             *vals.add(i as usize) = v[k];
         }
         if i < b_count {
@@ -461,18 +572,43 @@ unsafe fn tiles<
     let mut acc = Op::identity();
     let mut ends = [Op::identity(); VT];
     let mut end_bits = 0u32;
+    // For values read during the walk: the current segment's first value and source.
+    let global_b0 = b0.to_u64();
+    let (mut seg_start, mut source) = (0u64, 0u64);
+    if V::IN_WALK && global_b0 + b as u64 > 0 {
+        let s = global_b0 + b as u64 - 1;
+        seg_start = if b > 0 {
+            (*starts.add(b as usize - 1)).to_u64()
+        } else {
+            (*args.csr.add(s as usize)).to_u64()
+        };
+        source = (*args.sources.add(s as usize)).to_u64();
+    }
     for (k, end) in ends.iter_mut().enumerate() {
         let take_a = a < a_count
             && (b >= b_count || a0.wrapping_add(I::from_u32(a)) < *starts.add(b as usize));
         if take_a {
-            acc = Op::apply(acc, *vals.add(a as usize));
+            let x = if V::IN_WALK {
+                let i = a0.to_u64() + a as u64;
+                V::walk_value(args, i, seg_start, source, &mut bad)
+            } else {
+                *vals.add(a as usize)
+            };
+            acc = Op::apply(acc, x);
             a += 1;
         } else if b < b_count {
             *end = acc;
             end_bits |= 1 << k;
             acc = Op::identity();
+            if V::IN_WALK {
+                seg_start = (*starts.add(b as usize)).to_u64();
+                source = (*args.sources.add((global_b0 + b as u64) as usize)).to_u64();
+            }
             b += 1;
         }
+    }
+    if V::IN_WALK {
+        cta.raise_error(args.error, bad);
     }
     // The virtual end after the last value: the thread holding the tile's last step.
     let has_last = last_tile && n > 0 && steps > 0 && tid == (steps - 1) / VT as u32;

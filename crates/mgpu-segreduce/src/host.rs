@@ -9,25 +9,34 @@
 //! [`Pending`] verdict; the plain form waits for it.
 
 use crate::device::{
-    SegReduceArgs, SpmvBinary, SpmvUnary, ERROR_COLUMN, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED,
+    SegReduceArgs, SpmvBinary, SpmvUnary, ERROR_COLUMN, ERROR_FIRST, ERROR_GATHER, ERROR_TOTAL,
+    ERROR_UNSORTED,
 };
-use crate::kernels::{KernelSet, SegReduceOp, SpmvForm};
+use crate::kernels::{IndirectOp, KernelSet, SegReduceOp, SpmvForm};
 use mgpu_core::{Element, Kernel, Plus, Violation};
 use mgpu_loadbalance::LoadBalanceIndex;
 use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp};
 
-/// What each bit of the tiles' error word means (`vec_len`: SpMV's vector).
-fn meaning(total: u64, vec_len: usize) -> [(u32, Violation); 4] {
+/// What each bit of the tiles' error word means (`vec_len`: SpMV's vector; `data_len`:
+/// the indirect reduction's data).
+fn meaning(total: u64, vec_len: usize, data_len: usize) -> [(u32, Violation); 5] {
     [
         (ERROR_FIRST, Violation::ScanStart),
         (ERROR_UNSORTED, Violation::ScanOrder),
         (ERROR_TOTAL, Violation::ScanPastTotal { total }),
         (ERROR_COLUMN, Violation::ColumnRange { vec_len }),
+        (ERROR_GATHER, Violation::GatherRange { input_len: data_len }),
     ]
 }
 
-/// SpMV's inputs besides the values: the columns and the vector.
-type Spmv<'a, T, I, D> = Option<(DeviceSlice<'a, I, D>, DeviceSlice<'a, T, D>)>;
+/// The inputs besides the values: SpMV's columns and vector, or the indirect reduction's
+/// sources (with `data`'s length).
+enum Extra<'a, T, I, D: Device> {
+    None,
+    Spmv(DeviceSlice<'a, I, D>, DeviceSlice<'a, T, D>),
+    Indirect(DeviceSlice<'a, I, D>, usize),
+}
+
 
 /// The tiles of `nv` merge steps over `total` values and `n` segments, checked to fit one
 /// launch.
@@ -50,7 +59,7 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     total: usize,
     csr: DeviceSlice<'_, I, D>,
     output: DeviceSliceMut<'_, T, D>,
-    spmv: Spmv<'_, T, I, D>,
+    extra: Extra<'_, T, I, D>,
 ) -> Result<Pending<D>> {
     if csr.is_empty() {
         return Ok(Pending::done());
@@ -61,7 +70,7 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     // queued before them and zeroes their error word (no memset).
     let error = ErrorWord::uncleared(csr.device())?;
     let mp = mgpu_partition::load_balance_partitions_clearing(csr, total, nv, &error)?;
-    queue_tiles::<D, T, I, S>(data, total, csr, output, spmv, &mp, error, true)
+    queue_tiles::<D, T, I, S>(data, total, csr, output, extra, &mp, error, true)
 }
 
 /// Queues the tiles (a dependent launch when `dependent`: the partitions' kernel was the
@@ -73,7 +82,7 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     total: usize,
     csr: DeviceSlice<'_, I, D>,
     mut output: DeviceSliceMut<'_, T, D>,
-    spmv: Spmv<'_, T, I, D>,
+    extra: Extra<'_, T, I, D>,
     mp: &Temp<u64, D>,
     error: ErrorWord<D>,
     dependent: bool,
@@ -81,7 +90,11 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     let (dev, n, nv) = (csr.device(), csr.len(), S::Tiles::NV as usize);
     let grid = grid_of(total, n, nv)?;
     let carry = Temp::<T, D>::new(dev, grid)?;
-    let vec_len = spmv.as_ref().map_or(0, |(_, v)| v.len());
+    let (vec_len, data_len) = match &extra {
+        Extra::Spmv(_, v) => (v.len(), 0),
+        Extra::Indirect(_, len) => (0, *len),
+        Extra::None => (0, 0),
+    };
     let mut args = SegReduceArgs {
         data,
         total: total as u64,
@@ -95,8 +108,12 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
         error: error.as_mut_ptr(),
         ..Default::default()
     };
-    if let Some((cols, vec)) = spmv {
-        (args.cols, args.vec, args.vec_len) = (cols.as_ptr(), vec.as_ptr(), vec_len as u64);
+    match extra {
+        Extra::Spmv(cols, vec) => {
+            (args.cols, args.vec, args.vec_len) = (cols.as_ptr(), vec.as_ptr(), vec_len as u64);
+        }
+        Extra::Indirect(sources, len) => (args.sources, args.data_len) = (sources.as_ptr(), len as u64),
+        Extra::None => {}
     }
     // SAFETY: `mp` has grid + 1 partitions, `carry` grid slots, `output` n (checked),
     // `error` one word: what `device::seg_reduce_tiles` documents.
@@ -122,7 +139,7 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
             dev.launch::<S::SpineApply>(chunks as u32, &args)?;
         }
     }
-    Ok(Pending::new(error, &meaning(total as u64, vec_len)))
+    Ok(Pending::new(error, &meaning(total as u64, vec_len, data_len)))
 }
 
 /// A segment geometry prepared once (seed 002's `SegReduceCsrPreprocess` and
@@ -217,7 +234,7 @@ where
         &self,
         data: *const T,
         output: DeviceSliceMut<'_, T, D>,
-        spmv: Spmv<'_, T, I, D>,
+        extra: Extra<'_, T, I, D>,
     ) -> Result<Pending<D>> {
         Error::check_len("seg_reduce plan output (one per segment)", self.csr.len(), output.len())?;
         let Some(mp) = &self.mp else {
@@ -229,7 +246,7 @@ where
             ));
         }
         let error = ErrorWord::zeroed(self.csr.device())?;
-        queue_tiles::<D, T, I, S>(data, self.total, self.csr, output, spmv, mp, error, false)
+        queue_tiles::<D, T, I, S>(data, self.total, self.csr, output, extra, mp, error, false)
     }
 
     /// [`seg_reduce_csr_into`] of new values over the plan's segments (seed 002's
@@ -253,7 +270,7 @@ where
         mgpu_core::by_arch!(
             self.csr.device().arch(),
             Op as SegReduceOp<T, I>,
-            apply_set::<T, I, D>(self, data.as_ptr(), output, None)
+            apply_set::<T, I, D>(self, data.as_ptr(), output, Extra::None)
         )
     }
 
@@ -313,7 +330,7 @@ where
         mgpu_core::by_arch!(
             self.csr.device().arch(),
             SpmvBinary as SpmvForm<T, I>,
-            apply_set::<T, I, D>(self, matrix.as_ptr(), output, Some((cols, vec)))
+            apply_set::<T, I, D>(self, matrix.as_ptr(), output, Extra::Spmv(cols, vec))
         )
     }
 
@@ -344,12 +361,12 @@ fn apply_set<'p, T: Element, I: LoadBalanceIndex, D: Device, S: KernelSet<T, I>>
     plan: &SegReducePlan<'p, T, I, D>,
     data: *const T,
     output: DeviceSliceMut<'_, T, D>,
-    spmv: Spmv<'_, T, I, D>,
+    extra: Extra<'_, T, I, D>,
 ) -> Result<Pending<D>>
 where
     Plus: SegReduceOp<T, I>,
 {
-    plan.apply::<S>(data, output, spmv)
+    plan.apply::<S>(data, output, extra)
 }
 
 mgpu_runtime::queued_and_blocking! {
@@ -398,7 +415,7 @@ mgpu_runtime::queued_and_blocking! {
         mgpu_core::by_arch!(
             csr.device().arch(),
             Op as SegReduceOp<T, I>,
-            run::<D, T, I>(data.as_ptr(), data.len(), csr, output, None)
+            run::<D, T, I>(data.as_ptr(), data.len(), csr, output, Extra::None)
         )
     }
     /// [`seg_reduce_csr_into`], then [`Pending::wait`]: validates, synchronises.
@@ -467,7 +484,7 @@ mgpu_runtime::queued_and_blocking! {
         mgpu_core::by_arch!(
             csr.device().arch(),
             SpmvBinary as SpmvForm<T, I>,
-            run::<D, T, I>(matrix.as_ptr(), cols.len(), csr, output, Some((cols, vec)))
+            run::<D, T, I>(matrix.as_ptr(), cols.len(), csr, output, Extra::Spmv(cols, vec))
         )
     }
     /// [`spmv_csr_into`], then [`Pending::wait`]: validates, synchronises.
@@ -517,7 +534,7 @@ mgpu_runtime::queued_and_blocking! {
         mgpu_core::by_arch!(
             csr.device().arch(),
             SpmvUnary as SpmvForm<T, I>,
-            run::<D, T, I>(std::ptr::null(), cols.len(), csr, output, Some((cols, vec)))
+            run::<D, T, I>(std::ptr::null(), cols.len(), csr, output, Extra::Spmv(cols, vec))
         )
     }
     /// [`spmv_csr_unary_into`], then [`Pending::wait`]: validates, synchronises.
@@ -535,4 +552,65 @@ mgpu_runtime::queued_and_blocking! {
     /// assert_eq!(y.to_vec().unwrap(), vec![19]);
     /// ```
     pub fn spmv_csr_unary;
+
+    /// The indirect segmented reduction (seed 002's `IndirectReduceCsr`), queued without
+    /// synchronising: as [`seg_reduce_csr_into`], but segment `j`'s values start at
+    /// `data[sources[j]]` instead of `data[csr[j]]`. The segment lengths still come from
+    /// `csr` (the last one runs to `data.len()`), so `csr` is the exclusive scan of the
+    /// lengths of segments that `sources` places anywhere in `data`, in any order,
+    /// overlapping or not.
+    ///
+    /// # Errors
+    /// As [`seg_reduce_csr_into`]; also at once [`Error::LengthMismatch`] when `sources`
+    /// does not have one start per segment, and from [`Pending::wait`]
+    /// [`Error::InvalidInput`] when a non-empty segment's values reach past `data`
+    /// (never read).
+    ///
+    /// # Examples
+    ///
+    /// Segments of lengths 2 and 3 whose values start at `data[3]` and `data[0]`.
+    ///
+    /// ```
+    /// use mgpu_core::Plus;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let data = DeviceVec::from_slice(&dev, &[1i32, 2, 3, 40, 50]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap();
+    /// let sources = DeviceVec::from_slice(&dev, &[3u32, 0]).unwrap();
+    /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 2).unwrap();
+    /// mgpu_segreduce::indirect_reduce_csr_into(data.as_slice(), csr.as_slice(), sources.as_slice(), out.as_mut_slice(), Plus)
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![90, 6]);
+    /// ```
+    pub fn indirect_reduce_csr_into[D: Device, T: Element, I: LoadBalanceIndex, Op: IndirectOp<T, I>](
+        data: DeviceSlice<'_, T, D>,
+        csr: DeviceSlice<'_, I, D>,
+        sources: DeviceSlice<'_, I, D>,
+        output: DeviceSliceMut<'_, T, D>,
+        _op: Op,
+    ) -> Result<Pending<D>> {
+        mgpu_core::checks::indirect_reduce_csr::<I>(data.len(), csr.len(), sources.len(), Some(output.len()))?;
+        let extra = Extra::Indirect(sources, data.len());
+        mgpu_core::by_arch!(
+            csr.device().arch(),
+            Op as IndirectOp<T, I>,
+            run::<D, T, I>(data.as_ptr(), data.len(), csr, output, extra)
+        )
+    }
+    /// [`indirect_reduce_csr_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::Maximum;
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let data = DeviceVec::from_slice(&dev, &[7u64, 1, 9]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u64, 2]).unwrap(); // lengths 2, 1
+    /// let sources = DeviceVec::from_slice(&dev, &[1u64, 0]).unwrap();
+    /// let mut out = DeviceVec::<u64, _>::zeros(&dev, 2).unwrap();
+    /// mgpu_segreduce::indirect_reduce_csr(data.as_slice(), csr.as_slice(), sources.as_slice(), out.as_mut_slice(), Maximum).unwrap();
+    /// assert_eq!(out.to_vec().unwrap(), vec![9, 7]);
+    /// ```
+    pub fn indirect_reduce_csr;
 }

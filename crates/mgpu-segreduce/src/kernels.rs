@@ -66,6 +66,18 @@ mgpu_core::kernel_types! {
         shared: device::tiles_shared_bytes(NT, VT, size_of::<T>(), size_of::<I>()),
         body: device::seg_reduce_tiles,
     }
+    /// [`device::indirect_tiles`]: the tiles reading each segment's values from its source.
+    ///
+    /// ```
+    /// use mgpu_core::{Kernel, Plus};
+    /// type K = mgpu_segreduce::kernels::IndirectTiles<i32, u32, Plus, 128, 15>;
+    /// assert_eq!(K::ENTRY, "segreduce_indirect_i32_u32_plus");
+    /// ```
+    pub struct IndirectTiles {
+        tuning: tuning::TILES,
+        shared: device::tiles_shared_bytes(NT, VT, size_of::<T>(), size_of::<I>()),
+        body: device::indirect_tiles,
+    }
     /// [`device::spine_reduce`].
     ///
     /// ```
@@ -177,6 +189,22 @@ pub trait SpmvForm<T: Element, I>: Values<T, I> {
     type Sm70: KernelSet<T, I>;
 }
 
+/// An operator the indirect segmented reduction has kernels for: the same as
+/// [`SegReduceOp`]'s, sharing its spine.
+///
+/// # Examples
+///
+/// ```
+/// fn takes<Op: mgpu_segreduce::kernels::IndirectOp<u64, u64>>(_: Op) {}
+/// takes(mgpu_core::Mat2Mul);
+/// ```
+pub trait IndirectOp<T: Element, I>: AssociativeOp<T> {
+    /// The sm_90 kernels.
+    type Sm90: KernelSet<T, I>;
+    /// The sm_70 kernels.
+    type Sm70: KernelSet<T, I>;
+}
+
 /// Merge steps (values plus segment starts) per tile of the segmented reduction for
 /// `T`/`I`/`Op` on `arch`.
 ///
@@ -244,7 +272,42 @@ macro_rules! for_each_segreduce_instance {
                     [SpineApply segreduce_spine_apply SPINE];
                 }
             }
+            $crate::for_each_segreduce_instance!(@indirect $mode, $i, $t, $op, $name);
         )+
+    };
+    (@indirect entries, $i:ident, $t:ident, $op:ident, $name:ident) => {
+        $crate::__core::__paste::paste! {
+            $crate::__core::kernel_entry!(
+                [<segreduce_indirect_ $t _ $i _ $name>],
+                $crate::__core::tuned!(
+                    $crate::kernels::IndirectTiles<$t, $i, $crate::__core::$op>,
+                    $crate::kernels::tuning::TILES, TARGET, ::core::mem::size_of::<$t>()
+                )
+            );
+        }
+    };
+    (@indirect host, $i:ident, $t:ident, $op:ident, $name:ident) => {
+        impl<const NT: usize, const VT: usize> $crate::__core::EntryName
+            for $crate::kernels::IndirectTiles<$t, $i, $crate::__core::$op, NT, VT>
+        {
+            const NAME: &'static str = concat!(
+                "segreduce_indirect_", stringify!($t), "_", stringify!($i), "_", stringify!($name)
+            );
+        }
+        impl IndirectOp<$t, $i> for $crate::__core::$op {
+            type Sm90 = $crate::for_each_segreduce_instance!(@iset Sm90, $t, $i, $op);
+            type Sm70 = $crate::for_each_segreduce_instance!(@iset Sm70, $t, $i, $op);
+        }
+    };
+    (@iset $arch:ident, $t:ident, $i:ident, $op:ident) => {
+        $crate::kernels::Set<
+            $crate::__core::tuned!(
+                $crate::kernels::IndirectTiles<$t, $i, $crate::__core::$op>,
+                $crate::kernels::tuning::TILES, $arch, ::core::mem::size_of::<$t>()
+            ),
+            <<$crate::__core::$op as SegReduceOp<$t, $i>>::Sm90 as KernelSet<$t, $i>>::SpineReduce,
+            <<$crate::__core::$op as SegReduceOp<$t, $i>>::Sm90 as KernelSet<$t, $i>>::SpineApply,
+        >
     };
 }
 

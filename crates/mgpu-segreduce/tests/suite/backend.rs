@@ -1,8 +1,8 @@
 //! `Backend::seg_reduce_csr` on every backend against the test kit's plain loop.
 
 use mgpu::{
-    Backend, BitAnd, BitOr, BitXor, Element, LoadBalanceIndex, Mat2Mul, Maximum, Minimum,
-    Multiplies, Plus, SegReduceOp,
+    AssociativeOp, Backend, BinaryOp, BitAnd, BitOr, BitXor, Element, LoadBalanceIndex, Mat2Mul,
+    Maximum, Minimum, Multiplies, Plus, SegReduceOp,
 };
 use mgpu_testkit::{self as kit, expect_invalid, Rng, Target};
 
@@ -443,7 +443,85 @@ where
     ));
 }
 
+/// The indirect reduction: segments of uniform and edge-case lengths laid out in `data`
+/// in a random order (and overlapping: every segment's source moved onto the first), the
+/// non-commutative `Mat2Mul` among the operators, against the plain loop over the
+/// relocated segments; and a source range past the data.
+fn indirect<I: LoadBalanceIndex>(b: &Backend, t: Target)
+where
+    Mat2Mul: mgpu_segreduce::kernels::IndirectOp<u64, I>,
+    Plus: mgpu_segreduce::kernels::IndirectOp<u64, I>,
+{
+    let mut rng = Rng::new(0x1d1);
+    for n in sizes(t) {
+        let mut cases: Vec<(String, Vec<u64>)> = vec![
+            (
+                format!("uniform mean 10 n = {n}"),
+                kit::uniform_counts(&mut rng, n, 20),
+            ),
+            (
+                format!("uniform mean 1000 n = {n}"),
+                kit::uniform_counts(&mut rng, n, 2000),
+            ),
+        ];
+        for case in kit::edge_counts(&mut rng, n.min(5000)) {
+            cases.push((format!("{} ({})", case.name, n.min(5000)), case.counts));
+        }
+        for (what, counts) in cases {
+            let (csr, total) = kit::offsets(&counts);
+            let data: Vec<u64> = kit::random_bits(&mut rng, total as usize);
+            let layouts = [
+                kit::shuffled_layout(&mut rng, &counts),
+                vec![0; counts.len()],
+            ];
+            for (k, sources) in layouts.iter().enumerate() {
+                // Overlapping sources read the first segment's room: shorten to fit.
+                let fits = |j: usize| sources[j] + counts[j] <= total;
+                if !(0..counts.len()).all(fits) {
+                    continue;
+                }
+                let relocated: Vec<u64> = (0..counts.len())
+                    .flat_map(|j| {
+                        data[sources[j] as usize..(sources[j] + counts[j]) as usize].to_vec()
+                    })
+                    .collect();
+                let want =
+                    kit::seg_reduce_csr(&relocated, &csr, Mat2Mul::identity(), Mat2Mul::apply);
+                let (d, c, s) = (
+                    b.upload(&data).unwrap(),
+                    b.upload(&kit::to_index::<I>(&csr)).unwrap(),
+                    b.upload(&kit::to_index::<I>(sources)).unwrap(),
+                );
+                let got = t
+                    .timed(&format!("indirect {what} layout {k}"), data.len(), || {
+                        b.indirect_reduce_csr(&d, &c, &s, Mat2Mul)
+                    })
+                    .unwrap()
+                    .to_vec()
+                    .unwrap();
+                assert_eq!(got, want, "indirect {what} layout {k}");
+            }
+        }
+    }
+    let (d, c, s) = (
+        b.upload(&[1u64, 2, 3, 40, 50]).unwrap(),
+        b.upload(&kit::to_index::<I>(&[0, 2])).unwrap(),
+        b.upload(&kit::to_index::<I>(&[4, 0])).unwrap(),
+    );
+    expect_invalid(
+        b.indirect_reduce_csr(&d, &c, &s, Plus),
+        "a gather range is outside the input (length 5)",
+    );
+    let one = b.upload(&kit::to_index::<I>(&[0])).unwrap();
+    assert!(matches!(
+        b.indirect_reduce_csr(&d, &c, &one, Plus),
+        Err(mgpu::Error::LengthMismatch { .. })
+    ));
+}
+
 mgpu_testkit::backend_tests! {
+    indirect_u32 = indirect::<u32>,
+    indirect_u64 = indirect::<u64>,
     spmv_f64 = spmv::<f64, u32>,
     spmv_f32_u64 = spmv::<f32, u64>,
     spmv_i32 = spmv::<i32, u32>,

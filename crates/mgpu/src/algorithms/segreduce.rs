@@ -8,7 +8,7 @@ use mgpu_core::{Element, Result};
 use mgpu_loadbalance::LoadBalanceIndex;
 use mgpu_runtime::{Context, Simulator};
 use mgpu_segreduce::device::{SpmvBinary, SpmvUnary};
-use mgpu_segreduce::kernels::SpmvForm;
+use mgpu_segreduce::kernels::{IndirectOp, SpmvForm};
 use mgpu_segreduce::SegReduceOp;
 
 impl Backend {
@@ -54,6 +54,56 @@ impl Backend {
             Buffer::Cuda(_) => gpu::<Context, T, I, Op>(data, csr, &mut out, op)?,
             Buffer::Simulator(_) => gpu::<Simulator, T, I, Op>(data, csr, &mut out, op)?,
             Buffer::Host(o) => mgpu_cpu::seg_reduce_csr::<T, I, Op>(host(data)?, host(csr)?, o)?,
+        }
+        Ok(out)
+    }
+
+    /// The indirect segmented reduction (the seeds' `IndirectReduceCsr`): as
+    /// [`Backend::seg_reduce_csr`], but segment `j`'s values start at `data[sources[j]]`
+    /// (the lengths still come from `csr`, the last one running to `data.len()`).
+    /// Synchronises.
+    ///
+    /// # Errors
+    ///
+    /// As [`Backend::seg_reduce_csr`]; also
+    /// [`Error::LengthMismatch`](crate::Error::LengthMismatch) when `sources` does not have
+    /// one start per segment, and [`Error::InvalidInput`](crate::Error::InvalidInput) when
+    /// a non-empty segment's values reach past `data`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu::{Backend, Plus};
+    /// let backend = Backend::cpu();
+    /// let data = backend.upload(&[1i32, 2, 3, 40, 50])?;
+    /// let csr = backend.upload(&[0u32, 2])?; // lengths 2, 3
+    /// let sources = backend.upload(&[3u32, 0])?;
+    /// assert_eq!(backend.indirect_reduce_csr(&data, &csr, &sources, Plus)?.to_vec()?, vec![90, 6]);
+    /// # Ok::<(), mgpu::Error>(())
+    /// ```
+    pub fn indirect_reduce_csr<T: Element, I: LoadBalanceIndex, Op: IndirectOp<T, I>>(
+        &self,
+        data: &Buffer<T>,
+        csr: &Buffer<I>,
+        sources: &Buffer<I>,
+        op: Op,
+    ) -> Result<Buffer<T>> {
+        self.view(data, "data")?;
+        self.view(csr, "csr")?;
+        self.view(sources, "sources")?;
+        mgpu_core::checks::indirect_reduce_csr::<I>(data.len(), csr.len(), sources.len(), None)?;
+        let mut out = self.zeros::<T>(csr.len())?;
+        match &mut out {
+            Buffer::Cuda(_) => gpu_indirect::<Context, T, I, Op>(data, csr, sources, &mut out, op)?,
+            Buffer::Simulator(_) => {
+                gpu_indirect::<Simulator, T, I, Op>(data, csr, sources, &mut out, op)?
+            }
+            Buffer::Host(o) => mgpu_cpu::indirect_reduce_csr::<T, I, Op>(
+                host(data)?,
+                host(csr)?,
+                host(sources)?,
+                o,
+            )?,
         }
         Ok(out)
     }
@@ -161,6 +211,22 @@ impl Backend {
         mgpu_core::checks::spmv_csr::<I>(matrix, cols.len(), csr.len(), None)?; // before allocating
         self.zeros::<T>(csr.len())
     }
+}
+
+/// The indirect reduction on a GPU device.
+fn gpu_indirect<D: Pick, T: Element, I: LoadBalanceIndex, Op: IndirectOp<T, I>>(
+    data: &Buffer<T>,
+    csr: &Buffer<I>,
+    sources: &Buffer<I>,
+    out: &mut Buffer<T>,
+    op: Op,
+) -> Result<()> {
+    let (d, c, s) = (
+        pick::<D, T>(data)?,
+        pick::<D, I>(csr)?,
+        pick::<D, I>(sources)?,
+    );
+    mgpu_segreduce::indirect_reduce_csr(d, c, s, pick_mut::<D, T>(out)?, op)
 }
 
 /// Binary SpMV on a GPU device.
