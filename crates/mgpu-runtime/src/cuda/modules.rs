@@ -35,7 +35,7 @@ use crate::{Error, Result};
 use cudarc::driver::{result, sys};
 use mgpu_core::Kernel;
 use mgpu_kernels_ptx::PtxIndex;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ffi::{c_void, CStr, CString, OsString};
 use std::path::PathBuf;
 use std::sync::PoisonError;
@@ -96,8 +96,10 @@ pub(super) struct Modules {
     loaded: HashMap<ModuleKey, Module>,
     /// Per family: its `MGPU_PTX_DIR` file, indexed, or `None` when there is none.
     overrides: HashMap<&'static str, Option<Override>>,
-    /// The families whose cubin the driver refused: they JIT-compile their PTX instead.
-    refused_cubins: HashSet<&'static str>,
+    /// Per family, decided on its first launch: whether its modules come from its cubin
+    /// (`false` also once the driver refused the cubin: the family JIT-compiles its PTX
+    /// from then on). Every launch looks its family up here, nothing more.
+    cubins: HashMap<&'static str, bool>,
 }
 
 /// A family's PTX read from `MGPU_PTX_DIR`.
@@ -132,7 +134,7 @@ impl Modules {
             load,
             loaded: HashMap::new(),
             overrides: HashMap::new(),
-            refused_cubins: HashSet::new(),
+            cubins: HashMap::new(),
         })
     }
 
@@ -186,11 +188,17 @@ impl Modules {
             Load::Family => Unit::Family,
             Load::Entry => Unit::Entry(entry),
             Load::Cubin => {
-                let cubin_arch = format!("sm_{}{}", cc.0, cc.1);
-                let cubin = cubin_arch == arch
-                    && !self.refused_cubins.contains(family)
-                    && mgpu_kernels_ptx::cubin(family, arch).is_some()
-                    && !self.read_override(arch, family)?;
+                let cubin = match self.cubins.get(family) {
+                    Some(&c) => c,
+                    None => {
+                        let exact = arch.strip_prefix("sm_") == Some(&*format!("{}{}", cc.0, cc.1));
+                        let c = exact
+                            && mgpu_kernels_ptx::cubin(family, arch).is_some()
+                            && !self.read_override(arch, family)?;
+                        self.cubins.insert(family, c);
+                        c
+                    }
+                };
                 if cubin {
                     Unit::Cubin
                 } else {
@@ -324,7 +332,7 @@ impl Inner {
         }
         let handle = match self.load_module(modules, family, key.1) {
             Err(Error::Cuda(_)) if key.1 == Unit::Cubin => {
-                modules.refused_cubins.insert(family);
+                modules.cubins.insert(family, false);
                 key.1 = Unit::Entry(entry);
                 if modules.loaded.contains_key(&key) {
                     return Ok(key);
@@ -426,7 +434,7 @@ mod tests {
             load: Load::Cubin,
             loaded: HashMap::new(),
             overrides: HashMap::new(),
-            refused_cubins: HashSet::new(),
+            cubins: HashMap::new(),
         }
     }
 
@@ -446,14 +454,17 @@ mod tests {
 
     #[test]
     fn a_cubin_is_used_on_its_exact_architecture_only() {
-        let mut m = modules();
         let e = "scan_partials_f32_plus";
-        assert_eq!(m.unit((9, 0), "sm_90", "scan", e).unwrap(), Unit::Cubin);
+        // A context's modules serve one device: a fresh cache per compute capability.
+        let on = |cc: (u32, u32), arch: &str| modules().unit(cc, arch, "scan", e).unwrap();
+        assert_eq!(on((9, 0), "sm_90"), Unit::Cubin);
         // sm_90 PTX runs on later devices, its cubin does not.
-        assert_eq!(m.unit((10, 0), "sm_90", "scan", e).unwrap(), Unit::Entry(e));
-        assert_eq!(m.unit((8, 0), "sm_70", "scan", e).unwrap(), Unit::Entry(e));
-        assert_eq!(m.unit((7, 0), "sm_70", "scan", e).unwrap(), Unit::Entry(e));
-        m.refused_cubins.insert("scan");
+        assert_eq!(on((10, 0), "sm_90"), Unit::Entry(e));
+        assert_eq!(on((8, 0), "sm_70"), Unit::Entry(e));
+        assert_eq!(on((7, 0), "sm_70"), Unit::Entry(e));
+        let mut m = modules();
+        assert_eq!(m.unit((9, 0), "sm_90", "scan", e).unwrap(), Unit::Cubin);
+        m.cubins.insert("scan", false); // as after the driver refused it
         assert_eq!(m.unit((9, 0), "sm_90", "scan", e).unwrap(), Unit::Entry(e));
         m.load = Load::Entry;
         assert_eq!(m.unit((9, 0), "sm_90", "bulk", e).unwrap(), Unit::Entry(e));
