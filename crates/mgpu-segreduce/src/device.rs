@@ -40,7 +40,6 @@
 use mgpu_core::{AssociativeOp, BinaryOp, Cta, Element, Less, Multiplies, WARP_SIZE};
 use mgpu_ctascan::{cta_seg_scan, seg_scan_shared_bytes};
 use mgpu_ctasearch::{load_balance_tile, merge_path, Counting, Idx, Upper};
-use mgpu_loadbalance::device::check_scan_tile;
 
 pub use mgpu_loadbalance::device::{ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 
@@ -279,28 +278,35 @@ const fn align16(bytes: usize) -> usize {
     bytes.div_ceil(16) * 16
 }
 
-/// Offset of the segment starts in [`seg_reduce_tiles`]' shared memory: after the
-/// values, `NT * VT + 1` slots (a tile's results: one per segment start but that of
-/// segment 0, and the last tile's final one).
-const fn starts_offset(nt: usize, vt: usize, t_bytes: usize) -> usize {
-    align16((nt * vt + 1) * t_bytes)
+/// Slots of each of the tile's two shared arrays (values, then segment starts): a tile
+/// holds at most `NT * VT` of each, the starts one sentinel after them, and the walk may
+/// read up to `VT` slots past its range before the checks have voted (on a bad CSR), so
+/// both are padded by `VT`.
+const fn tile_slots(nt: usize, vt: usize) -> usize {
+    nt * vt + 1 + vt
 }
 
-/// Offset of the segmented scan's (and the checks') scratch area.
+/// Offset of the segment starts in [`seg_reduce_tiles`]' shared memory: after the
+/// values (which later hold the tile's results: one per segment start but that of
+/// segment 0, and the last tile's final one).
+const fn starts_offset(nt: usize, vt: usize, t_bytes: usize) -> usize {
+    align16(tile_slots(nt, vt) * t_bytes)
+}
+
+/// Offset of the segmented scan's scratch area.
 const fn scratch_offset(nt: usize, vt: usize, t_bytes: usize, i_bytes: usize) -> usize {
-    starts_offset(nt, vt, t_bytes) + align16((nt * vt + 1) * i_bytes)
+    starts_offset(nt, vt, t_bytes) + align16(tile_slots(nt, vt) * i_bytes)
 }
 
 /// Bytes of shared memory [`seg_reduce_tiles`] needs with `NT * VT` steps per tile,
 /// `t_bytes`-byte values and `i_bytes`-byte indices: the tile's values (then its
-/// results), its segment starts, and the segmented scan's scratch (which the checks'
-/// `NT / 32` words share).
+/// results), its segment starts, and the segmented scan's scratch.
 ///
 /// # Examples
 ///
 /// ```
 /// use mgpu_segreduce::device::tiles_shared_bytes;
-/// assert_eq!(tiles_shared_bytes(128, 11, 4, 4), 5648 + 5648 + 32);
+/// assert_eq!(tiles_shared_bytes(128, 11, 4, 4), 5680 + 5680 + 32);
 /// ```
 pub const fn tiles_shared_bytes(nt: usize, vt: usize, t_bytes: usize, i_bytes: usize) -> usize {
     scratch_offset(nt, vt, t_bytes, i_bytes) + align16(seg_scan_shared_bytes(nt, t_bytes))
@@ -472,6 +478,15 @@ pub unsafe fn indirect_tiles<
 }
 
 /// The tiles of [`seg_reduce_tiles`] over the values `V` gives.
+///
+/// The tile's partitions are checked first (they give the ranges it reads). The values
+/// and segment starts are then loaded, and the segment starts checked in shared memory
+/// while the walk runs: every adjacent pair of the CSR lies in one tile (with the start
+/// before it, which thread 0 loads), so the tiles together check that it is
+/// non-decreasing from 0 and at most `total`, and the partitions made from it are then
+/// right. The checks vote at the barrier before the results are stored, and a tile that
+/// found a fault stores nothing. Until then a bad CSR can only make the walk read
+/// shared slots of its own (both arrays are padded for it).
 #[inline(always)]
 unsafe fn tiles<
     C: Cta,
@@ -488,41 +503,57 @@ unsafe fn tiles<
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let (n, total) = (args.num_segments, args.total);
     let (t_bytes, i_bytes) = (core::mem::size_of::<T>(), core::mem::size_of::<I>());
-    let scratch = cta.shared::<u8>(scratch_offset(NT, VT, t_bytes, i_bytes));
-    if !check_scan_tile::<C, I, NT, VT>(
-        cta,
-        args.csr,
-        n,
-        total,
-        args.mp,
-        scratch as *mut u32,
-        args.error,
-    ) {
-        return;
-    }
     let nv = (NT * VT) as u64;
     let block = cta.block();
     let tid = cta.tid();
+    let last_tile = block + 1 == cta.grid();
+
+    // The partitions: ordered and inside the inputs (the same values in every thread, so
+    // a bad tile returns as a whole).
+    let (mp0, mp1) = (
+        *args.mp.add(block as usize),
+        *args.mp.add(block as usize + 1),
+    );
+    let gid = nv * block as u64;
+    let end = if total + n < gid + nv {
+        total + n
+    } else {
+        gid + nv
+    };
+    let ranges_ok = mp0 <= mp1
+        && mp1 <= total
+        && mp0 <= gid
+        && mp1 <= end
+        && gid - mp0 <= end - mp1
+        && end - mp1 <= n;
+    if !ranges_ok {
+        if tid == 0 {
+            cta.raise_error(args.error, ERROR_UNSORTED);
+        }
+        return;
+    }
     let tile = load_balance_tile::<I>(
         block,
         nv,
         I::from_u64(total),
         I::from_u64(n),
-        *args.mp.add(block as usize),
-        *args.mp.add(block as usize + 1),
+        mp0,
+        mp1,
         false,
     );
     let (a0, b0) = (tile.a0, tile.b0);
     let (a_count, b_count) = (tile.a_count(), tile.b_count());
-    let last_tile = block + 1 == cta.grid();
-
-    // The tile's values and segment starts to shared memory, strided (coalesced loads).
     let vals = cta.shared::<T>(0);
     let starts = cta.shared::<I>(starts_offset(NT, VT, t_bytes));
-    // All of a thread's loads are issued before its first store (a tile holds at most
-    // NT * VT of each), so they are in flight together.
-    let mut v = [Op::identity(); VT];
+    let scratch = cta.shared::<u8>(scratch_offset(NT, VT, t_bytes, i_bytes));
+
+    // The values into registers, all issued before the first store so that they are in
+    // flight together (coalesced, strided); the segment starts meanwhile straight to
+    // shared memory, with a sentinel after them that ends the walk's comparisons (the
+    // next tile's first value; none in the last tile); thread 0 also loads the start
+    // before the tile's, for the checks.
     let mut bad = 0u32;
+    let mut v = [Op::identity(); VT];
     if !V::IN_WALK {
         for (k, x) in v.iter_mut().enumerate() {
             let i = tid + (NT * k) as u32;
@@ -530,28 +561,67 @@ unsafe fn tiles<
                 *x = V::value(args, a0.to_usize() + i as usize, &mut bad);
             }
         }
-        cta.raise_error(args.error, bad);
     }
     let csr = args.csr.add(b0.to_usize());
-    let mut c = [I::ZERO; VT];
-    for (k, x) in c.iter_mut().enumerate() {
-        let i = tid + (NT * k) as u32;
-        if i < b_count {
-            *x = *csr.add(i as usize);
+    let mut i = tid;
+    while i < b_count {
+        *starts.add(i as usize) = *csr.add(i as usize);
+        i += NT as u32;
+    }
+    // Thread 0's loads for the checks: the start before the tile's; the first start
+    // (tile 0) and the last (the last tile), which need not lie in those tiles.
+    let (mut prev, mut first_start, mut last_start) = (I::ZERO, I::ZERO, I::ZERO);
+    if tid == 0 {
+        if b_count > 0 && b0 != I::ZERO {
+            prev = *csr.sub(1);
+        }
+        if block == 0 && n > 0 {
+            first_start = *args.csr;
+        }
+        if last_tile && n > 0 {
+            last_start = *args.csr.add(n as usize - 1);
         }
     }
-    for k in 0..VT {
-        let i = tid + (NT * k) as u32;
-        if !V::IN_WALK && i < a_count {
-            *vals.add(i as usize) = v[k];
+    if tid == 0 {
+        *starts.add(b_count as usize) = if last_tile {
+            I::from_u64(u64::MAX)
+        } else {
+            tile.a1
+        };
+    }
+    if !V::IN_WALK {
+        for (k, x) in v.iter().enumerate() {
+            let i = tid + (NT * k) as u32;
+            if i < a_count {
+                *vals.add(i as usize) = *x;
+            }
         }
-        if i < b_count {
-            *starts.add(i as usize) = c[k];
-        }
+        cta.raise_error(args.error, bad); // SpMV's columns: the results are still stored
     }
     cta.sync();
 
-    // Each thread's first step on the tile's Merge Path, then its VT steps in order.
+    // The checks of the segment starts (voted on below).
+    let mut csr_bad = 0u32;
+    let mut j = tid;
+    while j + 1 < b_count {
+        if *starts.add(j as usize + 1) < *starts.add(j as usize) {
+            csr_bad |= ERROR_UNSORTED;
+        }
+        j += NT as u32;
+    }
+    if tid == 0 {
+        if b_count > 0 && b0 != I::ZERO && *starts < prev {
+            csr_bad |= ERROR_UNSORTED;
+        }
+        if first_start != I::ZERO {
+            csr_bad |= ERROR_FIRST;
+        }
+        if last_start.to_u64() > total {
+            csr_bad |= ERROR_TOTAL;
+        }
+    }
+
+    // Each thread's first step on the tile's Merge Path, then its steps in order.
     let steps = a_count + b_count;
     let diag = if VT as u32 * tid < steps {
         VT as u32 * tid
@@ -567,8 +637,104 @@ unsafe fn tiles<
         Upper,
         Less,
     );
-    let (mut a, b_t) = (mp_t, diag - mp_t);
-    let mut b = b_t;
+    let (a_t, b_t) = (mp_t, diag - mp_t);
+    let walk = if last_tile {
+        let my_steps = steps - diag;
+        walk::<T, I, Op, V, VT, false>(args, vals, starts, a0, b0, a_t, b_t, my_steps, &mut bad)
+    } else {
+        walk::<T, I, Op, V, VT, true>(args, vals, starts, a0, b0, a_t, b_t, VT as u32, &mut bad)
+    };
+    if V::IN_WALK {
+        cta.raise_error(args.error, bad);
+    }
+    // The virtual end after the last value: the thread holding the tile's last step.
+    let has_last = last_tile && n > 0 && steps > 0 && tid == (steps - 1) / VT as u32;
+    let carry = if has_last { Op::identity() } else { walk.acc };
+    let (carry_in, tile_carry) =
+        cta_seg_scan::<C, T, Op, NT>(cta, carry, walk.end_bits != 0 || has_last, scratch);
+
+    // Every thread's walk is done (the scan synchronised): the value slots take the
+    // results. The B step `b` ends segment `b0 + b - 1`, in slot `b` (slot `b - 1` in the
+    // tile of segment 0, whose own start ends nothing).
+    let shift = (b0 == I::ZERO) as u32;
+    let mut slot = b_t;
+    let mut pending = true; // the carry-in goes before the thread's first end
+    for (k, partial) in walk.ends.iter().enumerate() {
+        if (walk.end_bits >> k) & 1 != 0 {
+            let r = if pending {
+                Op::apply(carry_in, *partial)
+            } else {
+                *partial
+            };
+            pending = false;
+            if slot >= shift {
+                *vals.add((slot - shift) as usize) = r;
+            }
+            slot += 1;
+        }
+    }
+    let (first, end) = ended_segments(b0.to_u64(), tile.b1.to_u64(), n, last_tile);
+    if has_last {
+        let r = if pending {
+            Op::apply(carry_in, walk.acc)
+        } else {
+            walk.acc
+        };
+        *vals.add((n - 1 - first) as usize) = r;
+    }
+    if cta.sync_or(csr_bad != 0) {
+        cta.raise_error(args.error, csr_bad);
+        return;
+    }
+    let count = (end - first) as u32;
+    let out = args.output.add(first as usize);
+    let mut i = tid;
+    while i < count {
+        *out.add(i as usize) = *vals.add(i as usize);
+        i += NT as u32;
+    }
+    if tid == 0 {
+        *args.carry_out.add(block as usize) = tile_carry;
+    }
+}
+
+/// What a thread's walk leaves: the accumulator after its last step, the partial
+/// reduction each segment end found (`ends[k]` for step `k`), and which steps were ends.
+struct Walk<T, const VT: usize> {
+    acc: T,
+    ends: [T; VT],
+    end_bits: u32,
+}
+
+/// A thread's walk from `(a, b)` on the tile's Merge Path (values at `vals`, tile-local;
+/// segment starts at `starts`, global value indices, with the sentinel at `b_count`):
+/// a value step folds the value in, a start step ends the open segment. `FULL` tiles
+/// take all `VT` steps without branches (the sentinel stops the starts); the last tile
+/// takes `my_steps`. Values read in the walk ([`Values::IN_WALK`]) follow each
+/// segment's source.
+///
+/// # Safety
+/// As [`tiles`], after its loads.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn walk<
+    T: Element,
+    I: Idx,
+    Op: AssociativeOp<T>,
+    V: Values<T, I>,
+    const VT: usize,
+    const FULL: bool,
+>(
+    args: &SegReduceArgs<T, I>,
+    vals: *const T,
+    starts: *const I,
+    a0: I,
+    b0: I,
+    mut a: u32,
+    mut b: u32,
+    my_steps: u32,
+    bad: &mut u32,
+) -> Walk<T, VT> {
     let mut acc = Op::identity();
     let mut ends = [Op::identity(); VT];
     let mut end_bits = 0u32;
@@ -585,72 +751,44 @@ unsafe fn tiles<
         source = (*args.sources.add(s as usize)).to_u64();
     }
     for (k, end) in ends.iter_mut().enumerate() {
-        let take_a = a < a_count
-            && (b >= b_count || a0.wrapping_add(I::from_u32(a)) < *starts.add(b as usize));
-        if take_a {
-            let x = if V::IN_WALK {
+        // Steps past the thread's last do nothing (selects, not a branch out of the
+        // loop: it must unroll, so that `ends` stay registers).
+        let valid = FULL || (k as u32) < my_steps;
+        let before = a0.wrapping_add(I::from_u32(a)) < *starts.add(b as usize);
+        let (take_a, take_b) = (valid && before, valid && !before);
+        if V::IN_WALK {
+            if take_a {
                 let i = a0.to_u64() + a as u64;
-                V::walk_value(args, i, seg_start, source, &mut bad)
-            } else {
-                *vals.add(a as usize)
-            };
-            acc = Op::apply(acc, x);
-            a += 1;
-        } else if b < b_count {
+                acc = Op::apply(acc, V::walk_value(args, i, seg_start, source, bad));
+            } else if take_b {
+                *end = acc;
+                acc = Op::identity();
+                // (A bad CSR can step past the last segment: no source there.)
+                let s = global_b0 + b as u64;
+                if s < args.num_segments {
+                    seg_start = (*starts.add(b as usize)).to_u64();
+                    source = (*args.sources.add(s as usize)).to_u64();
+                }
+            }
+        } else {
+            let x = *vals.add(a as usize);
             *end = acc;
-            end_bits |= 1 << k;
-            acc = Op::identity();
-            if V::IN_WALK {
-                seg_start = (*starts.add(b as usize)).to_u64();
-                source = (*args.sources.add((global_b0 + b as u64) as usize)).to_u64();
-            }
-            b += 1;
-        }
-    }
-    if V::IN_WALK {
-        cta.raise_error(args.error, bad);
-    }
-    // The virtual end after the last value: the thread holding the tile's last step.
-    let has_last = last_tile && n > 0 && steps > 0 && tid == (steps - 1) / VT as u32;
-    let last = acc;
-    let carry = if has_last { Op::identity() } else { acc };
-    let (carry_in, tile_carry) =
-        cta_seg_scan::<C, T, Op, NT>(cta, carry, end_bits != 0 || has_last, scratch);
-
-    // Every thread's walk is done (the scan synchronised): the value slots take the
-    // results, slot `s - first` for ended segment `s`.
-    let (first, end) = ended_segments(b0.to_u64(), tile.b1.to_u64(), n, last_tile);
-    let mut seg = b0.to_u64() + b_t as u64; // the segment whose start is the next B step
-    let mut prefix = Some(carry_in);
-    for (k, partial) in ends.iter().enumerate() {
-        if (end_bits >> k) & 1 != 0 {
-            let v = match prefix.take() {
-                Some(c) => Op::apply(c, *partial),
-                None => *partial,
+            acc = if take_a {
+                Op::apply(acc, x)
+            } else if take_b {
+                Op::identity()
+            } else {
+                acc
             };
-            if seg > 0 && seg - 1 - first <= nv {
-                *vals.add((seg - 1 - first) as usize) = v;
-            }
-            seg += 1;
         }
+        end_bits |= (take_b as u32) << k;
+        a += take_a as u32;
+        b += take_b as u32;
     }
-    if has_last && n - 1 - first <= nv {
-        let v = match prefix {
-            Some(c) => Op::apply(c, last),
-            None => last,
-        };
-        *vals.add((n - 1 - first) as usize) = v;
-    }
-    cta.sync();
-    let count = (end - first) as u32;
-    let out = args.output.add(first as usize);
-    let mut i = tid;
-    while i < count {
-        *out.add(i as usize) = *vals.add(i as usize);
-        i += NT as u32;
-    }
-    if tid == 0 {
-        *args.carry_out.add(block as usize) = tile_carry;
+    Walk {
+        acc,
+        ends,
+        end_bits,
     }
 }
 

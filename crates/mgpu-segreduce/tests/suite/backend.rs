@@ -77,6 +77,24 @@ fn tolerance<T: Elem>(scale: f64) -> f64 {
     eps * scale.max(1.0)
 }
 
+/// SpMV's stated float tolerance for a row of `len` products whose absolute values sum
+/// to `scale`. The inputs are small integers, so while `scale` is below `2^p` (`p` the
+/// mantissa's bits) every partial sum in any order is exact and the result must be too;
+/// past that, any two summation orders differ by at most `2 * len * u * scale` (`u` the
+/// unit roundoff; Higham's bound for each order).
+fn spmv_tolerance<T: Elem>(scale: f64, len: usize) -> f64 {
+    let p = if core::mem::size_of::<T>() == 4 {
+        24
+    } else {
+        53
+    };
+    if scale < 2f64.powi(p) {
+        0.0
+    } else {
+        2.0 * len as f64 * 2f64.powi(-p) * scale
+    }
+}
+
 /// Runs `op` over `data` split by the segment lengths `counts` on `b` and checks it
 /// against the plain loop: integers bit for bit, floats within [`tolerance`]. Also
 /// checks that a second run gives the same bits.
@@ -313,16 +331,20 @@ fn bad_input(b: &Backend, _: Target) {
 
 /// A random CSR matrix of about `nnz` nonzeros with the given row lengths, columns
 /// uniform over a vector of `cols` elements: (values, columns, row starts).
-fn sparse<T: Elem>(rng: &mut Rng, lengths: &[u64], cols: u64) -> (Vec<T>, Vec<u64>, Vec<u64>) {
+fn sparse<T: Elem>(
+    rng: &mut Rng,
+    lengths: &[u64],
+    cols: u64,
+    below: u64,
+) -> (Vec<T>, Vec<u64>, Vec<u64>) {
     let (csr, nnz) = kit::offsets(lengths);
-    let values = values::<T>(rng, nnz as usize);
+    let values = kit::uniform_values(rng, nnz as usize, below);
     let columns = (0..nnz).map(|_| rng.below(cols)).collect();
     (values, columns, csr)
 }
 
 /// SpMV on `b` (binary, and unary with the same pattern) against the test kit's plain
-/// loop over the rows: integers bit for bit, floats within [`tolerance`] of the row's sum
-/// of absolute products.
+/// loop over the rows: integers bit for bit, floats within [`spmv_tolerance`].
 fn check_spmv<T: Elem, I: LoadBalanceIndex>(
     b: &Backend,
     t: Target,
@@ -371,9 +393,12 @@ fn check_spmv<T: Elem, I: LoadBalanceIndex>(
                             .abs()
                     })
                     .sum();
+                let tol = spmv_tolerance::<T>(scale, end - csr[r] as usize);
                 assert!(
-                    g == w || (g - w).abs() <= tolerance::<T>(scale),
-                    "{what} unary={unary}: row {r}: got {g}, want {w}"
+                    g == w || (g - w).abs() <= tol,
+                    "{what} unary={unary}: row {r} of length {}: got {g}, want {w} \
+                     (tolerance {tol})",
+                    end - csr[r] as usize
                 );
             } else {
                 assert_eq!(g, w, "{what} unary={unary}: row {r}");
@@ -407,9 +432,14 @@ where
         pow.push(0);
         let mut dense = vec![0u64; rows];
         dense[rows / 2] = t.cap(1_000_000).min(nnz) as u64;
-        for (what, lengths) in [("unif", unif), ("pow", pow), ("one dense row", dense)] {
-            let x = values::<T>(&mut rng, rows.max(1));
-            let (m, cols, csr) = sparse::<T>(&mut rng, &lengths, x.len() as u64);
+        // The dense row's values are below 4, so its f32 sum (at most 9 * 10^6) is exact.
+        for (what, lengths, below) in [
+            ("unif", unif, 16),
+            ("pow", pow, 16),
+            ("one dense row", dense, 4),
+        ] {
+            let x = kit::uniform_values::<T>(&mut rng, rows.max(1), below);
+            let (m, cols, csr) = sparse::<T>(&mut rng, &lengths, x.len() as u64, below);
             check_spmv::<T, I>(
                 b,
                 t,
