@@ -201,3 +201,17 @@ pub fn indirect_reduce_csr<I: Index>(
     )?;
     seg_reduce_csr::<I>(values, segments, output)
 }
+
+/// Reduce-by-key's sizes: one value per key.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::reduce_by_key(4, 4).is_ok());
+/// let e = checks::reduce_by_key(4, 3).unwrap_err();
+/// assert_eq!(e.to_string(), "reduce_by_key values (one per key): expected length 4, got 3");
+/// ```
+pub fn reduce_by_key(keys: usize, values: usize) -> Result<()> {
+    Error::check_len("reduce_by_key values (one per key)", keys, values)
+}

@@ -74,6 +74,11 @@ pub enum Violation {
         /// The source length.
         source_len: usize,
     },
+    /// Reduce-by-key: more runs of equal keys than the outputs have slots.
+    RunsPastOutput {
+        /// The outputs' length.
+        capacity: usize,
+    },
 }
 
 impl fmt::Display for Violation {
@@ -113,6 +118,12 @@ impl fmt::Display for Violation {
             Violation::InsertOrder => write!(f, "the insert indices are not sorted"),
             Violation::InsertRange { source_len } => {
                 write!(f, "an insert index is past the source length {source_len}")
+            }
+            Violation::RunsPastOutput { capacity } => {
+                write!(
+                    f,
+                    "the keys have more runs than the outputs' {capacity} slots"
+                )
             }
         }
     }

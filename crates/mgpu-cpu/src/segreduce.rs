@@ -2,7 +2,8 @@
 //! semantics: segments reduced in order, the identity for an empty one.
 
 use mgpu_core::{
-    checks, AssociativeOp, BinaryOp, Element, Index, Multiplies, Plus, Result, Violation,
+    checks, AssociativeOp, BinaryOp, Comparator, Element, Index, Multiplies, Plus, Result,
+    Violation,
 };
 use rayon::prelude::*;
 
@@ -242,4 +243,68 @@ pub fn indirect_reduce_csr<T: Element, I: Index, Op: AssociativeOp<T>>(
         reduce::<T, Op>(&data[src..src + range.len()])
     });
     Ok(())
+}
+
+/// Reduce-by-key (Modern GPU's `ReduceByKey`, seed 002): a run is a maximal stretch of
+/// adjacent keys that `Eq` calls equal (`EqualTo`: `==`, so a NaN key is a run of its
+/// own); run `r`'s first key goes to `keys_out[r]` and its values, reduced with `Op` in
+/// order, to `values_out[r]`. Returns the number of runs. The same semantics and errors
+/// as the GPU backend (`mgpu_segreduce::reduce_by_key`); each run is reduced as
+/// [`reduce`] reduces a slice.
+///
+/// # Errors
+/// - [`Error::LengthMismatch`](mgpu_core::Error::LengthMismatch) when `values` does not
+///   have one value per key;
+/// - [`Error::InvalidInput`](mgpu_core::Error::InvalidInput) when there are more runs
+///   than slots in the shorter output. Nothing is written then.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{EqualTo, Plus};
+/// let (mut ko, mut vo) = ([0u32; 4], [0i32; 4]);
+/// let runs = mgpu_cpu::reduce_by_key::<u32, i32, EqualTo, Plus>(
+///     &[7, 7, 2, 7], &[1, 2, 3, 4], &mut ko, &mut vo)?;
+/// assert_eq!((runs, ko, vo), (3, [7, 2, 7, 0], [3, 3, 4, 0]));
+/// assert!(mgpu_cpu::reduce_by_key::<u32, i32, EqualTo, Plus>(
+///     &[1, 2], &[1, 2], &mut ko[..1], &mut vo[..1]).is_err());
+/// # Ok::<(), mgpu_core::Error>(())
+/// ```
+pub fn reduce_by_key<K: Element, T: Element, Eq: Comparator<K>, Op: AssociativeOp<T>>(
+    keys: &[K],
+    values: &[T],
+    keys_out: &mut [K],
+    values_out: &mut [T],
+) -> Result<usize> {
+    checks::reduce_by_key(keys.len(), values.len())?;
+    let head = |i: usize| i == 0 || !Eq::compare(&keys[i - 1], &keys[i]);
+    let starts: Vec<usize> = if keys.len() < PARALLEL_MIN_LEN {
+        (0..keys.len()).filter(|&i| head(i)).collect()
+    } else {
+        (0..keys.len())
+            .into_par_iter()
+            .filter(|&i| head(i))
+            .collect()
+    };
+    let capacity = keys_out.len().min(values_out.len());
+    if starts.len() > capacity {
+        Violation::check([Violation::RunsPastOutput { capacity }])?;
+    }
+    let runs = starts.len();
+    let run = |r: usize| {
+        let end = starts.get(r + 1).copied().unwrap_or(keys.len());
+        (keys[starts[r]], reduce::<T, Op>(&values[starts[r]..end]))
+    };
+    if runs + keys.len() < PARALLEL_MIN_LEN {
+        for r in 0..runs {
+            (keys_out[r], values_out[r]) = run(r);
+        }
+    } else {
+        keys_out[..runs]
+            .par_iter_mut()
+            .zip(values_out[..runs].par_iter_mut())
+            .enumerate()
+            .for_each(|(r, (k, v))| (*k, *v) = run(r));
+    }
+    Ok(runs)
 }

@@ -38,7 +38,9 @@ pub use intervalmove::{interval_expand_demo, interval_move_demo};
 pub use loadbalance::load_balance_demo;
 pub use print::print_array;
 pub use scan::{scan_demo, OBJECT_COUNTS};
-pub use segreduce::{seg_reduce_demo, SEGMENT_STARTS, SEGMENT_VALUES};
+pub use segreduce::{
+    reduce_by_key_demo, seg_reduce_demo, KEY_RUNS, KEY_VALUES, SEGMENT_STARTS, SEGMENT_VALUES,
+};
 
 use mgpu::{Backend, Result};
 
@@ -99,6 +101,10 @@ pub const DEMOS: &[Demo] = &[
     Demo {
         name: "segreduce",
         run: seg_reduce_demo,
+    },
+    Demo {
+        name: "reducebykey",
+        run: reduce_by_key_demo,
     },
 ];
 

@@ -4,7 +4,7 @@
 use mgpu::Backend;
 use mgpu_demo::{
     bulk_insert_demo, bulk_remove_demo, interval_expand_demo, interval_move_demo,
-    load_balance_demo, print_array, scan_demo, seg_reduce_demo,
+    load_balance_demo, print_array, reduce_by_key_demo, scan_demo, seg_reduce_demo,
 };
 use std::process::Command;
 
@@ -203,11 +203,48 @@ Reduced values:
     0:    25   34   21  129   48   36   10
 ";
 
+/// Seed 002's `DemoReduceByKey`, as the seed printed it (its random keys and values
+/// included).
+const RBK_DEMO: &str = "
+
+REDUCE BY KEY DEMONSTRATION
+
+Keys:
+    0:     0    0    0    1    1    1    2    2    2    2
+   10:     2    2    2    2    2    2    2    2    2    2
+   20:     2    2    2    2    2    2    2    2    2    2
+   30:     2    2    2    2    2    3    3    3    3    3
+   40:     3    3    3    4    4    5    5    5    5    5
+   50:     5    5    5    5    5    5    6    6    6    6
+   60:     6    6    6    6    6    6    6    6    6    7
+   70:     8    8    8    8    8    8    8    8    8    8
+   80:     8    8    8    8    8    8    8    8    8    8
+   90:     8    8    8    8    8    8    8    8    8    8
+
+Values:
+    0:     2    4    2    4    1    5    3    2    4    4
+   10:     2    5    2    2    5    3    3    5    3    3
+   20:     2    2    1    4    4    2    1    4    1    3
+   30:     1    3    2    4    2    5    1    2    1    5
+   40:     4    4    1    5    4    1    5    2    3    4
+   50:     1    2    4    2    5    4    3    4    5    3
+   60:     3    4    2    1    1    2    3    3    2    2
+   70:     2    4    1    5    5    2    2    4    3    1
+   80:     3    5    4    1    2    3    2    2    5    5
+   90:     1    3    3    3    4    5    5    2    4    3
+
+Reduced keys:
+    0:     0    1    2    3    4    5    6    7    8
+
+Reduced values:
+    0:     8   10   82   23    9   33   36    2   94
+";
+
 /// A demonstration: runs on a backend, returns its text.
 type DemoFn = fn(&Backend) -> mgpu::Result<String>;
 
 /// Every demonstration with its golden text, in the binary's order.
-const GOLDEN: [(&str, DemoFn, &str); 7] = [
+const GOLDEN: [(&str, DemoFn, &str); 8] = [
     ("scan", scan_demo, SCAN_DEMO),
     ("lbs", load_balance_demo, LBS_DEMO),
     ("expand", interval_expand_demo, EXPAND_DEMO),
@@ -215,6 +252,7 @@ const GOLDEN: [(&str, DemoFn, &str); 7] = [
     ("remove", bulk_remove_demo, REMOVE_DEMO),
     ("insert", bulk_insert_demo, INSERT_DEMO),
     ("segreduce", seg_reduce_demo, SEGREDUCE_DEMO),
+    ("reducebykey", reduce_by_key_demo, RBK_DEMO),
 ];
 
 /// Runs every demonstration of [`GOLDEN`] on `backend` and compares its exact text.
@@ -274,7 +312,7 @@ fn binary_runs_named_demonstrations_and_refuses_unknown_ones() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         "mgpu-demo: unknown demonstration `nope`; known: scan, lbs, expand, move, remove, insert, \
-         segreduce\n"
+         segreduce, reducebykey\n"
     );
 }
 

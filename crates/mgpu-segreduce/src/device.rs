@@ -47,6 +47,8 @@ pub use mgpu_loadbalance::device::{ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 pub const ERROR_COLUMN: u32 = 8;
 /// Error bit of [`indirect_tiles`]: a segment's source range reaching past `data`.
 pub const ERROR_GATHER: u32 = 16;
+/// Error bit of reduce-by-key ([`crate::rbk`]): more runs than the outputs' `capacity`.
+pub const ERROR_CAPACITY: u32 = 32;
 
 /// Where a tile's values come from: the value of step `i` (a global value index), with
 /// a fault ORed into `bad`.
@@ -245,6 +247,16 @@ pub struct SegReduceArgs<T, I> {
     /// Indirect reduction: `data`'s length; a segment reaching past it is
     /// [`ERROR_GATHER`].
     pub data_len: u64,
+    /// Reduce-by-key ([`crate::rbk::rbk_reduce`]): per tile, the runs that start before
+    /// it (an exclusive scan of the tiles' run heads). When set, the spine takes each
+    /// tile's ended segments from it instead of from `mp`. Null otherwise.
+    pub heads: *const u64,
+    /// Reduce-by-key: the number of runs (one word, on the device).
+    pub run_count: *const u64,
+    /// Reduce-by-key: each tile thread's run heads ([`crate::rbk::rbk_heads`]).
+    pub codes: *const u32,
+    /// Reduce-by-key: the outputs' length; more runs is [`ERROR_CAPACITY`].
+    pub capacity: u64,
 }
 
 impl<T, I> Default for SegReduceArgs<T, I> {
@@ -269,12 +281,16 @@ impl<T, I> Default for SegReduceArgs<T, I> {
             vec_len: 0,
             sources: null(),
             data_len: 0,
+            heads: null(),
+            run_count: null(),
+            codes: null(),
+            capacity: 0,
         }
     }
 }
 
 /// Bytes rounded up to 16.
-const fn align16(bytes: usize) -> usize {
+pub(crate) const fn align16(bytes: usize) -> usize {
     bytes.div_ceil(16) * 16
 }
 
@@ -821,18 +837,37 @@ unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const NT: usize, const
     carry_in: Option<T>,
 ) -> (T, bool) {
     let steps = args.total + args.num_segments;
+    // Reduce-by-key: the segments are the runs, and each tile's are counted in `heads`.
+    let by_key = !args.heads.is_null();
+    let n = if by_key {
+        *args.run_count
+    } else {
+        args.num_segments
+    };
     let first_tile = (chunk as u64 * NT as u64 + tid as u64) * VT as u64;
     let mut x = carry_in.unwrap_or(Op::identity());
     let mut ended = false;
     for k in 0..VT as u64 {
         let t = first_tile + k;
         if t < args.tiles {
-            let (b0, b1) = tile_starts(args.mp, t, args.nv, steps);
             let last_tile = t + 1 == args.tiles;
-            let (first, end) = ended_segments(b0, b1, args.num_segments, last_tile);
+            let (b0, b1) = if by_key {
+                let h0 = *args.heads.add(t as usize);
+                (
+                    h0,
+                    if last_tile {
+                        n
+                    } else {
+                        *args.heads.add(t as usize + 1)
+                    },
+                )
+            } else {
+                tile_starts(args.mp, t, args.nv, steps)
+            };
+            let (first, end) = ended_segments(b0, b1, n, last_tile);
             let c = *args.carry_out.add(t as usize);
             if end > first {
-                if carry_in.is_some() && first < args.num_segments {
+                if carry_in.is_some() && first < n {
                     let r = args.output.add(first as usize);
                     *r = Op::apply(x, *r);
                 }

@@ -9,10 +9,11 @@
 //! [`Pending`] verdict; the plain form waits for it.
 
 use crate::device::{
-    SegReduceArgs, SpmvBinary, SpmvUnary, ERROR_COLUMN, ERROR_FIRST, ERROR_GATHER, ERROR_TOTAL,
-    ERROR_UNSORTED,
+    SegReduceArgs, SpmvBinary, SpmvUnary, ERROR_CAPACITY, ERROR_COLUMN, ERROR_FIRST, ERROR_GATHER,
+    ERROR_TOTAL, ERROR_UNSORTED,
 };
-use crate::kernels::{IndirectOp, KernelSet, SegReduceOp, SpmvForm};
+use crate::kernels::{IndirectOp, KernelSet, RbkKey, RbkOp, SegReduceOp, SpmvForm};
+use crate::rbk::RbkKeysArgs;
 use mgpu_core::{Element, Kernel, Plus, Violation};
 use mgpu_loadbalance::LoadBalanceIndex;
 use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp};
@@ -613,4 +614,453 @@ mgpu_runtime::queued_and_blocking! {
     /// assert_eq!(out.to_vec().unwrap(), vec![9, 7]);
     /// ```
     pub fn indirect_reduce_csr;
+}
+
+// ---------------------------------------------------------------------------------------
+// Reduce-by-key (crate::rbk).
+
+/// What reduce-by-key's error word means.
+fn rbk_meaning(capacity: usize) -> [(u32, Violation); 1] {
+    [(ERROR_CAPACITY, Violation::RunsPastOutput { capacity })]
+}
+
+/// Passes 1 and 2 over `keys` (see [`crate::rbk`]), queued: the codes, the runs before
+/// each tile and the head keys; the run count goes to `count` (one word).
+struct KeyPass<K: Element, D: Device> {
+    total: usize,
+    tiles: usize,
+    nv: usize,
+    codes: Temp<u32, D>,
+    heads: Temp<u64, D>,
+    head_keys: Temp<K, D>,
+}
+
+fn queue_heads<D: Device, K: Element, S: crate::kernels::rbk_keys::KernelSet<K>>(
+    keys: DeviceSlice<'_, K, D>,
+    count: *mut u64,
+) -> Result<KeyPass<K, D>> {
+    let dev = keys.device();
+    let (total, nv) = (keys.len(), S::Heads::NV as usize);
+    let tiles = total.div_ceil(nv);
+    if tiles > u32::MAX as usize {
+        return Err(Error::InvalidInput(format!(
+            "reduce_by_key: {total} keys are more than one launch can take"
+        )));
+    }
+    let codes = Temp::<u32, D>::new(dev, tiles * S::Heads::NT as usize)?;
+    let counts = Temp::<u64, D>::new(dev, tiles)?;
+    let heads = Temp::<u64, D>::new(dev, tiles)?;
+    let head_keys = Temp::<K, D>::new(dev, total)?;
+    let args = RbkKeysArgs {
+        keys: keys.as_ptr(),
+        total: total as u64,
+        codes: codes.as_mut_ptr(),
+        counts: counts.as_mut_ptr(),
+        head_keys: head_keys.as_mut_ptr(),
+        ..Default::default()
+    };
+    // SAFETY: the temps have the lengths `rbk::rbk_heads` documents; the grid is
+    // `total.div_ceil(nv)`.
+    unsafe { dev.launch::<S::Heads>(tiles as u32, &args)? };
+    // SAFETY: `counts` and `heads` hold `tiles` words and `count` one (the caller's).
+    let (counts_in, heads_out, total_out) = unsafe {
+        (
+            DeviceSlice::<u64, D>::from_raw(dev, counts.as_mut_ptr() as u64, tiles),
+            DeviceSliceMut::<u64, D>::from_raw(dev, heads.as_mut_ptr() as u64, tiles),
+            DeviceSliceMut::<u64, D>::from_raw(dev, count as u64, 1),
+        )
+    };
+    mgpu_scan::scan_into(
+        counts_in,
+        heads_out,
+        mgpu_scan::ScanKind::Exclusive,
+        Some(total_out),
+        Plus,
+    )?;
+    Ok(KeyPass {
+        total,
+        tiles,
+        nv,
+        codes,
+        heads,
+        head_keys,
+    })
+}
+
+impl<K: Element, D: Device> KeyPass<K, D> {
+    /// Pass 3, queued: the head keys to `keys_out`.
+    fn queue_keys<S: crate::kernels::rbk_keys::KernelSet<K>>(
+        &self,
+        dev: &D,
+        count: *const u64,
+        mut keys_out: DeviceSliceMut<'_, K, D>,
+        error: &ErrorWord<D>,
+    ) -> Result<()> {
+        let args = RbkKeysArgs {
+            total: self.total as u64,
+            head_keys: self.head_keys.as_mut_ptr(),
+            heads: self.heads.as_mut_ptr(),
+            run_count: count,
+            keys_out: keys_out.as_mut_ptr(),
+            capacity: keys_out.len() as u64,
+            error: error.as_mut_ptr(),
+            ..Default::default()
+        };
+        // SAFETY: passes 1 and 2 filled the temps; `keys_out` has `capacity` slots.
+        unsafe { dev.launch::<S::Keys>(self.tiles as u32, &args) }
+    }
+
+    /// Pass 4 and the spine, queued: the values' reductions to `values_out`.
+    fn queue_values<T: Element, S: crate::kernels::rbk_values::KernelSet<T>>(
+        &self,
+        dev: &D,
+        count: *const u64,
+        values: DeviceSlice<'_, T, D>,
+        mut values_out: DeviceSliceMut<'_, T, D>,
+        error: &ErrorWord<D>,
+    ) -> Result<()> {
+        if S::Reduce::NV as usize != self.nv {
+            return Err(Error::InvalidInput(
+                "reduce_by_key: the key and value passes cut different tiles".into(),
+            ));
+        }
+        let carry = Temp::<T, D>::new(dev, self.tiles)?;
+        let mut args = SegReduceArgs::<T, u64> {
+            data: values.as_ptr(),
+            total: self.total as u64,
+            output: values_out.as_mut_ptr(),
+            carry_out: carry.as_mut_ptr(),
+            error: error.as_mut_ptr(),
+            tiles: self.tiles as u64,
+            heads: self.heads.as_mut_ptr(),
+            run_count: count,
+            codes: self.codes.as_mut_ptr(),
+            capacity: values_out.len() as u64,
+            ..Default::default()
+        };
+        // SAFETY: passes 1 and 2 filled codes and heads; `values_out` has `capacity`
+        // slots, `carry` one per tile.
+        unsafe { dev.launch::<S::Reduce>(self.tiles as u32, &args)? };
+        if self.tiles > 1 {
+            let chunks = self.tiles.div_ceil(S::SpineApply::NV as usize);
+            let chunk_carry = Temp::<T, D>::new(dev, chunks)?;
+            let chunk_ends = Temp::<u32, D>::new(dev, chunks)?;
+            args.chunk_carry = chunk_carry.as_mut_ptr();
+            args.chunk_ends = chunk_ends.as_mut_ptr();
+            // SAFETY: as in `queue_tiles`; the spine reads the runs from `heads`.
+            unsafe {
+                if chunks > 1 {
+                    dev.launch::<S::SpineReduce>(chunks as u32, &args)?;
+                }
+                dev.launch::<S::SpineApply>(chunks as u32, &args)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Queues the whole reduction by key with the kernel sets `SK` and `SV`, the run count
+/// going to `count` (one word on the device).
+#[allow(clippy::too_many_arguments)]
+fn rbk_run<D, K, T, SK, SV>(
+    keys: DeviceSlice<'_, K, D>,
+    values: DeviceSlice<'_, T, D>,
+    keys_out: DeviceSliceMut<'_, K, D>,
+    values_out: DeviceSliceMut<'_, T, D>,
+    count: *mut u64,
+) -> Result<Pending<D>>
+where
+    D: Device,
+    K: Element,
+    T: Element,
+    SK: crate::kernels::rbk_keys::KernelSet<K>,
+    SV: crate::kernels::rbk_values::KernelSet<T>,
+{
+    let dev = keys.device();
+    let capacity = keys_out.len().min(values_out.len());
+    if keys.is_empty() {
+        // SAFETY: `count` is one word.
+        unsafe { dev.memset(count as u64, 0, 8)? };
+        return Ok(Pending::done());
+    }
+    let error = ErrorWord::zeroed(dev)?;
+    let pass = queue_heads::<D, K, SK>(keys, count)?;
+    pass.queue_keys::<SK>(dev, count, keys_out, &error)?;
+    pass.queue_values::<T, SV>(dev, count, values, values_out, &error)?;
+    Ok(Pending::new(error, &rbk_meaning(capacity)))
+}
+
+/// [`rbk_run`] with the kernel sets of the device's architecture.
+fn rbk_dispatch<D: Device, K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp<T>>(
+    keys: DeviceSlice<'_, K, D>,
+    values: DeviceSlice<'_, T, D>,
+    keys_out: DeviceSliceMut<'_, K, D>,
+    values_out: DeviceSliceMut<'_, T, D>,
+    count: *mut u64,
+) -> Result<Pending<D>> {
+    mgpu_core::checks::reduce_by_key(keys.len(), values.len())?;
+    match keys.device().arch() {
+        mgpu_core::Arch::Sm70 => rbk_run::<D, K, T, Eq::Sm70, Op::Sm70>(
+            keys, values, keys_out, values_out, count,
+        ),
+        mgpu_core::Arch::Sm90 => rbk_run::<D, K, T, Eq::Sm90, Op::Sm90>(
+            keys, values, keys_out, values_out, count,
+        ),
+    }
+}
+
+/// Reduce-by-key (seed 002's `ReduceByKey`), queued, the run count left on the device
+/// (the seed's `count_global`: no synchronisation): a run is a maximal stretch of
+/// adjacent keys that `Eq` calls equal (`EqualTo`: `==`, so a NaN key is a run of its
+/// own); run `r`'s first key goes to `keys_out[r]`, its values combined in order with
+/// `Op` (which need not be commutative) to `values_out[r]`, and the number of runs to
+/// `count[0]`. Both outputs need a slot per run (`keys.len()` is always enough).
+///
+/// # Errors
+/// [`Error::LengthMismatch`] when `values` does not have one value per key or `count`
+/// is not one word; from [`Pending::wait`], [`Error::InvalidInput`] when there are more
+/// runs than output slots (then the outputs are untouched; the count is still written).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{EqualTo, Plus};
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let keys = DeviceVec::from_slice(&dev, &[4u32, 4, 9, 4, 4, 4]).unwrap();
+/// let vals = DeviceVec::from_slice(&dev, &[1i64, 2, 3, 4, 5, 6]).unwrap();
+/// let mut ko = DeviceVec::<u32, _>::zeros(&dev, 6).unwrap();
+/// let mut vo = DeviceVec::<i64, _>::zeros(&dev, 6).unwrap();
+/// let mut count = DeviceVec::<u64, _>::zeros(&dev, 1).unwrap();
+/// let pending = mgpu_segreduce::reduce_by_key_into(
+///     keys.as_slice(), vals.as_slice(), ko.as_mut_slice(), vo.as_mut_slice(),
+///     count.as_mut_slice(), EqualTo, Plus,
+/// ).unwrap();
+/// pending.wait().unwrap();
+/// assert_eq!(count.to_vec().unwrap(), [3]);
+/// assert_eq!(&ko.to_vec().unwrap()[..3], &[4, 9, 4]);
+/// assert_eq!(&vo.to_vec().unwrap()[..3], &[3, 3, 15]);
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn reduce_by_key_into<D: Device, K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp<T>>(
+    keys: DeviceSlice<'_, K, D>,
+    values: DeviceSlice<'_, T, D>,
+    keys_out: DeviceSliceMut<'_, K, D>,
+    values_out: DeviceSliceMut<'_, T, D>,
+    mut count: DeviceSliceMut<'_, u64, D>,
+    _eq: Eq,
+    _op: Op,
+) -> Result<Pending<D>> {
+    Error::check_len("reduce_by_key count", 1, count.len())?;
+    rbk_dispatch::<D, K, T, Eq, Op>(keys, values, keys_out, values_out, count.as_mut_ptr())
+}
+
+/// [`reduce_by_key_into`] with the count read back: returns the number of runs (the
+/// first that many slots of `keys_out` and `values_out` hold them). Synchronises.
+///
+/// # Errors
+/// As [`reduce_by_key_into`], and its verdict.
+///
+/// # Examples
+///
+/// Seed 002's demonstration (its first 20 keys and values).
+///
+/// ```
+/// use mgpu_core::{EqualTo, Plus};
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let keys = DeviceVec::from_slice(&dev, &[0i32, 0, 0, 1, 1, 1, 2, 2, 2, 2]).unwrap();
+/// let vals = DeviceVec::from_slice(&dev, &[2i32, 4, 2, 4, 1, 5, 3, 2, 4, 4]).unwrap();
+/// let mut ko = DeviceVec::<i32, _>::zeros(&dev, 10).unwrap();
+/// let mut vo = DeviceVec::<i32, _>::zeros(&dev, 10).unwrap();
+/// let runs = mgpu_segreduce::reduce_by_key(
+///     keys.as_slice(), vals.as_slice(), ko.as_mut_slice(), vo.as_mut_slice(), EqualTo, Plus,
+/// ).unwrap();
+/// assert_eq!(runs, 3);
+/// assert_eq!(&vo.to_vec().unwrap()[..3], &[8, 10, 13]);
+/// ```
+pub fn reduce_by_key<D: Device, K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp<T>>(
+    keys: DeviceSlice<'_, K, D>,
+    values: DeviceSlice<'_, T, D>,
+    keys_out: DeviceSliceMut<'_, K, D>,
+    values_out: DeviceSliceMut<'_, T, D>,
+    _eq: Eq,
+    _op: Op,
+) -> Result<usize> {
+    let count = Temp::<u64, D>::new(keys.device(), 1)?;
+    rbk_dispatch::<D, K, T, Eq, Op>(keys, values, keys_out, values_out, count.as_mut_ptr())?
+        .wait()?;
+    Ok(count.to_vec()?[0] as usize)
+}
+
+/// A run geometry prepared once (seed 002's `ReduceByKeyPreprocess`): the keys' passes
+/// (their run heads, and the head keys), after which [`ReduceByKeyPlan::runs`] is known
+/// on the host, [`ReduceByKeyPlan::keys_into`] writes the runs' keys, and
+/// [`ReduceByKeyPlan::reduce_into`] reduces new values by the same runs, reading only
+/// the values (seed 002's `ReduceByKeyApply`). It owns its temporaries (the codes, the
+/// runs per tile, the head keys); the keys themselves are not read again.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{EqualTo, Maximum, Plus};
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// use mgpu_segreduce::ReduceByKeyPlan;
+/// let dev = Simulator::new();
+/// let keys = DeviceVec::from_slice(&dev, &[1.5f32, 1.5, f32::NAN, f32::NAN, 2.0]).unwrap();
+/// let plan = ReduceByKeyPlan::new(keys.as_slice(), EqualTo).unwrap();
+/// assert_eq!(plan.runs(), 4); // NaN != NaN: each NaN is a run
+/// let mut ko = DeviceVec::<f32, _>::zeros(&dev, 4).unwrap();
+/// plan.keys_into(ko.as_mut_slice()).unwrap().wait().unwrap();
+/// let mut out = DeviceVec::<i32, _>::zeros(&dev, 4).unwrap();
+/// let vals = DeviceVec::from_slice(&dev, &[3, 1, 4, 1, 5]).unwrap();
+/// plan.reduce(vals.as_slice(), out.as_mut_slice(), Plus).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), [4, 4, 1, 5]);
+/// plan.reduce(vals.as_slice(), out.as_mut_slice(), Maximum).unwrap();
+/// assert_eq!(out.to_vec().unwrap(), [3, 4, 1, 5]);
+/// ```
+pub struct ReduceByKeyPlan<K: Element, D: Device, Eq: RbkKey<K> = mgpu_core::EqualTo> {
+    dev: D,
+    pass: Option<KeyPass<K, D>>,
+    count: Temp<u64, D>,
+    runs: usize,
+    eq: std::marker::PhantomData<fn(Eq)>,
+}
+
+impl<K: Element, D: Device, Eq: RbkKey<K>> ReduceByKeyPlan<K, D, Eq> {
+    /// Runs the keys' passes and reads the run count back (synchronises).
+    ///
+    /// # Errors
+    /// Out of memory and device errors; more keys than one launch can take.
+    pub fn new(keys: DeviceSlice<'_, K, D>, _eq: Eq) -> Result<Self> {
+        let dev = keys.device().clone();
+        let count = Temp::<u64, D>::new(&dev, 1)?;
+        let pass = if keys.is_empty() {
+            // SAFETY: one word.
+            unsafe { dev.memset(count.as_mut_ptr() as u64, 0, 8)? };
+            None
+        } else {
+            Some(match dev.arch() {
+                mgpu_core::Arch::Sm70 => queue_heads::<D, K, Eq::Sm70>(keys, count.as_mut_ptr())?,
+                mgpu_core::Arch::Sm90 => queue_heads::<D, K, Eq::Sm90>(keys, count.as_mut_ptr())?,
+            })
+        };
+        let runs = match pass {
+            None => 0,
+            Some(_) => count.to_vec()?[0] as usize,
+        };
+        Ok(ReduceByKeyPlan {
+            dev,
+            pass,
+            count,
+            runs,
+            eq: std::marker::PhantomData,
+        })
+    }
+
+    /// The number of runs.
+    ///
+    /// ```
+    /// # let dev = mgpu_runtime::Simulator::new();
+    /// let keys = mgpu_runtime::DeviceVec::from_slice(&dev, &[1u64, 1, 2]).unwrap();
+    /// let plan = mgpu_segreduce::ReduceByKeyPlan::new(keys.as_slice(), mgpu_core::EqualTo).unwrap();
+    /// assert_eq!(plan.runs(), 2);
+    /// ```
+    pub fn runs(&self) -> usize {
+        self.runs
+    }
+
+    /// The run count on the device (one word), for launches queued after this.
+    ///
+    /// ```
+    /// # let dev = mgpu_runtime::Simulator::new();
+    /// let keys = mgpu_runtime::DeviceVec::from_slice(&dev, &[5i32, 6]).unwrap();
+    /// let plan = mgpu_segreduce::ReduceByKeyPlan::new(keys.as_slice(), mgpu_core::EqualTo).unwrap();
+    /// assert_eq!(plan.count_on_device().to_vec().unwrap(), [2]);
+    /// ```
+    pub fn count_on_device(&self) -> DeviceSlice<'_, u64, D> {
+        // SAFETY: the temp is one word, written by the scan (or below, when empty).
+        unsafe { DeviceSlice::from_raw(&self.dev, self.count.as_mut_ptr() as u64, 1) }
+    }
+
+    /// The first key of each run to `keys_out` (at least [`ReduceByKeyPlan::runs`]
+    /// slots), queued.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] when `keys_out` has fewer slots than runs.
+    ///
+    /// # Examples
+    ///
+    /// See [`ReduceByKeyPlan`].
+    pub fn keys_into(&self, keys_out: DeviceSliceMut<'_, K, D>) -> Result<Pending<D>> {
+        self.check_out("reduce_by_key plan keys_out", keys_out.len())?;
+        let Some(pass) = &self.pass else {
+            return Ok(Pending::done());
+        };
+        let error = ErrorWord::zeroed(&self.dev)?;
+        match self.dev.arch() {
+            mgpu_core::Arch::Sm70 => pass.queue_keys::<Eq::Sm70>(&self.dev, self.count.as_mut_ptr(), keys_out, &error)?,
+            mgpu_core::Arch::Sm90 => pass.queue_keys::<Eq::Sm90>(&self.dev, self.count.as_mut_ptr(), keys_out, &error)?,
+        }
+        Ok(Pending::new(error, &rbk_meaning(self.runs)))
+    }
+
+    fn check_out(&self, what: &'static str, len: usize) -> Result<()> {
+        if len < self.runs {
+            return Err(Error::LengthMismatch {
+                what,
+                expected: self.runs,
+                got: len,
+            });
+        }
+        Ok(())
+    }
+
+    /// `values` (one per key of the plan) reduced by the plan's runs with `Op` into
+    /// `values_out` (at least [`ReduceByKeyPlan::runs`] slots), queued.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] when `values` does not have the plan's key count or
+    /// `values_out` has fewer slots than runs.
+    ///
+    /// # Examples
+    ///
+    /// See [`ReduceByKeyPlan`].
+    pub fn reduce_into<T: Element, Op: RbkOp<T>>(
+        &self,
+        values: DeviceSlice<'_, T, D>,
+        values_out: DeviceSliceMut<'_, T, D>,
+        _op: Op,
+    ) -> Result<Pending<D>> {
+        let total = self.pass.as_ref().map_or(0, |p| p.total);
+        mgpu_core::checks::reduce_by_key(total, values.len())?;
+        self.check_out("reduce_by_key plan values_out", values_out.len())?;
+        let Some(pass) = &self.pass else {
+            return Ok(Pending::done());
+        };
+        let error = ErrorWord::zeroed(&self.dev)?;
+        let count = self.count.as_mut_ptr();
+        match self.dev.arch() {
+            mgpu_core::Arch::Sm70 => pass.queue_values::<T, Op::Sm70>(&self.dev, count, values, values_out, &error)?,
+            mgpu_core::Arch::Sm90 => pass.queue_values::<T, Op::Sm90>(&self.dev, count, values, values_out, &error)?,
+        }
+        Ok(Pending::new(error, &rbk_meaning(self.runs)))
+    }
+
+    /// [`ReduceByKeyPlan::reduce_into`], then [`Pending::wait`].
+    ///
+    /// # Errors
+    /// As [`ReduceByKeyPlan::reduce_into`].
+    ///
+    /// # Examples
+    ///
+    /// See [`ReduceByKeyPlan`].
+    pub fn reduce<T: Element, Op: RbkOp<T>>(
+        &self,
+        values: DeviceSlice<'_, T, D>,
+        values_out: DeviceSliceMut<'_, T, D>,
+        op: Op,
+    ) -> Result<()> {
+        self.reduce_into(values, values_out, op)?.wait()
+    }
 }

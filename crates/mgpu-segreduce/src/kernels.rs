@@ -49,6 +49,156 @@ pub mod tuning {
     /// assert_eq!(mgpu_segreduce::kernels::tuning::SPINE.shape(Arch::Sm90).nv(8), 2048);
     /// ```
     pub const SPINE: Tuning = Tuning::uniform(Shape::uniform(256, 8), 1024);
+
+    /// Reduce-by-key's passes ([`crate::rbk`]): a value is one item. The passes over the
+    /// keys and over the values must cut the same tiles whatever the key and value
+    /// widths, so both widths take the same shape: 128 threads of 11 items on sm_90, 7 on
+    /// sm_70.
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// let t = mgpu_segreduce::kernels::tuning::RBK;
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (1408, 1408));
+    /// ```
+    pub const RBK: Tuning = Tuning {
+        sm70: Shape::uniform(128, 7),
+        sm90: Shape::uniform(128, 11),
+        threads_per_sm4: 1536,
+        threads_per_sm8: 1024,
+    };
+}
+
+/// Reduce-by-key's passes over the keys ([`crate::rbk::rbk_heads`],
+/// [`crate::rbk::rbk_keys`]), per key type and comparator.
+pub mod rbk_keys {
+    pub use super::tuning;
+    use crate::rbk::{self, RbkKeysArgs};
+    use core::mem::size_of;
+    use mgpu_core::{Comparator, Element};
+
+    mgpu_core::kernel_types! {
+        impl[K: Element, Eq: Comparator<K>] args: RbkKeysArgs<K>, module: super::MODULE,
+            width: size_of::<K>();
+        /// [`rbk::rbk_heads`].
+        ///
+        /// ```
+        /// use mgpu_core::{EqualTo, Kernel};
+        /// type K = mgpu_segreduce::kernels::rbk_keys::Heads<f32, EqualTo, 128, 11>;
+        /// assert_eq!((K::ENTRY, K::NV), ("segreduce_rbk_heads_f32_eq", 1408));
+        /// ```
+        pub struct Heads {
+            tuning: tuning::RBK,
+            shared: rbk::heads_shared_bytes(NT, VT, size_of::<K>()),
+            body: rbk::rbk_heads,
+        }
+        /// [`rbk::rbk_keys`].
+        ///
+        /// ```
+        /// use mgpu_core::{EqualTo, Kernel};
+        /// type K = mgpu_segreduce::kernels::rbk_keys::Keys<u64, EqualTo, 128, 11>;
+        /// assert_eq!(K::ENTRY, "segreduce_rbk_keys_u64_eq");
+        /// ```
+        pub struct Keys {
+            tuning: tuning::RBK,
+            shared: 0,
+            body: rbk::rbk_keys,
+        }
+    }
+
+    mgpu_core::kernel_set! {
+        /// The key passes of one key type and comparator for one architecture.
+        ///
+        /// ```
+        /// use mgpu_core::{EqualTo, Kernel};
+        /// use mgpu_segreduce::kernels::{rbk_keys::KernelSet, RbkKey};
+        /// type S = <EqualTo as RbkKey<i32>>::Sm90;
+        /// assert_eq!(<S as KernelSet<i32>>::Heads::NV, 1408);
+        /// ```
+        pub trait KernelSet<K> for RbkKeysArgs<K> {
+            /// Pass 1, the heads.
+            Heads,
+            /// Pass 3, the head keys to their runs.
+            Keys,
+        }
+    }
+}
+
+/// Reduce-by-key's pass over the values ([`crate::rbk::rbk_reduce`]) and the segmented
+/// reduction's spine, per value type and operator.
+pub mod rbk_values {
+    pub use super::tuning;
+    use crate::device::SegReduceArgs;
+    use crate::rbk;
+    use core::mem::size_of;
+    use mgpu_core::{AssociativeOp, Element};
+
+    mgpu_core::kernel_types! {
+        impl[T: Element, Op: AssociativeOp<T>] args: SegReduceArgs<T, u64>, module: super::MODULE,
+            width: size_of::<T>();
+        /// [`rbk::rbk_reduce`].
+        ///
+        /// ```
+        /// use mgpu_core::{Kernel, Plus};
+        /// type K = mgpu_segreduce::kernels::rbk_values::Reduce<i32, Plus, 128, 11>;
+        /// assert_eq!(K::ENTRY, "segreduce_rbk_i32_plus");
+        /// ```
+        pub struct Reduce {
+            tuning: tuning::RBK,
+            shared: rbk::reduce_shared_bytes(NT, VT, size_of::<T>()),
+            body: rbk::rbk_reduce,
+        }
+    }
+
+    mgpu_core::kernel_set! {
+        /// The value pass and spine of one value type and operator for one architecture.
+        ///
+        /// ```
+        /// use mgpu_core::{Kernel, Maximum};
+        /// use mgpu_segreduce::kernels::{rbk_values::KernelSet, RbkOp};
+        /// type S = <Maximum as RbkOp<f64>>::Sm90;
+        /// assert_eq!(<S as KernelSet<f64>>::Reduce::ENTRY, "segreduce_rbk_f64_max");
+        /// ```
+        pub trait KernelSet<T> for SegReduceArgs<T, u64> {
+            /// Pass 4, the values.
+            Reduce,
+            /// The spine's first pass (with more than one chunk of tiles).
+            SpineReduce,
+            /// The spine's second pass.
+            SpineApply,
+        }
+    }
+}
+
+/// A key type and comparator reduce-by-key has kernels for: every element type with
+/// [`EqualTo`](mgpu_core::EqualTo) (`==`: a NaN key is a run of its own).
+///
+/// # Examples
+///
+/// ```
+/// fn takes<Eq: mgpu_segreduce::kernels::RbkKey<f64>>(_: Eq) {}
+/// takes(mgpu_core::EqualTo);
+/// ```
+pub trait RbkKey<K: Element>: mgpu_core::Comparator<K> {
+    /// The sm_90 kernels.
+    type Sm90: rbk_keys::KernelSet<K>;
+    /// The sm_70 kernels.
+    type Sm70: rbk_keys::KernelSet<K>;
+}
+
+/// An operator reduce-by-key has kernels for, with values `T`: the same as
+/// [`SegReduceOp`]'s.
+///
+/// # Examples
+///
+/// ```
+/// fn takes<Op: mgpu_segreduce::kernels::RbkOp<u64>>(_: Op) {}
+/// takes(mgpu_core::Mat2Mul);
+/// ```
+pub trait RbkOp<T: Element>: AssociativeOp<T> {
+    /// The sm_90 kernels.
+    type Sm90: rbk_values::KernelSet<T>;
+    /// The sm_70 kernels.
+    type Sm70: rbk_values::KernelSet<T>;
 }
 
 mgpu_core::kernel_types! {
@@ -230,6 +380,38 @@ macro_rules! for_each_segreduce_instance {
     ($mode:ident) => {
         $crate::for_each_segreduce_instance!(@index $mode, u32);
         $crate::for_each_segreduce_instance!(@index $mode, u64);
+        $crate::__core::for_each_element!($crate::for_each_segreduce_instance!(@rbk_key $mode));
+        $crate::__core::for_each_integer!($crate::for_each_segreduce_instance!(
+            @rbk_ops $mode,
+            [Plus plus, Multiplies mul, Maximum max, Minimum min, BitAnd and, BitOr or, BitXor xor]
+        ));
+        $crate::__core::for_each_float!($crate::for_each_segreduce_instance!(
+            @rbk_ops $mode, [Plus plus, Multiplies mul, Maximum max, Minimum min]
+        ));
+        $crate::for_each_segreduce_instance!(@rbk_ops $mode, [Mat2Mul mat2mul], u64);
+    };
+    (@rbk_key $mode:ident, $k:ident) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels::rbk_keys<$k, $crate::__core::EqualTo>, width: $k, name: [$k _ eq];
+            impl RbkKey<$k> for $crate::__core::EqualTo {
+                [Heads segreduce_rbk_heads RBK], [Keys segreduce_rbk_keys RBK];
+            }
+        }
+    };
+    (@rbk_ops $mode:ident, [$($op:ident $name:ident),+], $t:ident) => {
+        $(
+            $crate::__core::family_instance! {
+                $mode $crate::kernels::rbk_values<$t, $crate::__core::$op>, width: $t,
+                    name: [$t _ $name];
+                impl RbkOp<$t> for $crate::__core::$op {
+                    [Reduce segreduce_rbk RBK],
+                    (<<$crate::__core::$op as SegReduceOp<$t, u64>>::Sm90
+                        as KernelSet<$t, u64>>::SpineReduce),
+                    (<<$crate::__core::$op as SegReduceOp<$t, u64>>::Sm90
+                        as KernelSet<$t, u64>>::SpineApply);
+                }
+            }
+        )+
     };
     (@index $mode:ident, $i:ident) => {
         $crate::__core::for_each_integer!($crate::for_each_segreduce_instance!(

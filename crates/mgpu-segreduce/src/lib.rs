@@ -47,6 +47,7 @@
 
 pub mod device;
 pub mod kernels;
+pub mod rbk;
 
 mgpu_core::family_crate!();
 

@@ -73,7 +73,7 @@ pub use paste::paste;
 pub use reference::{
     bulk_insert, bulk_remove, exclusive_scan, inclusive_scan, interval_expand, interval_gather,
     interval_move, interval_scatter, load_balance_search, merge_sources, merge_splits, offsets,
-    seg_reduce_csr, spmv_csr,
+    reduce_by_key, seg_reduce_csr, spmv_csr,
 };
 pub use rng::Rng;
 pub use target::{Target, CPU_BUDGET, SIMULATOR_BUDGET};

@@ -355,3 +355,31 @@ pub fn spmv_csr<T: Copy>(
         })
         .collect()
 }
+
+/// Reduce-by-key by a plain loop: the runs of adjacent keys that `same` calls equal,
+/// each run's first key and its values folded left to right from `identity` with `op`.
+///
+/// # Examples
+///
+/// ```
+/// let (k, v) = mgpu_testkit::reduce_by_key(&[5, 5, 1, 5], &[1, 2, 3, 4], 0, |a, b| a + b, |a, b| a == b);
+/// assert_eq!((k, v), (vec![5, 1, 5], vec![3, 3, 4]));
+/// ```
+pub fn reduce_by_key<K: Copy, T: Copy>(
+    keys: &[K],
+    values: &[T],
+    identity: T,
+    op: impl Fn(T, T) -> T,
+    same: impl Fn(&K, &K) -> bool,
+) -> (Vec<K>, Vec<T>) {
+    let (mut ko, mut vo) = (Vec::new(), Vec::new());
+    for (i, (k, &v)) in keys.iter().zip(values).enumerate() {
+        if i == 0 || !same(&keys[i - 1], k) {
+            ko.push(*k);
+            vo.push(identity);
+        }
+        let last = vo.last_mut().expect("a run is open");
+        *last = op(*last, v);
+    }
+    (ko, vo)
+}

@@ -10,6 +10,11 @@
 //!   (integers bit for bit, floats within a stated tolerance), the non-commutative 2x2
 //!   matrix product (order, bit for bit), random inputs (proptest); the bad-input errors,
 //!   the same text on every backend.
+//! - [`rbk`]: `Backend::reduce_by_key` on every backend against the plain loop: seed
+//!   002's demonstration (golden); runs of mean 1, 10 and 1000 up to 10^8 items, one run,
+//!   all distinct, sizes around every tile; every key type (float keys with NaNs, -0.0
+//!   and infinities; integer extremes), every operator and the 2x2 matrix product
+//!   (order); random inputs; keys and values of different lengths.
 //! - [`device`]: what only the crate's own launchers show, on the simulators and CUDA:
 //!   bad CSRs write nothing outside the output, the queued form; and, on the simulator
 //!   with small tiles, the spine across several chunks of tiles.
@@ -18,3 +23,4 @@
 
 mod backend;
 mod device;
+mod rbk;

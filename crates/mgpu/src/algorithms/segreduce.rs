@@ -8,7 +8,7 @@ use mgpu_core::{Element, Result};
 use mgpu_loadbalance::LoadBalanceIndex;
 use mgpu_runtime::{Context, Simulator};
 use mgpu_segreduce::device::{SpmvBinary, SpmvUnary};
-use mgpu_segreduce::kernels::{IndirectOp, SpmvForm};
+use mgpu_segreduce::kernels::{IndirectOp, RbkKey, RbkOp, SpmvForm};
 use mgpu_segreduce::SegReduceOp;
 
 impl Backend {
@@ -198,6 +198,57 @@ impl Backend {
     }
 
     /// SpMV's buffer and size checks, then its output (one element per row).
+    /// Reduce-by-key (the seeds' `ReduceByKey`): a run is a maximal stretch of adjacent
+    /// keys that `Eq` calls equal ([`EqualTo`](crate::EqualTo): `==`, so a NaN key is a
+    /// run of its own). Returns the runs' first keys and their values reduced with `Op`
+    /// in order (the operator need not be commutative), one element per run. Synchronises
+    /// (the run count is read back to size the outputs).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`](crate::Error::LengthMismatch) when `values` does not have
+    /// one value per key; [`Error::InvalidInput`](crate::Error::InvalidInput) when a
+    /// buffer belongs to another backend; out of memory and CUDA errors on a GPU backend.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu::{Backend, EqualTo, Plus};
+    /// let backend = Backend::cpu();
+    /// let keys = backend.upload(&[3u32, 3, 1, 1, 1, 3])?;
+    /// let values = backend.upload(&[1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+    /// let (k, v) = backend.reduce_by_key(&keys, &values, EqualTo, Plus)?;
+    /// assert_eq!((k.to_vec()?, v.to_vec()?), (vec![3, 1, 3], vec![3.0, 12.0, 6.0]));
+    /// # Ok::<(), mgpu::Error>(())
+    /// ```
+    pub fn reduce_by_key<K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp<T>>(
+        &self,
+        keys: &Buffer<K>,
+        values: &Buffer<T>,
+        eq: Eq,
+        op: Op,
+    ) -> Result<(Buffer<K>, Buffer<T>)> {
+        self.view(keys, "keys")?;
+        self.view(values, "values")?;
+        mgpu_core::checks::reduce_by_key(keys.len(), values.len())?;
+        match self {
+            Backend::Cuda(_) => gpu_rbk::<Context, K, T, Eq, Op>(self, keys, values, eq, op),
+            Backend::Simulator(_) => gpu_rbk::<Simulator, K, T, Eq, Op>(self, keys, values, eq, op),
+            Backend::Cpu => {
+                let (mut ko, mut vo) = (vec![K::ZERO; keys.len()], vec![T::ZERO; keys.len()]);
+                let runs = mgpu_cpu::reduce_by_key::<K, T, Eq, Op>(
+                    host(keys)?,
+                    host(values)?,
+                    &mut ko,
+                    &mut vo,
+                )?;
+                ko.truncate(runs);
+                vo.truncate(runs);
+                Ok((Buffer::Host(ko), Buffer::Host(vo)))
+            }
+        }
+    }
+
     fn spmv_output<T: Element, I: LoadBalanceIndex>(
         &self,
         cols: &Buffer<I>,
@@ -275,4 +326,21 @@ fn gpu<D: Pick, T: Element, I: LoadBalanceIndex, Op: SegReduceOp<T, I>>(
         pick_mut::<D, T>(out)?,
         op,
     )
+}
+
+fn gpu_rbk<D: Pick, K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp<T>>(
+    backend: &Backend,
+    keys: &Buffer<K>,
+    values: &Buffer<T>,
+    eq: Eq,
+    op: Op,
+) -> Result<(Buffer<K>, Buffer<T>)> {
+    let plan = mgpu_segreduce::ReduceByKeyPlan::new(pick::<D, K>(keys)?, eq)?;
+    let (mut ko, mut vo) = (
+        backend.zeros::<K>(plan.runs())?,
+        backend.zeros::<T>(plan.runs())?,
+    );
+    plan.keys_into(pick_mut::<D, K>(&mut ko)?)?.wait()?;
+    plan.reduce(pick::<D, T>(values)?, pick_mut::<D, T>(&mut vo)?, op)?;
+    Ok((ko, vo))
 }

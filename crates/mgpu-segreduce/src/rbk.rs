@@ -1,0 +1,392 @@
+//! Reduce-by-key (seed 002's `ReduceByKey`): the kernel bodies, generic over [`Cta`], the
+//! key type and comparator or the value type and operator, and the tile shape.
+//!
+//! A run is a maximal stretch of adjacent keys that the comparator calls equal; its
+//! reduction is its values combined in order. The items are cut into tiles of `NT * VT`
+//! (the same tiles in every pass), each thread holding `VT` consecutive items:
+//!
+//! 1. [`rbk_heads`] (per key type and comparator) reads the keys and marks each run's
+//!    first item (its head). Each thread packs its `VT` head bits and the heads before it
+//!    in the tile into one code word (`bits | before << 16`), the tile's head count goes
+//!    to `counts`, and its head keys, compacted, to the tile's own stretch of `head_keys`.
+//! 2. The host scans the counts (exclusive: the runs before each tile, and the run count,
+//!    which stays on the device).
+//! 3. [`rbk_keys`] moves each tile's head keys to their runs in `keys_out`.
+//! 4. [`rbk_reduce`] (per value type and operator) reads the values and the codes (the
+//!    keys are not read again): each thread folds its values in order, a head ending the
+//!    run before it; the CTA segmented scan and the segmented reduction's spine
+//!    ([`crate::device::spine_reduce`], [`crate::device::spine_apply`], which take the
+//!    tiles' runs from `heads`) join threads and tiles, in order.
+//!
+//! Passes 1 to 3 depend on the keys only, so a plan (the seed's preprocess) runs them
+//! once and pass 4 for each new set of values. Every operator is applied in run order and
+//! the association depends only on the tile shape: results are the same bits on every
+//! run. A run count past the outputs' `capacity` raises [`ERROR_CAPACITY`] and nothing is
+//! stored.
+
+use crate::device::{align16, ended_segments, SegReduceArgs, ERROR_CAPACITY};
+use mgpu_core::{AssociativeOp, Comparator, Cta, Element, Plus};
+use mgpu_ctascan::{cta_scan, cta_scan_shared_len, cta_seg_scan, seg_scan_shared_bytes, ScanKind};
+
+/// Arguments of [`rbk_heads`] and [`rbk_keys`] (the passes over the keys).
+///
+/// # Examples
+///
+/// ```
+/// let a = mgpu_segreduce::rbk::RbkKeysArgs::<i32>::default();
+/// assert!(a.keys.is_null() && a.total == 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RbkKeysArgs<K> {
+    /// The keys (`total` of them).
+    pub keys: *const K,
+    /// Items.
+    pub total: u64,
+    /// Per tile thread (`NT` per tile): its head bits and the heads before it in the tile,
+    /// `bits | before << 16`.
+    pub codes: *mut u32,
+    /// Per tile: its run heads.
+    pub counts: *mut u64,
+    /// `total` slots: tile `t`'s head keys, compacted, from `t * NT * VT`.
+    pub head_keys: *mut K,
+    /// Per tile: the runs that start before it (the exclusive scan of `counts`).
+    pub heads: *const u64,
+    /// The number of runs (one word).
+    pub run_count: *const u64,
+    /// The first key of each run (`capacity` slots).
+    pub keys_out: *mut K,
+    /// `keys_out`'s length.
+    pub capacity: u64,
+    /// The error word ([`ERROR_CAPACITY`]).
+    pub error: *mut u32,
+}
+
+impl<K> Default for RbkKeysArgs<K> {
+    /// Null pointers and zero sizes.
+    fn default() -> Self {
+        use core::ptr::{null, null_mut};
+        RbkKeysArgs {
+            keys: null(),
+            total: 0,
+            codes: null_mut(),
+            counts: null_mut(),
+            head_keys: null_mut(),
+            heads: null(),
+            run_count: null(),
+            keys_out: null_mut(),
+            capacity: 0,
+            error: null_mut(),
+        }
+    }
+}
+
+/// Items of tile `block` (tiles of `nv` over `total` items).
+#[inline(always)]
+fn tile_items(block: u32, nv: usize, total: u64) -> (u64, u32) {
+    let start = block as u64 * nv as u64;
+    let rest = total - start;
+    (
+        start,
+        if rest < nv as u64 {
+            rest as u32
+        } else {
+            nv as u32
+        },
+    )
+}
+
+/// Bytes of shared memory [`rbk_heads`] needs: the tile's keys with the one before it,
+/// then the CTA scan's scratch.
+///
+/// ```
+/// assert_eq!(mgpu_segreduce::rbk::heads_shared_bytes(128, 11, 4), 5648 + 16);
+/// ```
+pub const fn heads_shared_bytes(nt: usize, vt: usize, k_bytes: usize) -> usize {
+    align16((nt * vt + 1) * k_bytes) + align16(cta_scan_shared_len(nt) * 4)
+}
+
+/// Pass 1: tile `cta.block()` marks its run heads (item `i` is a head when it is the first
+/// item or `!Eq::compare(key[i - 1], key[i])`) and writes its threads' codes, its head
+/// count and its head keys (see the module docs).
+///
+/// # Safety
+/// `keys` readable at `0..total`, `codes` writable at `0..grid * NT`, `counts` at
+/// `0..grid`, `head_keys` at `0..total`; shared memory is [`heads_shared_bytes`]; the grid
+/// is `total.div_ceil(NT * VT)`. `VT <= 16` and `NT * VT < 65536`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, EqualTo};
+/// use mgpu_segreduce::rbk::{heads_shared_bytes, rbk_heads, RbkKeysArgs};
+/// let keys = [7u32, 7, 3, 3, 3, 7];
+/// let (mut codes, mut counts, mut hk) = ([0u32; 32], [0u64], [0u32; 6]);
+/// let args = RbkKeysArgs { keys: keys.as_ptr(), total: 6, codes: codes.as_mut_ptr(),
+///     counts: counts.as_mut_ptr(), head_keys: hk.as_mut_ptr(), ..Default::default() };
+/// sim::launch(1, 32, heads_shared_bytes(32, 2, 4), &|cta: &sim::SimCta| unsafe {
+///     rbk_heads::<_, u32, EqualTo, 32, 2>(cta, &args)
+/// });
+/// assert_eq!(counts, [3]);
+/// assert_eq!(&hk[..3], &[7, 3, 7]);
+/// assert_eq!(&codes[..3], &[0b01, 0b01 | 1 << 16, 0b10 | 2 << 16]); // items 0, 2 and 5
+/// ```
+#[inline(always)]
+pub unsafe fn rbk_heads<C: Cta, K: Element, Eq: Comparator<K>, const NT: usize, const VT: usize>(
+    cta: &C,
+    args: &RbkKeysArgs<K>,
+) {
+    const { assert!(VT <= 16 && NT * VT < 65536) };
+    let (block, tid) = (cta.block(), cta.tid());
+    let (start, count) = tile_items(block, NT * VT, args.total);
+    // Slot 0: the key before the tile; slot 1 + i: the tile's key i.
+    let keys = cta.shared::<K>(0);
+    let scratch = cta.shared::<u32>(align16((NT * VT + 1) * core::mem::size_of::<K>()));
+    let src = args.keys.add(start as usize);
+    let mut v = [K::ZERO; VT];
+    for (k, x) in v.iter_mut().enumerate() {
+        let i = tid + (NT * k) as u32;
+        if i < count {
+            *x = *src.add(i as usize);
+        }
+    }
+    if tid == 0 && block > 0 {
+        *keys = *src.sub(1);
+    }
+    for (k, x) in v.iter().enumerate() {
+        let i = tid + (NT * k) as u32;
+        if i < count {
+            *keys.add(1 + i as usize) = *x;
+        }
+    }
+    cta.sync();
+    let mut bits = 0u32;
+    for k in 0..VT {
+        let i = tid * VT as u32 + k as u32;
+        let head = i < count
+            && ((block == 0 && i == 0)
+                || !Eq::compare(&*keys.add(i as usize), &*keys.add(i as usize + 1)));
+        bits |= (head as u32) << k;
+    }
+    let (before, tile_heads) =
+        cta_scan::<C, u32, Plus, NT>(cta, bits.count_ones(), scratch, ScanKind::Exclusive);
+    *args.codes.add(block as usize * NT + tid as usize) = bits | before << 16;
+    if tid == 0 {
+        *args.counts.add(block as usize) = tile_heads as u64;
+    }
+    let out = args.head_keys.add(start as usize + before as usize);
+    let mut r = 0;
+    for k in 0..VT {
+        if (bits >> k) & 1 != 0 {
+            *out.add(r) = *keys.add(1 + tid as usize * VT + k);
+            r += 1;
+        }
+    }
+}
+
+/// Pass 3: tile `cta.block()` moves its head keys to their runs in `keys_out`; with more
+/// runs than `capacity`, tile 0 raises [`ERROR_CAPACITY`] and nothing is moved. (`Eq`,
+/// unused, is the comparator of the keys' kernel set.)
+///
+/// # Safety
+/// `heads` readable at `0..grid`, `run_count` one word, `head_keys` as [`rbk_heads`]
+/// left it, `keys_out` writable at `0..capacity`, `error` one word; the grid is
+/// [`rbk_heads`]'. No shared memory.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, EqualTo};
+/// use mgpu_segreduce::rbk::{rbk_keys, RbkKeysArgs};
+/// // Two tiles with 1 and 2 heads.
+/// // Tiles of 32 items: tile 0's head keys from hk[0], tile 1's from hk[32].
+/// let (mut hk, heads, count) = ([0u32; 64], [0u64, 1], [3u64]);
+/// (hk[0], hk[32], hk[33]) = (5, 6, 8);
+/// let (mut out, mut err) = ([0u32; 3], [0u32]);
+/// let args = RbkKeysArgs { total: 64, head_keys: hk.as_mut_ptr(), heads: heads.as_ptr(),
+///     run_count: count.as_ptr(), keys_out: out.as_mut_ptr(), capacity: 3,
+///     error: err.as_mut_ptr(), ..Default::default() };
+/// sim::launch(2, 32, 0, &|cta: &sim::SimCta| unsafe {
+///     rbk_keys::<_, u32, EqualTo, 32, 1>(cta, &args)
+/// });
+/// assert_eq!(out, [5, 6, 8]);
+/// ```
+#[inline(always)]
+pub unsafe fn rbk_keys<C: Cta, K: Element, Eq: Comparator<K>, const NT: usize, const VT: usize>(
+    cta: &C,
+    args: &RbkKeysArgs<K>,
+) {
+    let (block, tid) = (cta.block() as usize, cta.tid());
+    let runs = *args.run_count;
+    if runs > args.capacity {
+        if block == 0 && tid == 0 {
+            cta.raise_error(args.error, ERROR_CAPACITY);
+        }
+        return;
+    }
+    let h0 = *args.heads.add(block);
+    let h1 = if block + 1 < cta.grid() as usize {
+        *args.heads.add(block + 1)
+    } else {
+        runs
+    };
+    let src = args.head_keys.add(block * NT * VT);
+    let dst = args.keys_out.add(h0 as usize);
+    let mut i = tid as u64;
+    while i < h1 - h0 {
+        *dst.add(i as usize) = *src.add(i as usize);
+        i += NT as u64;
+    }
+}
+
+/// Bytes of shared memory [`rbk_reduce`] needs: the tile's values (then its results),
+/// then the segmented scan's scratch.
+///
+/// ```
+/// assert_eq!(mgpu_segreduce::rbk::reduce_shared_bytes(128, 11, 8), 11280 + 48);
+/// ```
+pub const fn reduce_shared_bytes(nt: usize, vt: usize, t_bytes: usize) -> usize {
+    align16((nt * vt + 1) * t_bytes) + align16(seg_scan_shared_bytes(nt, t_bytes))
+}
+
+/// Pass 4: tile `cta.block()` reduces its values by run (see the module docs): every run
+/// that ends in the tile gets the reduction of its values in the tile (the spine
+/// prepends the earlier tiles'), and the tile's carry-out (the open run's values) goes to
+/// `carry_out`. With more runs than `capacity` it raises [`ERROR_CAPACITY`] (tile 0) and
+/// stores nothing.
+///
+/// # Safety
+/// `data` readable at `0..total`, `codes`, `heads` and `run_count` as passes 1 and 2 left
+/// them, `output` writable at `0..capacity`, `carry_out` at `0..grid`, `error` one word;
+/// shared memory is [`reduce_shared_bytes`]; the grid and shape are [`rbk_heads`]'.
+///
+/// # Examples
+///
+/// Values 1..=6 with heads at items 0, 2 and 5 (one tile of 32 threads of 2 items).
+///
+/// ```
+/// use mgpu_core::{sim, Plus};
+/// use mgpu_segreduce::{device::SegReduceArgs, rbk::{rbk_reduce, reduce_shared_bytes}};
+/// let data = [1i32, 2, 3, 4, 5, 6];
+/// let mut codes = [0u32; 32];
+/// codes[..3].copy_from_slice(&[0b01, 0b01 | 1 << 16, 0b10 | 2 << 16]);
+/// let (heads, count) = ([0u64], [3u64]);
+/// let (mut out, mut carry, mut err) = ([0i32; 3], [0i32], [0u32]);
+/// let args = SegReduceArgs { data: data.as_ptr(), total: 6, output: out.as_mut_ptr(),
+///     carry_out: carry.as_mut_ptr(), error: err.as_mut_ptr(), tiles: 1, heads: heads.as_ptr(),
+///     run_count: count.as_ptr(), codes: codes.as_ptr(), capacity: 3, ..Default::default() };
+/// sim::launch(1, 32, reduce_shared_bytes(32, 2, 4), &|cta: &sim::SimCta| unsafe {
+///     rbk_reduce::<_, i32, Plus, 32, 2>(cta, &args)
+/// });
+/// assert_eq!((out, err), ([3, 12, 6], [0]));
+/// ```
+#[inline(always)]
+pub unsafe fn rbk_reduce<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    args: &SegReduceArgs<T, u64>,
+) {
+    let (block, tid) = (cta.block(), cta.tid());
+    let runs = *args.run_count;
+    if runs > args.capacity {
+        if block == 0 && tid == 0 {
+            cta.raise_error(args.error, ERROR_CAPACITY);
+        }
+        return;
+    }
+    let last_tile = block + 1 == cta.grid();
+    let (start, count) = tile_items(block, NT * VT, args.total);
+    let h0 = *args.heads.add(block as usize);
+    let h1 = if last_tile {
+        runs
+    } else {
+        *args.heads.add(block as usize + 1)
+    };
+    let vals = cta.shared::<T>(0);
+    let scratch = cta.shared::<u8>(align16((NT * VT + 1) * core::mem::size_of::<T>()));
+
+    // The values, strided and coalesced, through shared memory to thread order.
+    let src = args.data.add(start as usize);
+    let mut v = [Op::identity(); VT];
+    for (k, x) in v.iter_mut().enumerate() {
+        let i = tid + (NT * k) as u32;
+        if i < count {
+            *x = *src.add(i as usize);
+        }
+    }
+    let code = *args.codes.add(block as usize * NT + tid as usize);
+    for (k, x) in v.iter().enumerate() {
+        let i = tid + (NT * k) as u32;
+        if i < count {
+            *vals.add(i as usize) = *x;
+        }
+    }
+    cta.sync();
+    let (bits, before) = (code & 0xffff, code >> 16);
+
+    // The walk: a head ends the run before it and starts its own.
+    let mut acc = Op::identity();
+    let mut ends = [Op::identity(); VT];
+    for (k, end) in ends.iter_mut().enumerate() {
+        let i = tid * VT as u32 + k as u32;
+        let x = *vals.add(i as usize);
+        *end = acc;
+        acc = if (bits >> k) & 1 != 0 {
+            x
+        } else if i < count {
+            Op::apply(acc, x)
+        } else {
+            acc
+        };
+    }
+    // The virtual end after the last item: the thread holding it.
+    let has_last = last_tile && count > 0 && tid == (count - 1) / VT as u32;
+    let carry = if has_last { Op::identity() } else { acc };
+    let (carry_in, tile_carry) =
+        cta_seg_scan::<C, T, Op, NT>(cta, carry, bits != 0 || has_last, scratch);
+
+    // The results to the value slots (every walk is done: the scan synchronised). The
+    // tile's head `r` ends run `h0 + r - 1`, in slot `r` (`r - 1` in the tile of run 0,
+    // whose head ends nothing).
+    let shift = (h0 == 0) as u32;
+    let mut slot = before;
+    let mut pending = true; // the carry-in goes before the thread's first end
+    for (k, partial) in ends.iter().enumerate() {
+        if (bits >> k) & 1 != 0 {
+            let r = if pending {
+                Op::apply(carry_in, *partial)
+            } else {
+                *partial
+            };
+            pending = false;
+            if slot >= shift {
+                *vals.add((slot - shift) as usize) = r;
+            }
+            slot += 1;
+        }
+    }
+    let (first, end) = ended_segments(h0, h1, runs, last_tile);
+    if has_last {
+        let r = if pending {
+            Op::apply(carry_in, acc)
+        } else {
+            acc
+        };
+        *vals.add((runs - 1 - first) as usize) = r;
+    }
+    cta.sync();
+    let out = args.output.add(first as usize);
+    let mut i = tid;
+    while (i as u64) < end - first {
+        *out.add(i as usize) = *vals.add(i as usize);
+        i += NT as u32;
+    }
+    if tid == 0 {
+        *args.carry_out.add(block as usize) = tile_carry;
+    }
+}
