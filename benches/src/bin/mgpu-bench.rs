@@ -22,7 +22,7 @@ use mgpu_benches::{
     to_csv, to_json, to_svg, ColdRow, CountDist, Rng, Row, COLD_LOADS, COLD_MS_PREFIX,
     COLD_START_LOG2, COLD_START_OPS,
 };
-use mgpu_core::{Element, Plus};
+use mgpu_core::{Element, EqualTo, Plus};
 use mgpu_runtime::{Context, Device, DeviceVec, Pending, Result};
 use mgpu_scan::{ScanKind, ScanOp};
 
@@ -340,6 +340,7 @@ impl Bench<'_> {
     fn spmv<T: Element>(&mut self, n: usize, copy: f64, pow: bool) -> Result<()>
     where
         mgpu_segreduce::device::SpmvBinary: mgpu_segreduce::kernels::SpmvForm<T, u32>,
+        Plus: mgpu_segreduce::SegReduceOp<T, u32>,
     {
         if !self.wants("spmv_csr") {
             return Ok(());
@@ -375,7 +376,64 @@ impl Bench<'_> {
                 x.as_slice(),
                 y.as_mut_slice(),
             )
+        })?;
+        // The same with the partitions made once (the seed's preprocess/apply).
+        let plan = mgpu_segreduce::SegReducePlan::<T, u32, _>::new(csr.as_slice(), n)?;
+        self.push_timed("spmv_csr_apply", T::NAME, input, n, copy, bytes, || {
+            plan.spmv_into(
+                matrix.as_slice(),
+                cols.as_slice(),
+                x.as_slice(),
+                y.as_mut_slice(),
+            )
         })
+    }
+
+    /// Reduce-by-key with `EqualTo` and `Plus`: n i32 keys and i32 values, a new run at
+    /// each item with probability 1/avg (ANCHORS.md). Timed on the queued form (the run
+    /// count stays on the device); then the plan's apply alone (the keys' passes done
+    /// once).
+    fn reduce_by_key(&mut self, n: usize, copy: f64, avg: u64) -> Result<()> {
+        if !self.wants("reduce_by_key") {
+            return Ok(());
+        }
+        let mut rng = Rng::new(0x4b ^ n as u64 ^ avg);
+        let mut key = 0i32;
+        let keys: Vec<i32> = (0..n)
+            .map(|i| {
+                key += (i > 0 && rng.below(avg) == 0) as i32;
+                key
+            })
+            .collect();
+        let runs = key as usize + 1;
+        let keys = DeviceVec::from_slice(self.ctx, &keys)?;
+        let values = DeviceVec::<i32, _>::zeros(self.ctx, n)?;
+        let mut keys_out = DeviceVec::<i32, _>::uninit(self.ctx, n)?;
+        let mut values_out = DeviceVec::<i32, _>::uninit(self.ctx, n)?;
+        let mut count = DeviceVec::<u64, _>::uninit(self.ctx, 1)?;
+        let bytes = 8 * n + 8 * runs;
+        let input = format!("runs mean {avg}");
+        self.push_timed("reduce_by_key", "i32", &input, n, copy, bytes, || {
+            mgpu_segreduce::reduce_by_key_into(
+                keys.as_slice(),
+                values.as_slice(),
+                keys_out.as_mut_slice(),
+                values_out.as_mut_slice(),
+                count.as_mut_slice(),
+                EqualTo,
+                Plus,
+            )
+        })?;
+        let plan = mgpu_segreduce::ReduceByKeyPlan::new(keys.as_slice(), EqualTo)?;
+        self.push_timed(
+            "reduce_by_key_apply",
+            "i32",
+            &input,
+            n,
+            copy,
+            4 * n + 4 * runs,
+            || plan.reduce_into(values.as_slice(), values_out.as_mut_slice(), Plus),
+        )
     }
 }
 
@@ -728,6 +786,9 @@ fn main() {
             }
             b.spmv::<f64>(n, copy, false)?;
             b.spmv::<f64>(n, copy, true)?;
+            for avg in [10, 1000] {
+                b.reduce_by_key(n, copy, avg)?;
+            }
         }
         Ok(())
     };
