@@ -568,7 +568,20 @@ unsafe fn tiles<
     // shared memory, with a sentinel after them that ends the walk's comparisons (the
     // next tile's first value; none in the last tile); thread 0 also loads the start
     // before the tile's, for the checks.
+    // The first two rows of starts are loaded with the values (a tile of mean-8 or
+    // longer segments has no more); the rest, after the values are stored, so that no
+    // value register stays live across a loop (at 40 registers it would spill).
     let mut bad = 0u32;
+    let csr = args.csr.add(b0.to_usize());
+    let row = |k: u32| -> I {
+        let i = tid + k * NT as u32;
+        if i < b_count {
+            *csr.add(i as usize)
+        } else {
+            I::ZERO
+        }
+    };
+    let (c0, c1) = (row(0), row(1));
     let mut v = [Op::identity(); VT];
     if !V::IN_WALK {
         for (k, x) in v.iter_mut().enumerate() {
@@ -577,12 +590,6 @@ unsafe fn tiles<
                 *x = V::value(args, a0.to_usize() + i as usize, &mut bad);
             }
         }
-    }
-    let csr = args.csr.add(b0.to_usize());
-    let mut i = tid;
-    while i < b_count {
-        *starts.add(i as usize) = *csr.add(i as usize);
-        i += NT as u32;
     }
     // Thread 0's loads for the checks: the start before the tile's; the first start
     // (tile 0) and the last (the last tile), which need not lie in those tiles.
@@ -605,6 +612,12 @@ unsafe fn tiles<
             tile.a1
         };
     }
+    if tid < b_count {
+        *starts.add(tid as usize) = c0;
+    }
+    if tid + (NT as u32) < b_count {
+        *starts.add(tid as usize + NT) = c1;
+    }
     if !V::IN_WALK {
         for (k, x) in v.iter().enumerate() {
             let i = tid + (NT * k) as u32;
@@ -613,6 +626,11 @@ unsafe fn tiles<
             }
         }
         cta.raise_error(args.error, bad); // SpMV's columns: the results are still stored
+    }
+    let mut i = tid + 2 * NT as u32;
+    while i < b_count {
+        *starts.add(i as usize) = *csr.add(i as usize);
+        i += NT as u32;
     }
     cta.sync();
 

@@ -1,6 +1,7 @@
 //! What only `mgpu-segreduce`'s own launchers show, on the simulators and CUDA: bad CSRs
-//! write nothing outside the output, output lengths, the queued form; and the spine
-//! across several chunks of tiles, with small tiles on the simulator.
+//! write nothing outside the output, output lengths, the queued form; reduce-by-key's
+//! outputs too small, count on the device and plan; and the spine across several chunks
+//! of tiles, with small tiles on the simulator.
 
 use core::mem::size_of;
 use mgpu_core::{sim, AssociativeOp, BinaryOp, Mat2Mul, Plus};
@@ -147,10 +148,103 @@ fn plans<D: Device>(dev: &D, t: Target) {
     }
 }
 
+/// Reduce-by-key's own launchers: outputs too small for the runs (an error, nothing
+/// written outside them, the count still on the device), the count left on the device,
+/// and the plan (keys once, several value sets and operators, its length checks).
+fn reduce_by_key_launchers<D: Device>(dev: &D, t: Target) {
+    use mgpu_core::{EqualTo, Maximum};
+    use mgpu_segreduce::{reduce_by_key, reduce_by_key_into, ReduceByKeyPlan};
+    let n = t.cap(300_000);
+    let mut rng = Rng::new(0x4bb);
+    let keys: Vec<u32> = (0..n).map(|i| (i / 3) as u32).collect();
+    let runs = n.div_ceil(3);
+    let vals: Vec<i64> = kit::random_bits(&mut rng, n);
+    let (want_k, want_v) = kit::reduce_by_key(&keys, &vals, 0i64, i64::wrapping_add, |a, b| a == b);
+    let (k, v) = (
+        DeviceVec::from_slice(dev, &keys).unwrap(),
+        DeviceVec::from_slice(dev, &vals).unwrap(),
+    );
+    // Too small: one slot short in either output.
+    for (kc, vc) in [(runs - 1, runs), (runs, runs - 1)] {
+        let mut ko = Guarded::<u32, D>::new(dev, kc).unwrap();
+        let mut vo = Guarded::<i64, D>::new(dev, vc).unwrap();
+        let mut count = DeviceVec::<u64, D>::zeros(dev, 1).unwrap();
+        let pending = reduce_by_key_into(
+            k.as_slice(),
+            v.as_slice(),
+            ko.slice(),
+            vo.slice(),
+            count.as_mut_slice(),
+            EqualTo,
+            Plus,
+        )
+        .unwrap();
+        expect_invalid(
+            pending.wait(),
+            &format!(
+                "the keys have more runs than the outputs' {} slots",
+                runs - 1
+            ),
+        );
+        ko.check_guards("keys_out too small");
+        vo.check_guards("values_out too small");
+        assert_eq!(count.to_vec().unwrap(), [runs as u64]);
+    }
+    // Exact size: the count on the device, the results.
+    let mut ko = Guarded::<u32, D>::new(dev, runs).unwrap();
+    let mut vo = Guarded::<i64, D>::new(dev, runs).unwrap();
+    let got = reduce_by_key(
+        k.as_slice(),
+        v.as_slice(),
+        ko.slice(),
+        vo.slice(),
+        EqualTo,
+        Plus,
+    );
+    assert_eq!(got.unwrap(), runs);
+    ko.check_guards("keys_out");
+    vo.check_guards("values_out");
+    assert_eq!((ko.to_vec(), vo.to_vec()), (want_k.clone(), want_v));
+    // The plan: keys once, then two value sets and two operators.
+    let plan = ReduceByKeyPlan::new(k.as_slice(), EqualTo).unwrap();
+    assert_eq!(plan.runs(), runs);
+    assert_eq!(plan.count_on_device().to_vec().unwrap(), [runs as u64]);
+    let mut kout = DeviceVec::<u32, D>::zeros(dev, runs).unwrap();
+    plan.keys_into(kout.as_mut_slice()).unwrap();
+    assert_eq!(kout.to_vec().unwrap(), want_k);
+    let mut out = DeviceVec::<i64, D>::zeros(dev, runs).unwrap();
+    for round in 0..2 {
+        let vals: Vec<i64> = kit::random_bits(&mut rng, n);
+        let v = DeviceVec::from_slice(dev, &vals).unwrap();
+        plan.reduce(v.as_slice(), out.as_mut_slice(), Plus).unwrap();
+        let (_, want) = kit::reduce_by_key(&keys, &vals, 0i64, i64::wrapping_add, |a, b| a == b);
+        assert_eq!(out.to_vec().unwrap(), want, "round {round}");
+        plan.reduce(v.as_slice(), out.as_mut_slice(), Maximum)
+            .unwrap();
+        let (_, want) = kit::reduce_by_key(&keys, &vals, i64::MIN, |a, b| a.max(b), |a, b| a == b);
+        assert_eq!(out.to_vec().unwrap(), want, "round {round}, max");
+    }
+    let short = DeviceVec::<i64, D>::zeros(dev, n - 1).unwrap();
+    assert!(matches!(
+        plan.reduce(short.as_slice(), out.as_mut_slice(), Plus),
+        Err(Error::LengthMismatch { .. })
+    ));
+    let mut small = DeviceVec::<i64, D>::zeros(dev, runs - 1).unwrap();
+    assert!(matches!(
+        plan.reduce(v.as_slice(), small.as_mut_slice(), Plus),
+        Err(Error::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        plan.keys_into(DeviceVec::<u32, D>::zeros(dev, 1).unwrap().as_mut_slice()),
+        Err(Error::LengthMismatch { .. })
+    ));
+}
+
 mgpu_testkit::device_tests! {
     bad_csr_writes_nothing_outside,
     lengths_and_queued_form,
     plans,
+    reduce_by_key_launchers,
 }
 
 /// The three kernels on the simulator as the host runs them, with small tiles (`NT`
