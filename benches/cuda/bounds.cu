@@ -9,14 +9,22 @@
 //   interval; one interval at a time or four in flight).
 // - A read-only stream, and a stream with bulk remove's minimal traffic (read n and n / 2
 //   words, write n / 2).
+// - Seed 002's rows at their minimal traffic: segmented reduce (read n values of 4 or 8
+//   bytes and the m = n / (avg + 1) segment starts, write m results; avg 10 and 1000),
+//   reduce-by-key (read n keys and n values, write m keys and m values; runs of mean 10
+//   and 1000), and CSR SpMV f64 (read n values, n columns and the m = n / 16 row starts,
+//   gather one vector element per nonzero from a vector of m elements at the benchmark's
+//   random columns, write m results).
 //
 // Build and run on the GPU machine:
-//   nvcc -O3 -arch=sm_90 -o bounds bounds.cu && ./bounds
+//   nvcc -O3 -arch=sm_90 -o bounds bounds.cu && ./bounds            (all but seed 002's)
+//   ./bounds segreduce                                              (seed 002's rows)
 // Results on an H100 (2026-11-22): docs/intervalmove.md and docs/bulk.md.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 #include <cuda_runtime.h>
 
@@ -127,7 +135,78 @@ __global__ void remove_like(const int2* __restrict__ src, const int* __restrict_
         out[i] = src[i].x ^ idx[i];
 }
 
-int main() {
+// Reads n words as 16-byte vectors and m words, writes m words of `Out` (segmented
+// reduce's and reduce-by-key's minimal traffic: `words` is n * width / 4).
+template <class Out>
+__global__ void stream_and_write(const int4* __restrict__ a, size_t vecs, const int* __restrict__ b,
+                                 Out* __restrict__ out, size_t m) {
+    int4 acc{0, 0, 0, 0};
+    size_t stride = (size_t)gridDim.x * blockDim.x, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    for (size_t i = t; i < vecs; i += stride) {
+        int4 v = a[i];
+        acc.x ^= v.x, acc.y ^= v.y, acc.z ^= v.z, acc.w ^= v.w;
+    }
+    for (size_t j = t; j < m; j += stride) out[j] = (Out)(b[j] ^ acc.x);
+}
+
+// SpMV's minimal traffic: each nonzero's value times its gathered vector element, summed
+// per thread; m results written.
+__global__ void spmv_like(const double* __restrict__ vals, const int* __restrict__ cols,
+                          const double* __restrict__ x, size_t n, const int* __restrict__ csr,
+                          double* __restrict__ y, size_t m) {
+    double acc = 0;
+    size_t stride = (size_t)gridDim.x * blockDim.x, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    for (size_t i = t; i < n; i += stride) acc += vals[i] * x[cols[i]];
+    for (size_t j = t; j < m; j += stride) y[j] = acc + csr[j];
+}
+
+// Seed 002's bounds at 2^lg (copy ratios against `copy` ms).
+void segreduce_bounds(int lg, float copy) {
+    size_t n = 1ull << lg;
+    char* big;
+    CK(cudaMalloc(&big, n * 8 * 2 + n * 4));
+    CK(cudaMemset(big, 0, n * 8 * 2 + n * 4));
+    int* idx = (int*)(big + n * 16);  // n words
+    int grid = 132 * 16;
+    for (int avg : {10, 1000}) {
+        size_t m = n / (avg + 1);
+        float i32 = median_ms([&] { stream_and_write<int><<<grid, 256>>>((int4*)big, n / 4, idx, (int*)(big + n * 8), m); });
+        float f64 = median_ms([&] { stream_and_write<double><<<grid, 256>>>((int4*)big, n / 2, idx, (double*)(big + n * 8), m); });
+        printf(" segmented reduce, mean %4d: i32 %.3f  f64 %.3f\n", avg, i32 / copy, f64 / copy);
+        m = n / avg;
+        // Keys and values: 2n words read; m keys and m values written.
+        float rbk = median_ms([&] { stream_and_write<long long><<<grid, 256>>>((int4*)big, n / 2, idx, (long long*)(big + n * 8), m); });
+        printf(" reduce-by-key i32/i32, runs mean %4d: %.3f\n", avg, rbk / copy);
+    }
+    // SpMV: the benchmark's columns, uniform over m = n / 16 rows.
+    size_t m = n / 16;
+    std::mt19937_64 rng(7);
+    std::vector<int> cols(n);
+    for (auto& c : cols) c = rng() % m;
+    CK(cudaMemcpy(idx, cols.data(), n * 4, cudaMemcpyHostToDevice));
+    double* x;
+    CK(cudaMalloc(&x, m * 8));
+    CK(cudaMemset(x, 0, m * 8));
+    float spmv = median_ms([&] { spmv_like<<<grid, 256>>>((double*)big, idx, x, n, idx, (double*)(big + n * 8), m); });
+    printf(" SpMV f64, 16 per row, columns over the whole vector: %.3f\n", spmv / copy);
+    cudaFree(x);
+    cudaFree(big);
+}
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "segreduce") {
+        for (int lg : {24, 27}) {
+            size_t n = 1ull << lg;
+            int *a, *b;
+            CK(cudaMalloc(&a, n * 4));
+            CK(cudaMalloc(&b, n * 4));
+            float copy = median_ms([&] { cudaMemcpyAsync(b, a, n * 4, cudaMemcpyDeviceToDevice); });
+            printf("2^%d: copy %.4f ms\n", lg, copy);
+            cudaFree(a), cudaFree(b);
+            segreduce_bounds(lg, copy);
+        }
+        return 0;
+    }
     for (int lg : {24, 27}) {
         size_t n = 1ull << lg;
         std::mt19937_64 rng(42);
