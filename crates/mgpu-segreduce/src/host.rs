@@ -624,25 +624,21 @@ fn rbk_meaning(capacity: usize) -> [(u32, Violation); 1] {
     [(ERROR_CAPACITY, Violation::RunsPastOutput { capacity })]
 }
 
-/// Pass 1's results (see [`crate::rbk`]) that the value pass reads: each tile thread's
-/// code and the runs before each tile.
-struct KeyPass<D: Device> {
+/// Passes 1 and 2 over `keys` (see [`crate::rbk`]), queued: the codes, the runs before
+/// each tile and the head keys; the run count goes to `count` (one word).
+struct KeyPass<K: Element, D: Device> {
     total: usize,
     tiles: usize,
     nv: usize,
     codes: Temp<u32, D>,
     heads: Temp<u64, D>,
+    head_keys: Temp<K, D>,
 }
 
-/// Pass 1 over `keys`, queued: the codes and the runs before each tile; each run's first
-/// key to `keys_out` (`capacity` slots) and the run count to `count` (one word).
 fn queue_heads<D: Device, K: Element, S: crate::kernels::rbk_keys::KernelSet<K>>(
     keys: DeviceSlice<'_, K, D>,
-    keys_out: *mut K,
-    capacity: usize,
     count: *mut u64,
-    error: &ErrorWord<D>,
-) -> Result<KeyPass<D>> {
+) -> Result<KeyPass<K, D>> {
     let dev = keys.device();
     let (total, nv) = (keys.len(), S::Heads::NV as usize);
     let tiles = total.div_ceil(nv);
@@ -652,33 +648,71 @@ fn queue_heads<D: Device, K: Element, S: crate::kernels::rbk_keys::KernelSet<K>>
         )));
     }
     let codes = Temp::<u32, D>::new(dev, tiles * S::Heads::NT as usize)?;
-    let status = Temp::<u64, D>::zeroed(dev, tiles)?;
+    let counts = Temp::<u64, D>::new(dev, tiles)?;
     let heads = Temp::<u64, D>::new(dev, tiles)?;
+    let head_keys = Temp::<K, D>::new(dev, total)?;
     let args = RbkKeysArgs {
         keys: keys.as_ptr(),
         total: total as u64,
         codes: codes.as_mut_ptr(),
-        status: status.as_mut_ptr(),
-        heads: heads.as_mut_ptr(),
-        run_count: count,
-        keys_out,
-        capacity: capacity as u64,
-        error: error.as_mut_ptr(),
+        counts: counts.as_mut_ptr(),
+        head_keys: head_keys.as_mut_ptr(),
+        ..Default::default()
     };
-    // SAFETY: the temps have the lengths `rbk::rbk_heads` documents (`status` zeroed),
-    // `keys_out` has `capacity` slots, `count` one; the grid is `total.div_ceil(nv)`.
+    // SAFETY: the temps have the lengths `rbk::rbk_heads` documents; the grid is
+    // `total.div_ceil(nv)`.
     unsafe { dev.launch::<S::Heads>(tiles as u32, &args)? };
+    // SAFETY: `counts` and `heads` hold `tiles` words and `count` one (the caller's).
+    let (counts_in, heads_out, total_out) = unsafe {
+        (
+            DeviceSlice::<u64, D>::from_raw(dev, counts.as_mut_ptr() as u64, tiles),
+            DeviceSliceMut::<u64, D>::from_raw(dev, heads.as_mut_ptr() as u64, tiles),
+            DeviceSliceMut::<u64, D>::from_raw(dev, count as u64, 1),
+        )
+    };
+    mgpu_scan::scan_into(
+        counts_in,
+        heads_out,
+        mgpu_scan::ScanKind::Exclusive,
+        Some(total_out),
+        Plus,
+    )?;
     Ok(KeyPass {
         total,
         tiles,
         nv,
         codes,
         heads,
+        head_keys,
     })
 }
 
-impl<D: Device> KeyPass<D> {
-    /// Pass 2 and the spine, queued: the values' reductions to `values_out`.
+impl<K: Element, D: Device> KeyPass<K, D> {
+    /// Pass 3, queued: the head keys to `keys_out`.
+    fn queue_keys<S: crate::kernels::rbk_keys::KernelSet<K>>(
+        &self,
+        dev: &D,
+        count: *const u64,
+        mut keys_out: DeviceSliceMut<'_, K, D>,
+        error: &ErrorWord<D>,
+    ) -> Result<()> {
+        let args = RbkKeysArgs {
+            total: self.total as u64,
+            head_keys: self.head_keys.as_mut_ptr(),
+            heads: self.heads.as_mut_ptr(),
+            run_count: count,
+            keys_out: keys_out.as_mut_ptr(),
+            capacity: keys_out.len() as u64,
+            error: error.as_mut_ptr(),
+            ..Default::default()
+        };
+        let grid = crate::rbk::keys_grid(self.tiles, S::Keys::NT as usize);
+        // SAFETY: passes 1 and 2 filled the temps; `keys_out` has `capacity` slots; the
+        // grid covers the tiles a warp each.
+        unsafe { dev.launch::<S::Keys>(grid as u32, &args) }
+    }
+
+    /// Pass 4 and the spine, queued: the values' reductions to `values_out`.
     fn queue_values<T: Element, S: crate::kernels::rbk_values::KernelSet<T>>(
         &self,
         dev: &D,
@@ -706,8 +740,8 @@ impl<D: Device> KeyPass<D> {
             capacity: values_out.len() as u64,
             ..Default::default()
         };
-        // SAFETY: pass 1 filled codes and heads; `values_out` has `capacity` slots,
-        // `carry` one per tile.
+        // SAFETY: passes 1 and 2 filled codes and heads; `values_out` has `capacity`
+        // slots, `carry` one per tile.
         unsafe { dev.launch::<S::Reduce>(self.tiles as u32, &args)? };
         if self.tiles > 1 {
             let chunks = self.tiles.div_ceil(S::SpineApply::NV as usize);
@@ -752,14 +786,8 @@ where
         return Ok(Pending::done());
     }
     let error = ErrorWord::zeroed(dev)?;
-    let mut keys_out = keys_out;
-    let pass = queue_heads::<D, K, SK>(
-        keys,
-        keys_out.as_mut_ptr(),
-        keys_out.len(),
-        count,
-        &error,
-    )?;
+    let pass = queue_heads::<D, K, SK>(keys, count)?;
+    pass.queue_keys::<SK>(dev, count, keys_out, &error)?;
     pass.queue_values::<T, SV>(dev, count, values, values_out, &error)?;
     Ok(Pending::new(error, &rbk_meaning(capacity)))
 }
@@ -868,11 +896,11 @@ pub fn reduce_by_key<D: Device, K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp
 }
 
 /// A run geometry prepared once (seed 002's `ReduceByKeyPreprocess`): the keys' passes
-/// (their run heads, and the runs' keys), after which [`ReduceByKeyPlan::runs`] is known
-/// on the host, [`ReduceByKeyPlan::keys_into`] copies the runs' keys out, and
+/// (their run heads, and the head keys), after which [`ReduceByKeyPlan::runs`] is known
+/// on the host, [`ReduceByKeyPlan::keys_into`] writes the runs' keys, and
 /// [`ReduceByKeyPlan::reduce_into`] reduces new values by the same runs, reading only
 /// the values (seed 002's `ReduceByKeyApply`). It owns its temporaries (the codes, the
-/// runs before each tile, the runs' keys); the keys themselves are not read again.
+/// runs per tile, the head keys); the keys themselves are not read again.
 ///
 /// # Examples
 ///
@@ -885,7 +913,7 @@ pub fn reduce_by_key<D: Device, K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp
 /// let plan = ReduceByKeyPlan::new(keys.as_slice(), EqualTo).unwrap();
 /// assert_eq!(plan.runs(), 4); // NaN != NaN: each NaN is a run
 /// let mut ko = DeviceVec::<f32, _>::zeros(&dev, 4).unwrap();
-/// plan.keys_into(ko.as_mut_slice()).unwrap();
+/// plan.keys_into(ko.as_mut_slice()).unwrap().wait().unwrap();
 /// let mut out = DeviceVec::<i32, _>::zeros(&dev, 4).unwrap();
 /// let vals = DeviceVec::from_slice(&dev, &[3, 1, 4, 1, 5]).unwrap();
 /// plan.reduce(vals.as_slice(), out.as_mut_slice(), Plus).unwrap();
@@ -895,47 +923,37 @@ pub fn reduce_by_key<D: Device, K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp
 /// ```
 pub struct ReduceByKeyPlan<K: Element, D: Device, Eq: RbkKey<K> = mgpu_core::EqualTo> {
     dev: D,
-    pass: Option<KeyPass<D>>,
-    keys: Option<Temp<K, D>>,
+    pass: Option<KeyPass<K, D>>,
     count: Temp<u64, D>,
     runs: usize,
     eq: std::marker::PhantomData<fn(Eq)>,
 }
 
 impl<K: Element, D: Device, Eq: RbkKey<K>> ReduceByKeyPlan<K, D, Eq> {
-    /// Runs the keys' pass and reads the run count back (synchronises).
+    /// Runs the keys' passes and reads the run count back (synchronises).
     ///
     /// # Errors
     /// Out of memory and device errors; more keys than one launch can take.
     pub fn new(keys: DeviceSlice<'_, K, D>, _eq: Eq) -> Result<Self> {
         let dev = keys.device().clone();
         let count = Temp::<u64, D>::new(&dev, 1)?;
-        if keys.is_empty() {
+        let pass = if keys.is_empty() {
             // SAFETY: one word.
             unsafe { dev.memset(count.as_mut_ptr() as u64, 0, 8)? };
-            return Ok(ReduceByKeyPlan {
-                dev,
-                pass: None,
-                keys: None,
-                count,
-                runs: 0,
-                eq: std::marker::PhantomData,
-            });
-        }
-        // The runs' keys go to a temp of one slot per key (always enough).
-        let out = Temp::<K, D>::new(&dev, keys.len())?;
-        let error = ErrorWord::zeroed(&dev)?;
-        let (ptr, cap, c) = (out.as_mut_ptr(), keys.len(), count.as_mut_ptr());
-        let pass = match dev.arch() {
-            mgpu_core::Arch::Sm70 => queue_heads::<D, K, Eq::Sm70>(keys, ptr, cap, c, &error)?,
-            mgpu_core::Arch::Sm90 => queue_heads::<D, K, Eq::Sm90>(keys, ptr, cap, c, &error)?,
+            None
+        } else {
+            Some(match dev.arch() {
+                mgpu_core::Arch::Sm70 => queue_heads::<D, K, Eq::Sm70>(keys, count.as_mut_ptr())?,
+                mgpu_core::Arch::Sm90 => queue_heads::<D, K, Eq::Sm90>(keys, count.as_mut_ptr())?,
+            })
         };
-        Pending::new(error, &rbk_meaning(cap)).wait()?;
-        let runs = count.to_vec()?[0] as usize;
+        let runs = match pass {
+            None => 0,
+            Some(_) => count.to_vec()?[0] as usize,
+        };
         Ok(ReduceByKeyPlan {
             dev,
-            pass: Some(pass),
-            keys: Some(out),
+            pass,
             count,
             runs,
             eq: std::marker::PhantomData,
@@ -963,12 +981,12 @@ impl<K: Element, D: Device, Eq: RbkKey<K>> ReduceByKeyPlan<K, D, Eq> {
     /// assert_eq!(plan.count_on_device().to_vec().unwrap(), [2]);
     /// ```
     pub fn count_on_device(&self) -> DeviceSlice<'_, u64, D> {
-        // SAFETY: the temp is one word, written by the keys' pass (or zeroed).
+        // SAFETY: the temp is one word, written by the scan (or below, when empty).
         unsafe { DeviceSlice::from_raw(&self.dev, self.count.as_mut_ptr() as u64, 1) }
     }
 
-    /// The first key of each run to the first [`ReduceByKeyPlan::runs`] slots of
-    /// `keys_out` (a device copy), queued.
+    /// The first key of each run to `keys_out` (at least [`ReduceByKeyPlan::runs`]
+    /// slots), queued.
     ///
     /// # Errors
     /// [`Error::LengthMismatch`] when `keys_out` has fewer slots than runs.
@@ -976,19 +994,17 @@ impl<K: Element, D: Device, Eq: RbkKey<K>> ReduceByKeyPlan<K, D, Eq> {
     /// # Examples
     ///
     /// See [`ReduceByKeyPlan`].
-    pub fn keys_into(&self, mut keys_out: DeviceSliceMut<'_, K, D>) -> Result<()> {
+    pub fn keys_into(&self, keys_out: DeviceSliceMut<'_, K, D>) -> Result<Pending<D>> {
         self.check_out("reduce_by_key plan keys_out", keys_out.len())?;
-        if let Some(keys) = &self.keys {
-            // SAFETY: both hold at least `runs` keys.
-            unsafe {
-                self.dev.copy_dtod(
-                    keys_out.as_mut_ptr() as u64,
-                    keys.as_mut_ptr() as u64,
-                    self.runs * std::mem::size_of::<K>(),
-                )?
-            };
+        let Some(pass) = &self.pass else {
+            return Ok(Pending::done());
+        };
+        let error = ErrorWord::zeroed(&self.dev)?;
+        match self.dev.arch() {
+            mgpu_core::Arch::Sm70 => pass.queue_keys::<Eq::Sm70>(&self.dev, self.count.as_mut_ptr(), keys_out, &error)?,
+            mgpu_core::Arch::Sm90 => pass.queue_keys::<Eq::Sm90>(&self.dev, self.count.as_mut_ptr(), keys_out, &error)?,
         }
-        Ok(())
+        Ok(Pending::new(error, &rbk_meaning(self.runs)))
     }
 
     fn check_out(&self, what: &'static str, len: usize) -> Result<()> {
@@ -1025,14 +1041,10 @@ impl<K: Element, D: Device, Eq: RbkKey<K>> ReduceByKeyPlan<K, D, Eq> {
             return Ok(Pending::done());
         };
         let error = ErrorWord::zeroed(&self.dev)?;
-        let (dev, count) = (&self.dev, self.count.as_mut_ptr());
-        match dev.arch() {
-            mgpu_core::Arch::Sm70 => {
-                pass.queue_values::<T, Op::Sm70>(dev, count, values, values_out, &error)?
-            }
-            mgpu_core::Arch::Sm90 => {
-                pass.queue_values::<T, Op::Sm90>(dev, count, values, values_out, &error)?
-            }
+        let count = self.count.as_mut_ptr();
+        match self.dev.arch() {
+            mgpu_core::Arch::Sm70 => pass.queue_values::<T, Op::Sm70>(&self.dev, count, values, values_out, &error)?,
+            mgpu_core::Arch::Sm90 => pass.queue_values::<T, Op::Sm90>(&self.dev, count, values, values_out, &error)?,
         }
         Ok(Pending::new(error, &rbk_meaning(self.runs)))
     }

@@ -68,8 +68,8 @@ pub mod tuning {
     };
 }
 
-/// Reduce-by-key's pass over the keys ([`crate::rbk::rbk_heads`]), per key type and
-/// comparator.
+/// Reduce-by-key's passes over the keys ([`crate::rbk::rbk_heads`],
+/// [`crate::rbk::rbk_keys`]), per key type and comparator.
 pub mod rbk_keys {
     pub use super::tuning;
     use crate::rbk::{self, RbkKeysArgs};
@@ -91,10 +91,22 @@ pub mod rbk_keys {
             shared: rbk::heads_shared_bytes(NT, VT, size_of::<K>()),
             body: rbk::rbk_heads,
         }
+        /// [`rbk::rbk_keys`].
+        ///
+        /// ```
+        /// use mgpu_core::{EqualTo, Kernel};
+        /// type K = mgpu_segreduce::kernels::rbk_keys::Keys<u64, EqualTo, 128, 11>;
+        /// assert_eq!(K::ENTRY, "segreduce_rbk_keys_u64_eq");
+        /// ```
+        pub struct Keys {
+            tuning: tuning::RBK,
+            shared: 0,
+            body: rbk::rbk_keys,
+        }
     }
 
     mgpu_core::kernel_set! {
-        /// The key pass of one key type and comparator for one architecture.
+        /// The key passes of one key type and comparator for one architecture.
         ///
         /// ```
         /// use mgpu_core::{EqualTo, Kernel};
@@ -105,6 +117,8 @@ pub mod rbk_keys {
         pub trait KernelSet<K> for RbkKeysArgs<K> {
             /// Pass 1, the heads.
             Heads,
+            /// Pass 3, the head keys to their runs.
+            Keys,
         }
     }
 }
@@ -380,7 +394,7 @@ macro_rules! for_each_segreduce_instance {
         $crate::__core::family_instance! {
             $mode $crate::kernels::rbk_keys<$k, $crate::__core::EqualTo>, width: $k, name: [$k _ eq];
             impl RbkKey<$k> for $crate::__core::EqualTo {
-                [Heads segreduce_rbk_heads RBK];
+                [Heads segreduce_rbk_heads RBK], [Keys segreduce_rbk_keys RBK];
             }
         }
     };

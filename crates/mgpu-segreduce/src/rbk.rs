@@ -7,29 +7,28 @@
 //!
 //! 1. [`rbk_heads`] (per key type and comparator) reads the keys and marks each run's
 //!    first item (its head). Each thread packs its `VT` head bits and the heads before it
-//!    in the tile into one code word (`bits | before << 16`). A decoupled look-back over
-//!    the tiles' head counts (integers, so the order it adds them in does not matter)
-//!    gives each tile the runs before it (`heads`), which places its head keys in
-//!    `keys_out`; the last tile writes the run count, which stays on the device.
-//! 2. [`rbk_reduce`] (per value type and operator) reads the values and the codes (the
+//!    in the tile into one code word (`bits | before << 16`), the tile's head count goes
+//!    to `counts`, and its head keys, compacted, to the tile's own stretch of `head_keys`.
+//! 2. The host scans the counts (exclusive: the runs before each tile, and the run count,
+//!    which stays on the device).
+//! 3. [`rbk_keys`] moves each tile's head keys to their runs in `keys_out`.
+//! 4. [`rbk_reduce`] (per value type and operator) reads the values and the codes (the
 //!    keys are not read again): each thread folds its values in order, a head ending the
 //!    run before it; the CTA segmented scan and the segmented reduction's spine
 //!    ([`crate::device::spine_reduce`], [`crate::device::spine_apply`], which take the
 //!    tiles' runs from `heads`) join threads and tiles, in order.
 //!
-//! Pass 1 depends on the keys only, so a plan (the seed's preprocess) runs it once and
-//! pass 2 for each new set of values. Every operator is applied in run order and
+//! Passes 1 to 3 depend on the keys only, so a plan (the seed's preprocess) runs them
+//! once and pass 4 for each new set of values. Every operator is applied in run order and
 //! the association depends only on the tile shape: results are the same bits on every
 //! run. A run count past the outputs' `capacity` raises [`ERROR_CAPACITY`] and nothing is
 //! stored.
 
 use crate::device::{align16, ended_segments, SegReduceArgs, ERROR_CAPACITY};
 use mgpu_core::{AssociativeOp, Comparator, Cta, Element, Plus};
-use mgpu_ctascan::{
-    cta_scan, cta_scan_shared_len, cta_seg_scan, seg_scan_shared_bytes, warp_reduce, ScanKind,
-};
+use mgpu_ctascan::{cta_scan, cta_scan_shared_len, cta_seg_scan, seg_scan_shared_bytes, ScanKind};
 
-/// Arguments of [`rbk_heads`] (the pass over the keys).
+/// Arguments of [`rbk_heads`] and [`rbk_keys`] (the passes over the keys).
 ///
 /// # Examples
 ///
@@ -47,13 +46,14 @@ pub struct RbkKeysArgs<K> {
     /// Per tile thread (`NT` per tile): its head bits and the heads before it in the tile,
     /// `bits | before << 16`.
     pub codes: *mut u32,
-    /// Per tile: its look-back status word ([`STATUS_AGGREGATE`] or [`STATUS_PREFIX`]
-    /// above bit 62, the count below), zeroed before the launch.
-    pub status: *mut u64,
-    /// Per tile: the runs that start before it.
-    pub heads: *mut u64,
+    /// Per tile: its run heads.
+    pub counts: *mut u64,
+    /// `total` slots: tile `t`'s head keys, compacted, from `t * NT * VT`.
+    pub head_keys: *mut K,
+    /// Per tile: the runs that start before it (the exclusive scan of `counts`).
+    pub heads: *const u64,
     /// The number of runs (one word).
-    pub run_count: *mut u64,
+    pub run_count: *const u64,
     /// The first key of each run (`capacity` slots).
     pub keys_out: *mut K,
     /// `keys_out`'s length.
@@ -70,53 +70,14 @@ impl<K> Default for RbkKeysArgs<K> {
             keys: null(),
             total: 0,
             codes: null_mut(),
-            status: null_mut(),
-            heads: null_mut(),
-            run_count: null_mut(),
+            counts: null_mut(),
+            head_keys: null_mut(),
+            heads: null(),
+            run_count: null(),
             keys_out: null_mut(),
             capacity: 0,
             error: null_mut(),
         }
-    }
-}
-
-/// Look-back status of a tile that has published its own head count only.
-pub const STATUS_AGGREGATE: u64 = 1;
-/// Look-back status of a tile that has published the heads up to and including its own.
-pub const STATUS_PREFIX: u64 = 2;
-
-/// Warp 0's look-back for tile `tile > 0`: the heads in the tiles before it. Lane `l`
-/// reads tile `end - 1 - l` until all 32 have published, and the counts are added back
-/// to the nearest inclusive prefix.
-///
-/// # Safety
-/// `status` readable at `0..tile`; the whole warp calls it.
-#[inline(always)]
-unsafe fn look_back<C: Cta>(cta: &C, status: *const u64, tile: u64) -> u64 {
-    let lane = cta.lane() as u64;
-    let mut prefix = 0u64;
-    let mut end = tile;
-    loop {
-        let mut word;
-        loop {
-            word = if end > lane {
-                cta.load_relaxed_u64(status.add((end - 1 - lane) as usize))
-            } else {
-                STATUS_PREFIX << 62
-            };
-            if cta.ballot(!0, word >> 62 == 0) == 0 {
-                break;
-            }
-            cta.backoff(200);
-        }
-        let p_mask = cta.ballot(!0, word >> 62 == STATUS_PREFIX);
-        let first_p = p_mask.trailing_zeros() as u64;
-        let count = word & ((1 << 62) - 1);
-        prefix += warp_reduce::<C, u64, Plus>(cta, if lane <= first_p { count } else { 0 });
-        if p_mask != 0 {
-            return prefix;
-        }
-        end -= 32;
     }
 }
 
@@ -136,47 +97,39 @@ fn tile_items(block: u32, nv: usize, total: u64) -> (u64, u32) {
 }
 
 /// Bytes of shared memory [`rbk_heads`] needs: the tile's keys with the one before it,
-/// then the CTA scan's scratch and the tile's prefix.
+/// then the CTA scan's scratch.
 ///
 /// ```
-/// assert_eq!(mgpu_segreduce::rbk::heads_shared_bytes(128, 11, 4), 5648 + 16 + 16);
+/// assert_eq!(mgpu_segreduce::rbk::heads_shared_bytes(128, 11, 4), 5648 + 16);
 /// ```
 pub const fn heads_shared_bytes(nt: usize, vt: usize, k_bytes: usize) -> usize {
-    align16((nt * vt + 1) * k_bytes) + align16(cta_scan_shared_len(nt) * 4) + 16
+    align16((nt * vt + 1) * k_bytes) + align16(cta_scan_shared_len(nt) * 4)
 }
 
 /// Pass 1: tile `cta.block()` marks its run heads (item `i` is a head when it is the first
-/// item or `!Eq::compare(key[i - 1], key[i])`), writes its threads' codes, finds the runs
-/// before it by look-back (`heads[tile]`), and stores its head keys at their runs in
-/// `keys_out`; the last tile stores the run count. Head keys past `capacity` raise
-/// [`ERROR_CAPACITY`] and are not stored.
+/// item or `!Eq::compare(key[i - 1], key[i])`) and writes its threads' codes, its head
+/// count and its head keys (see the module docs).
 ///
 /// # Safety
-/// `keys` readable at `0..total`, `codes` writable at `0..grid * NT`, `status` (zeroed)
-/// and `heads` at `0..grid`, `run_count` one word, `keys_out` at `0..capacity`; shared
-/// memory is [`heads_shared_bytes`]; the grid is `total.div_ceil(NT * VT)`, its CTAs
-/// started in order (the look-back waits for earlier tiles). `VT <= 16` and
-/// `NT * VT < 65536`.
+/// `keys` readable at `0..total`, `codes` writable at `0..grid * NT`, `counts` at
+/// `0..grid`, `head_keys` at `0..total`; shared memory is [`heads_shared_bytes`]; the grid
+/// is `total.div_ceil(NT * VT)`. `VT <= 16` and `NT * VT < 65536`.
 ///
 /// # Examples
 ///
 /// ```
 /// use mgpu_core::{sim, EqualTo};
 /// use mgpu_segreduce::rbk::{heads_shared_bytes, rbk_heads, RbkKeysArgs};
-/// // Two tiles of 32 threads of 2 items: runs 7 7 | 3 3 3 | 7 | 9 ... (70 items).
-/// let mut keys = [9u32; 70];
-/// keys[..6].copy_from_slice(&[7, 7, 3, 3, 3, 7]);
-/// let (mut codes, mut status, mut heads, mut runs) = ([0u32; 64], [0u64; 2], [0u64; 2], [0u64]);
-/// let (mut out, mut err) = ([0u32; 8], [0u32]);
-/// let args = RbkKeysArgs { keys: keys.as_ptr(), total: 70, codes: codes.as_mut_ptr(),
-///     status: status.as_mut_ptr(), heads: heads.as_mut_ptr(), run_count: runs.as_mut_ptr(),
-///     keys_out: out.as_mut_ptr(), capacity: 8, error: err.as_mut_ptr() };
-/// sim::launch(2, 32, heads_shared_bytes(32, 2, 4), &|cta: &sim::SimCta| unsafe {
+/// let keys = [7u32, 7, 3, 3, 3, 7];
+/// let (mut codes, mut counts, mut hk) = ([0u32; 32], [0u64], [0u32; 6]);
+/// let args = RbkKeysArgs { keys: keys.as_ptr(), total: 6, codes: codes.as_mut_ptr(),
+///     counts: counts.as_mut_ptr(), head_keys: hk.as_mut_ptr(), ..Default::default() };
+/// sim::launch(1, 32, heads_shared_bytes(32, 2, 4), &|cta: &sim::SimCta| unsafe {
 ///     rbk_heads::<_, u32, EqualTo, 32, 2>(cta, &args)
 /// });
-/// assert_eq!((runs, heads, err), ([4], [0, 4], [0]));
-/// assert_eq!(&out[..4], &[7, 3, 7, 9]);
-/// assert_eq!(&codes[..4], &[0b01, 0b01 | 1 << 16, 0b10 | 2 << 16, 0b01 | 3 << 16]);
+/// assert_eq!(counts, [3]);
+/// assert_eq!(&hk[..3], &[7, 3, 7]);
+/// assert_eq!(&codes[..3], &[0b01, 0b01 | 1 << 16, 0b10 | 2 << 16]); // items 0, 2 and 5
 /// ```
 #[inline(always)]
 pub unsafe fn rbk_heads<C: Cta, K: Element, Eq: Comparator<K>, const NT: usize, const VT: usize>(
@@ -188,9 +141,7 @@ pub unsafe fn rbk_heads<C: Cta, K: Element, Eq: Comparator<K>, const NT: usize, 
     let (start, count) = tile_items(block, NT * VT, args.total);
     // Slot 0: the key before the tile; slot 1 + i: the tile's key i.
     let keys = cta.shared::<K>(0);
-    let scan_at = align16((NT * VT + 1) * core::mem::size_of::<K>());
-    let scratch = cta.shared::<u32>(scan_at);
-    let tile_prefix = cta.shared::<u64>(scan_at + align16(cta_scan_shared_len(NT) * 4));
+    let scratch = cta.shared::<u32>(align16((NT * VT + 1) * core::mem::size_of::<K>()));
     let src = args.keys.add(start as usize);
     let mut v = [K::ZERO; VT];
     for (k, x) in v.iter_mut().enumerate() {
@@ -220,51 +171,88 @@ pub unsafe fn rbk_heads<C: Cta, K: Element, Eq: Comparator<K>, const NT: usize, 
     let (before, tile_heads) =
         cta_scan::<C, u32, Plus, NT>(cta, bits.count_ones(), scratch, ScanKind::Exclusive);
     *args.codes.add(block as usize * NT + tid as usize) = bits | before << 16;
-
-    // The runs before the tile: published as an aggregate at once, then (warp 0, after the
-    // look-back) as an inclusive prefix.
-    let status = args.status.add(block as usize);
-    if block == 0 {
-        if tid == 0 {
-            cta.store_relaxed_u64(status, STATUS_PREFIX << 62 | tile_heads as u64);
-            *tile_prefix = 0;
-        }
-    } else {
-        if tid == 0 {
-            cta.store_relaxed_u64(status, STATUS_AGGREGATE << 62 | tile_heads as u64);
-        }
-        if cta.warp() == 0 {
-            let prefix = look_back(cta, args.status, block as u64);
-            if tid == 0 {
-                let inclusive = prefix + tile_heads as u64;
-                cta.store_relaxed_u64(status, STATUS_PREFIX << 62 | inclusive);
-                *tile_prefix = prefix;
-            }
-        }
-    }
-    cta.sync();
-    let prefix = *tile_prefix;
     if tid == 0 {
-        *args.heads.add(block as usize) = prefix;
-        if block + 1 == cta.grid() {
-            *args.run_count = prefix + tile_heads as u64;
-        }
+        *args.counts.add(block as usize) = tile_heads as u64;
     }
-    let mut r = prefix + before as u64;
-    let mut past = false;
+    let out = args.head_keys.add(start as usize + before as usize);
+    let mut r = 0;
     for k in 0..VT {
         if (bits >> k) & 1 != 0 {
-            if r < args.capacity {
-                *args.keys_out.add(r as usize) = *keys.add(1 + tid as usize * VT + k);
-            } else {
-                past = true;
-            }
+            *out.add(r) = *keys.add(1 + tid as usize * VT + k);
             r += 1;
         }
     }
-    if past {
-        cta.raise_error(args.error, ERROR_CAPACITY);
+}
+
+/// Pass 3: moves each tile's head keys to their runs in `keys_out`, one warp per tile,
+/// `NT / 32` tiles per CTA (a CTA per tile would spend more time starting CTAs than
+/// copying: a tile holds about `NT * VT / avg` heads); with more runs than `capacity`,
+/// the first thread raises [`ERROR_CAPACITY`] and nothing is moved. (`Eq`, unused, is
+/// the comparator of the keys' kernel set.)
+///
+/// # Safety
+/// `heads` readable at `0..tiles`, `run_count` one word, `head_keys` as [`rbk_heads`]
+/// left it, `keys_out` writable at `0..capacity`, `error` one word; the grid is
+/// [`keys_grid`] of the tiles (`total.div_ceil(NT * VT)`). No shared memory.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, EqualTo};
+/// use mgpu_segreduce::rbk::{keys_grid, rbk_keys, RbkKeysArgs};
+/// // Two tiles of 64 items with 1 and 2 heads: tile 0's head keys from hk[0], tile 1's
+/// // from hk[64]; one CTA of two warps moves both.
+/// let (mut hk, heads, count) = ([0u32; 128], [0u64, 1], [3u64]);
+/// (hk[0], hk[64], hk[65]) = (5, 6, 8);
+/// let (mut out, mut err) = ([0u32; 3], [0u32]);
+/// let args = RbkKeysArgs { total: 128, head_keys: hk.as_mut_ptr(), heads: heads.as_ptr(),
+///     run_count: count.as_ptr(), keys_out: out.as_mut_ptr(), capacity: 3,
+///     error: err.as_mut_ptr(), ..Default::default() };
+/// let grid = keys_grid(2, 64);
+/// sim::launch(grid as u32, 64, 0, &|cta: &sim::SimCta| unsafe {
+///     rbk_keys::<_, u32, EqualTo, 64, 1>(cta, &args)
+/// });
+/// assert_eq!((grid, out), (1, [5, 6, 8]));
+/// ```
+#[inline(always)]
+pub unsafe fn rbk_keys<C: Cta, K: Element, Eq: Comparator<K>, const NT: usize, const VT: usize>(
+    cta: &C,
+    args: &RbkKeysArgs<K>,
+) {
+    let runs = *args.run_count;
+    if runs > args.capacity {
+        if cta.block() == 0 && cta.tid() == 0 {
+            cta.raise_error(args.error, ERROR_CAPACITY);
+        }
+        return;
     }
+    let tiles = args.total.div_ceil((NT * VT) as u64);
+    let tile = cta.block() as u64 * (NT / 32) as u64 + cta.warp() as u64;
+    if tile >= tiles {
+        return;
+    }
+    let h0 = *args.heads.add(tile as usize);
+    let h1 = if tile + 1 < tiles {
+        *args.heads.add(tile as usize + 1)
+    } else {
+        runs
+    };
+    let src = args.head_keys.add(tile as usize * NT * VT);
+    let dst = args.keys_out.add(h0 as usize);
+    let mut i = cta.lane() as u64;
+    while i < h1 - h0 {
+        *dst.add(i as usize) = *src.add(i as usize);
+        i += 32;
+    }
+}
+
+/// CTAs of [`rbk_keys`] for `tiles` tiles with `nt` threads (a warp per tile).
+///
+/// ```
+/// assert_eq!(mgpu_segreduce::rbk::keys_grid(1000, 128), 250);
+/// ```
+pub const fn keys_grid(tiles: usize, nt: usize) -> usize {
+    tiles.div_ceil(nt / 32)
 }
 
 /// Bytes of shared memory [`rbk_reduce`] needs: the tile's values (then its results),
@@ -277,14 +265,15 @@ pub const fn reduce_shared_bytes(nt: usize, vt: usize, t_bytes: usize) -> usize 
     align16((nt * vt + 1) * t_bytes) + align16(seg_scan_shared_bytes(nt, t_bytes))
 }
 
-/// Pass 2: tile `cta.block()` reduces its values by run (see the module docs): every run
+/// Pass 4: tile `cta.block()` reduces its values by run (see the module docs): every run
 /// that ends in the tile gets the reduction of its values in the tile (the spine
 /// prepends the earlier tiles'), and the tile's carry-out (the open run's values) goes to
 /// `carry_out`. With more runs than `capacity` it raises [`ERROR_CAPACITY`] (tile 0) and
 /// stores nothing.
 ///
 /// # Safety
-/// `data` readable at `0..total`, `codes`, `heads` and `run_count` as pass 1 left them, `output` writable at `0..capacity`, `carry_out` at `0..grid`, `error` one word;
+/// `data` readable at `0..total`, `codes`, `heads` and `run_count` as passes 1 and 2 left
+/// them, `output` writable at `0..capacity`, `carry_out` at `0..grid`, `error` one word;
 /// shared memory is [`reduce_shared_bytes`]; the grid and shape are [`rbk_heads`]'.
 ///
 /// # Examples

@@ -210,7 +210,7 @@ fn reduce_by_key_launchers<D: Device>(dev: &D, t: Target) {
     assert_eq!(plan.runs(), runs);
     assert_eq!(plan.count_on_device().to_vec().unwrap(), [runs as u64]);
     let mut kout = DeviceVec::<u32, D>::zeros(dev, runs).unwrap();
-    plan.keys_into(kout.as_mut_slice()).unwrap();
+    plan.keys_into(kout.as_mut_slice()).unwrap().wait().unwrap();
     assert_eq!(kout.to_vec().unwrap(), want_k);
     let mut out = DeviceVec::<i64, D>::zeros(dev, runs).unwrap();
     for round in 0..2 {

@@ -340,7 +340,7 @@ fn gpu_rbk<D: Pick, K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp<T>>(
         backend.zeros::<K>(plan.runs())?,
         backend.zeros::<T>(plan.runs())?,
     );
-    plan.keys_into(pick_mut::<D, K>(&mut ko)?)?;
+    plan.keys_into(pick_mut::<D, K>(&mut ko)?)?.wait()?;
     plan.reduce(pick::<D, T>(values)?, pick_mut::<D, T>(&mut vo)?, op)?;
     Ok((ko, vo))
 }
