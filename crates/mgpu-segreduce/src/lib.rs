@@ -1,16 +1,19 @@
 //! # mgpu-segreduce: segmented reduction (seed 002)
 //!
 //! Layer: **algorithms**. Device code depends on `mgpu-core`, `mgpu-ctascan` (the CTA
-//! segmented scan), `mgpu-ctasearch` (Merge Path, the tile ranges) and `mgpu-loadbalance`
-//! (the checks of a load-balancing tile); the host launchers on `mgpu-runtime` and
-//! `mgpu-partition` (the load-balancing partitions).
+//! scans), `mgpu-ctasearch` (Merge Path, the tile ranges) and `mgpu-loadbalance` (its
+//! error bits); the host launchers on `mgpu-runtime`, `mgpu-partition` (the
+//! load-balancing partitions) and `mgpu-scan` (reduce-by-key's tile counts).
 //!
 //! | function | what it computes |
 //! | --- | --- |
 //! | [`seg_reduce_csr`], [`seg_reduce_csr_into`] | `output[j] = data[csr[j]] op ... op data[csr[j + 1] - 1]`, the identity for an empty segment |
 //! | [`spmv_csr`], [`spmv_csr_into`] | CSR sparse matrix times vector: `output[r] = sum of matrix[k] * vec[cols[k]]` over row `r`'s nonzeros |
 //! | [`spmv_csr_unary`], [`spmv_csr_unary_into`] | the same without matrix values: `sum of vec[cols[k]]` |
+//! | [`indirect_reduce_csr`], [`indirect_reduce_csr_into`] | as `seg_reduce_csr`, segment `j`'s values starting at `data[sources[j]]` |
+//! | [`reduce_by_key`], [`reduce_by_key_into`] | the runs of equal adjacent keys: each run's first key and its values reduced in order; the run count (read back, or left on the device) |
 //! | [`SegReducePlan`] | a CSR prepared once (its partitions), applied to new values: `seg_reduce`, `spmv` (the seed's preprocess/apply) |
+//! | [`ReduceByKeyPlan`] | keys prepared once (their runs), applied to new values: `reduce` |
 //!
 //! # How it partitions
 //!
