@@ -828,15 +828,15 @@ unsafe fn walk<
 
 /// Bytes of shared memory [`spine_reduce`] and [`spine_apply`] need for `nt` threads and
 /// `t_bytes`-byte values: the segmented scan's scratch, then `nt / 32` words for the
-/// warps' end flags and one value for the chunk's carry-in.
+/// warps' end flags, one value for the chunk's carry-in and 32 for the chunks it folds.
 ///
 /// # Examples
 ///
 /// ```
-/// assert_eq!(mgpu_segreduce::device::spine_shared_bytes(256, 8), 96 + 32 + 16);
+/// assert_eq!(mgpu_segreduce::device::spine_shared_bytes(256, 8), 96 + 32 + 264);
 /// ```
 pub const fn spine_shared_bytes(nt: usize, t_bytes: usize) -> usize {
-    align16(seg_scan_shared_bytes(nt, t_bytes)) + align16(4 * (nt / WARP_SIZE as usize)) + 16
+    align16(seg_scan_shared_bytes(nt, t_bytes)) + align16(4 * (nt / WARP_SIZE as usize)) + 33 * 8
 }
 
 /// A thread's `VT` consecutive tiles of chunk `cta.block()` (chunks of `NT * VT` tiles),
@@ -1010,18 +1010,45 @@ pub unsafe fn spine_apply<
     let warp_ends = cta.shared::<u32>(align16(seg_scan_shared_bytes(NT, t_bytes)));
     let chunk_in = cta.shared::<T>(align16(seg_scan_shared_bytes(NT, t_bytes)) + align16(4 * nw));
 
-    // The carry entering the chunk.
-    if tid == 0 {
+    // The carry entering the chunk: warp 0 reads the chunks before it 32 at a time
+    // (lane `l` the chunk `end - 1 - l`) back to the nearest one that ends a segment, and
+    // lane 0 folds them in order through shared memory.
+    if cta.warp() == 0 {
+        let lane = cta.lane() as usize;
+        let window = chunk_in.add(1);
         let mut c = Op::identity();
-        let mut k = chunk as usize;
-        while k > 0 {
-            k -= 1;
-            c = Op::apply(*args.chunk_carry.add(k), c);
-            if *args.chunk_ends.add(k) != 0 {
+        let mut end = chunk as usize;
+        while end > 0 {
+            let (v, ends) = if end > lane {
+                let k = end - 1 - lane;
+                (*args.chunk_carry.add(k), *args.chunk_ends.add(k) != 0)
+            } else {
+                (Op::identity(), true)
+            };
+            *window.add(lane) = v;
+            let vote = cta.ballot(u32::MAX, ends);
+            cta.sync_warp(u32::MAX);
+            if lane == 0 {
+                let first = if vote != 0 {
+                    vote.trailing_zeros() as usize
+                } else {
+                    31
+                };
+                let mut w = Op::identity();
+                for j in (0..=first).rev() {
+                    w = Op::apply(w, *window.add(j));
+                }
+                c = Op::apply(w, c);
+            }
+            cta.sync_warp(u32::MAX);
+            if vote != 0 {
                 break;
             }
+            end = end.saturating_sub(32);
         }
-        *chunk_in = c;
+        if lane == 0 {
+            *chunk_in = c;
+        }
     }
     let (x, ended) = fold_tiles::<T, I, Op, NT, VT>(args, chunk, tid, None);
     let vote = cta.ballot(u32::MAX, ended);

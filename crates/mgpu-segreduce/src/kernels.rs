@@ -41,14 +41,16 @@ pub mod tuning {
         threads_per_sm8: 1024,
     };
 
-    /// The spine: a value is one tile of [`TILES`]; 256 threads of 8 tiles, so one CTA
-    /// joins 2048 tiles (3.9 million merge steps of 4-byte elements on sm_90).
+    /// The spine: a value is one tile of [`TILES`]; 256 threads of one tile each, so a
+    /// CTA joins 256 tiles. Its threads fold their tiles serially (a read-modify-write of
+    /// a result each), so it is latency-bound: on an H100 at 2^24, 8 tiles a thread (5
+    /// CTAs in all) took 12 us of a 68 us reduction.
     ///
     /// ```
     /// use mgpu_core::Arch;
-    /// assert_eq!(mgpu_segreduce::kernels::tuning::SPINE.shape(Arch::Sm90).nv(8), 2048);
+    /// assert_eq!(mgpu_segreduce::kernels::tuning::SPINE.shape(Arch::Sm90).nv(8), 256);
     /// ```
-    pub const SPINE: Tuning = Tuning::uniform(Shape::uniform(256, 8), 1024);
+    pub const SPINE: Tuning = Tuning::uniform(Shape::uniform(256, 1), 1024);
 
     /// Reduce-by-key's passes ([`crate::rbk`]): a value is one item. The passes over the
     /// keys and over the values must cut the same tiles whatever the key and value
@@ -244,8 +246,8 @@ mgpu_core::kernel_types! {
     ///
     /// ```
     /// use mgpu_core::{Kernel, Plus};
-    /// type K = mgpu_segreduce::kernels::SpineApply<u64, u32, Plus, 256, 8>;
-    /// assert_eq!((K::ENTRY, K::NV), ("segreduce_spine_apply_u64_u32_plus", 2048));
+    /// type K = mgpu_segreduce::kernels::SpineApply<u64, u32, Plus, 256, 1>;
+    /// assert_eq!((K::ENTRY, K::NV), ("segreduce_spine_apply_u64_u32_plus", 256));
     /// ```
     pub struct SpineApply {
         tuning: tuning::SPINE,
