@@ -93,6 +93,17 @@
 //! - Kernel insert: two different neighbours swapped and an index of `n + 1`, at each place;
 //!   a swap across the tile 0|1 boundary; index 0 set to `I::MAX`: `InvalidInput`.
 //!
+//! The segmented reduction (`segreduce.rs`; `u32` and `u64` indices):
+//! - seg_reduce_csr with an output of `n + 1`, SpMV with one column short, the indirect
+//!   reduction with one source short, reduce-by-key with one value short:
+//!   `LengthMismatch`. Values with no segments; reduce-by-key outputs one slot short of the
+//!   runs (keys or values), the count still right: `InvalidInput`.
+//! - Kernel (`ERROR_FIRST`, `ERROR_UNSORTED`, `ERROR_TOTAL`, checked in shared memory as
+//!   the tiles load the CSR): `csr[0] = 1`; a start dipping by 1 and the starts past the
+//!   total from a segment on, at each place: `InvalidInput`.
+//! - Kernel (`ERROR_COLUMN`, `ERROR_GATHER`): a column equal to the vector's length, and a
+//!   segment's source range ending one past the data, in the middle tile: `InvalidInput`.
+//!
 //! Random damage (`fuzz.rs`): valid inputs of two or three tiles with one to three random
 //! changes (swaps, nudges by -2 to 2, random values); both backends must agree (both accept
 //! with the same output, or both reject with the same variant).
@@ -115,6 +126,8 @@ mod intervalmove;
 mod loadbalance;
 #[path = "bad_input/scan.rs"]
 mod scan;
+#[path = "bad_input/segreduce.rs"]
+mod segreduce;
 
 use common::Scale;
 
@@ -165,6 +178,10 @@ instances! {
     bulk_remove_faults<f64, u64> => bulk::remove_faults;
     bulk_insert_faults<i32, u32> => bulk::insert_faults;
     bulk_insert_faults<f64, u64> => bulk::insert_faults;
+
+    segreduce_host_checks => segreduce::host_checks;
+    segreduce_csr_faults<u32> => segreduce::csr_faults;
+    segreduce_csr_faults<u64> => segreduce::csr_faults;
 
     fuzz_load_balance => fuzz::load_balance;
     fuzz_intervals => fuzz::intervals;
