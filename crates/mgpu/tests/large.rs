@@ -33,6 +33,10 @@
 //!   `u32` indices (output 3 * 2^30 + 1 elements), and 3 * (2^20 + 1) values from an array
 //!   at a `u64` index array with duplicates (output just past 2^31, the last three
 //!   appended).
+//! - `seg_reduce_csr`: the same intervals as a CSR of `u64` starts over 2^31 + 7 `u64`
+//!   values `p`: every segment's sum (an arithmetic series; 0 for the empty ones).
+//! - `reduce_by_key`: 2^31 + 7 `u32` keys in runs of 1 to 12, values 1: every run's key
+//!   and length. (Not run on a GPU yet.)
 //! - `overflow_u32_*`: `u32` indices whose total is 2^32 + 16 (2^20 counts of 2^12, the
 //!   last plus 16) give `Error::IndexOverflow` up front: the count scan, the
 //!   load-balancing search from counts, interval expand, naive expand and gather (through
@@ -1082,6 +1086,66 @@ fn overflow_u32_interval_move(b: &Backend, n: usize) {
     );
 }
 
+/// Segmented reduction over the intervals' scan as a CSR (`u64` starts, runs of empty
+/// segments, one segment of 200,003 per period), the values `p` (u64, generated): each
+/// result is an arithmetic series. Then SpMV-free reduce-by-key over keys that are the
+/// segment of each position (the same runs, less the empty segments), values 1: each
+/// run's count and key.
+fn seg_reduce_csr(b: &Backend, total: usize) {
+    let (iv, mut log, scan) = intervals_and_scan(b, total, "seg_reduce_csr", "u64 values, ");
+    let data = upload_with(b, total, |p| p as u64);
+    log.step("generate and upload the values");
+    let out = b
+        .seg_reduce_csr(&data, &scan, Plus)
+        .expect("seg_reduce_csr");
+    log.step("seg_reduce_csr");
+    log.memory(b);
+    let series = |j: usize| {
+        let (s, e) = (iv.start(j), iv.end(j));
+        if e == s {
+            0
+        } else {
+            (s + e - 1) * (e - s) / 2
+        }
+    };
+    verify_each(&out, "seg_reduce_csr", iv.n, series);
+    log.step("download and check every segment");
+}
+
+/// Reduce-by-key of `total` u32 keys in runs of 1 to 12 (the key of run `r` is `r % 5`,
+/// so equal keys meet only in different runs), values 1: the run count, each run's key
+/// and length.
+fn reduce_by_key(b: &Backend, total: usize) {
+    let len = |r: u64| 1 + mix(r) % 12;
+    let mut starts = Vec::with_capacity(total / 6 + 1);
+    let mut p = 0u64;
+    while p < total as u64 {
+        starts.push(p);
+        p += len(starts.len() as u64 - 1);
+    }
+    let runs = starts.len();
+    let run_of = |p: usize| starts.partition_point(|&s| s <= p as u64) - 1;
+    let mut log = Log::new(
+        b,
+        "reduce_by_key",
+        format!("{total} u32 keys in {runs} runs, u32 values 1"),
+    );
+    let keys = upload_with(b, total, |p| (run_of(p) % 5) as u32);
+    let values = upload_with(b, total, |_| 1u32);
+    log.step("generate and upload keys and values");
+    let (k, v) = b
+        .reduce_by_key(&keys, &values, mgpu::EqualTo, Plus)
+        .expect("reduce_by_key");
+    log.step("reduce_by_key");
+    log.memory(b);
+    verify_each(&k, "reduce_by_key keys", runs, |r| (r % 5) as u32);
+    let end = |r: usize| starts.get(r + 1).copied().unwrap_or(total as u64);
+    verify_each(&v, "reduce_by_key values", runs, |r| {
+        (end(r) - starts[r]) as u32
+    });
+    log.step("download and check every run");
+}
+
 // ---------------------------------------------------------------------------------------
 // The instances.
 
@@ -1114,7 +1178,8 @@ macro_rules! group {
 group! {
     (1_000_003, 9_001, LARGE_N): scan, scan_counts;
     (1_000_007, 5_007, LARGE_TOTAL):
-        load_balance_search, interval_expand, interval_move, interval_gather, interval_scatter;
+        load_balance_search, interval_expand, interval_move, interval_gather, interval_scatter,
+        seg_reduce_csr, reduce_by_key;
     (1_000_006, 6_002, LARGE_N): bulk_remove;
     (1 << 20, 1 << 12, LARGE_INSERT_SOURCE): bulk_insert;
     (1 << 16, 1 << 12, OVERFLOW_COUNTS):
