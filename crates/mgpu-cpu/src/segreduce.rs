@@ -104,6 +104,18 @@ fn spmv<T: Element, I: Index>(
 where
     Plus: AssociativeOp<T>,
 {
+    spmv_with::<T, I, Plus>(nonzeros, cols, csr, vec_len, output, value)
+}
+
+/// [`spmv`] reducing each row with `Add` (a semiring's addition).
+fn spmv_with<T: Element, I: Index, Add: AssociativeOp<T>>(
+    nonzeros: usize,
+    cols: &[I],
+    csr: &[I],
+    vec_len: usize,
+    output: &mut [T],
+    value: impl Fn(usize) -> T + Sync,
+) -> Result<()> {
     validate(csr, nonzeros as u64)?;
     let past = if cols.len() < PARALLEL_MIN_LEN {
         cols.iter().any(|c| c.to_usize() >= vec_len)
@@ -114,9 +126,46 @@ where
         Violation::check([Violation::ColumnRange { vec_len }])?;
     }
     for_each_segment(csr, nonzeros, output, |_, range| {
-        range.fold(Plus::identity(), |acc, k| Plus::apply(acc, value(k)))
+        range.fold(Add::identity(), |acc, k| Add::apply(acc, value(k)))
     });
     Ok(())
+}
+
+/// CSR SpMV over a semiring (seed 002's `SpmvCsrBinary` with its `mul` and `add`
+/// operators): `output[r]` becomes `Add` over row `r`'s nonzeros `k` of
+/// `Mul(matrix[k], vec[cols[k]])`, in order (`Add`'s identity for an empty row). The
+/// same semantics and errors as the GPU backend (`mgpu_segreduce::spmv_csr_semiring`).
+///
+/// # Errors
+/// As [`spmv_csr`].
+///
+/// # Examples
+///
+/// Min-plus: one relaxation step of shortest paths.
+///
+/// ```
+/// use mgpu_core::{Minimum, Plus};
+/// let mut d = [0i32; 3];
+/// mgpu_cpu::spmv_csr_semiring::<i32, u32, Plus, Minimum>(&[1, 2, 3], &[0, 2, 1], &[0, 2, 2], &[0, 10, 100], &mut d)?;
+/// assert_eq!(d, [1, i32::MAX, 13]);
+/// # Ok::<(), mgpu_core::Error>(())
+/// ```
+pub fn spmv_csr_semiring<T: Element, I: Index, Mul: BinaryOp<T>, Add: AssociativeOp<T>>(
+    matrix: &[T],
+    cols: &[I],
+    csr: &[I],
+    vec: &[T],
+    output: &mut [T],
+) -> Result<()> {
+    checks::spmv_csr::<I>(
+        Some(matrix.len()),
+        cols.len(),
+        csr.len(),
+        Some(output.len()),
+    )?;
+    spmv_with::<T, I, Add>(cols.len(), cols, csr, vec.len(), output, |k| {
+        Mul::apply(matrix[k], vec[cols[k].to_usize()])
+    })
 }
 
 /// CSR sparse matrix times dense vector (seed 002's `SpmvCsrBinary` with its default

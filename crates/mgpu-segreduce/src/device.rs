@@ -166,6 +166,42 @@ where
     }
 }
 
+/// CSR SpMV over another semiring (seed 002's `SpmvCsrBinary` with its `mul` operator):
+/// `Mul(data[i], vec[cols[i]])`, the tiles' operator being the semiring's `add` (min-plus
+/// for shortest paths: `Mul = Plus`, `add = Minimum`); a column past the vector raises
+/// [`ERROR_COLUMN`] and reads nothing.
+///
+/// ```
+/// use mgpu_core::Plus;
+/// use mgpu_segreduce::device::{SegReduceArgs, SpmvWith, Values};
+/// let (m, c, v) = ([2i32, 3], [1u32, 0], [10i32, 20]);
+/// let args = SegReduceArgs { data: m.as_ptr(), total: 2, cols: c.as_ptr(), vec: v.as_ptr(), vec_len: 2, ..Default::default() };
+/// assert_eq!(unsafe { <SpmvWith<Plus> as Values<i32, u32>>::value(&args, 0, &mut 0) }, 22);
+/// ```
+#[derive(Debug, Default)]
+pub struct SpmvWith<Mul>(core::marker::PhantomData<Mul>);
+
+impl<Mul> Clone for SpmvWith<Mul> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<Mul> Copy for SpmvWith<Mul> {}
+
+impl<T: Element, I: Idx, Mul: BinaryOp<T>> Values<T, I> for SpmvWith<Mul> {
+    #[inline(always)]
+    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T {
+        let col = (*args.cols.add(i)).to_u64();
+        if col < args.vec_len {
+            Mul::apply(*args.data.add(i), *args.vec.add(col as usize))
+        } else {
+            *bad |= ERROR_COLUMN;
+            T::ZERO
+        }
+    }
+}
+
 /// CSR SpMV, unary (seed 002's `SpmvCsrUnary`): `vec[cols[i]]` (no matrix values); a
 /// column past the vector raises [`ERROR_COLUMN`].
 ///

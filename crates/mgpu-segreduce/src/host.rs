@@ -505,6 +505,75 @@ mgpu_runtime::queued_and_blocking! {
     /// ```
     pub fn spmv_csr;
 
+    /// CSR SpMV over a semiring (seed 002's `SpmvCsrBinary` with its `mul` and `add`
+    /// operators), queued without synchronising: `output[r]` becomes `Add` over row `r`'s
+    /// nonzeros `k` of `Mul(matrix[k], vec[cols[k]])`, in order, `Add`'s identity for an
+    /// empty row ([`Semiring`](crate::kernels::Semiring)`(Plus, Minimum)`: one step of
+    /// shortest paths, `+inf` or `MAX` for a row with no edges). Errors as
+    /// [`spmv_csr_into`].
+    ///
+    /// # Examples
+    ///
+    /// Edge weights `[1 0 2; 0 0 0; 0 3 0]` (a zero: no edge) and distances `[0, 10, 100]`:
+    /// row 0 reaches min(1 + 0, 2 + 100).
+    ///
+    /// ```
+    /// use mgpu_core::{Minimum, Plus};
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// use mgpu_segreduce::kernels::Semiring;
+    /// let dev = Simulator::new();
+    /// let w = DeviceVec::from_slice(&dev, &[1i32, 2, 3]).unwrap();
+    /// let cols = DeviceVec::from_slice(&dev, &[0u32, 2, 1]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
+    /// let d = DeviceVec::from_slice(&dev, &[0i32, 10, 100]).unwrap();
+    /// let mut y = DeviceVec::<i32, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_segreduce::spmv_csr_semiring_into(
+    ///     w.as_slice(), cols.as_slice(), csr.as_slice(), d.as_slice(), y.as_mut_slice(),
+    ///     Semiring(Plus, Minimum),
+    /// ).unwrap().wait().unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![1, i32::MAX, 13]);
+    /// ```
+    pub fn spmv_csr_semiring_into[D: Device, T: Element, I: LoadBalanceIndex, Mul, Add](
+        matrix: DeviceSlice<'_, T, D>,
+        cols: DeviceSlice<'_, I, D>,
+        csr: DeviceSlice<'_, I, D>,
+        vec: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+        _semiring: crate::kernels::Semiring<Mul, Add>,
+    ) -> Result<Pending<D>>
+    where [crate::kernels::Semiring<Mul, Add>: crate::kernels::SpmvSemiring<T, I>]
+    {
+        mgpu_core::checks::spmv_csr::<I>(Some(matrix.len()), cols.len(), csr.len(), Some(output.len()))?;
+        mgpu_core::by_arch!(
+            csr.device().arch(),
+            crate::kernels::Semiring<Mul, Add> as crate::kernels::SpmvSemiring<T, I>,
+            run::<D, T, I>(matrix.as_ptr(), cols.len(), csr, output, Extra::Spmv(cols, vec))
+        )
+    }
+    /// [`spmv_csr_semiring_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// Or-and (reachability): which rows reach a set vertex.
+    ///
+    /// ```
+    /// use mgpu_core::{BitAnd, BitOr};
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// use mgpu_segreduce::kernels::Semiring;
+    /// let dev = Simulator::new();
+    /// let ones = DeviceVec::from_slice(&dev, &[1u32; 3]).unwrap();
+    /// let cols = DeviceVec::from_slice(&dev, &[0u32, 2, 1]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap();
+    /// let set = DeviceVec::from_slice(&dev, &[0u32, 1, 0]).unwrap();
+    /// let mut y = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_segreduce::spmv_csr_semiring(
+    ///     ones.as_slice(), cols.as_slice(), csr.as_slice(), set.as_slice(), y.as_mut_slice(),
+    ///     Semiring(BitAnd, BitOr),
+    /// ).unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![0, 0, 1]);
+    /// ```
+    pub fn spmv_csr_semiring;
+
     /// Unary CSR SpMV (seed 002's `SpmvCsrUnary` with its default operator), queued
     /// without synchronising: `output[r]` becomes the sum of `vec[cols[k]]` over row `r`'s
     /// nonzeros `k` (a pattern matrix of ones times the vector). Errors as

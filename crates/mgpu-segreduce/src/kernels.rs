@@ -341,6 +341,38 @@ pub trait SpmvForm<T: Element, I>: Values<T, I> {
     type Sm70: KernelSet<T, I>;
 }
 
+/// A semiring `(Mul, Add)` for CSR SpMV (seed 002's `SpmvCsrBinary` with its `mul` and
+/// `add` operators): `output[r]` is `Add` over row `r`'s nonzeros of
+/// `Mul(matrix[k], vec[cols[k]])`, `Add`'s identity for an empty row.
+///
+/// ```
+/// use mgpu_core::{Minimum, Plus};
+/// let min_plus = mgpu_segreduce::kernels::Semiring(Plus, Minimum);
+/// assert_eq!(format!("{min_plus:?}"), "Semiring(Plus, Minimum)");
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Semiring<Mul, Add>(pub Mul, pub Add);
+
+/// The SpMV semirings with kernels, for elements `T` and indices `I` (u32, u64): min-plus
+/// (`Semiring(Plus, Minimum)`, shortest paths) and max-plus (`Semiring(Plus, Maximum)`,
+/// longest paths, bottlenecks) for every element type, or-and (`Semiring(BitAnd, BitOr)`,
+/// reachability) for the integers. The plain product is [`SpmvForm`]'s.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{Kernel, Maximum, Plus};
+/// use mgpu_segreduce::kernels::{KernelSet, Semiring, SpmvSemiring};
+/// type S = <Semiring<Plus, Maximum> as SpmvSemiring<f32, u64>>::Sm90;
+/// assert_eq!(<S as KernelSet<f32, u64>>::Tiles::ENTRY, "segreduce_spmv_maxplus_f32_u64");
+/// ```
+pub trait SpmvSemiring<T: Element, I> {
+    /// The sm_90 kernels.
+    type Sm90: KernelSet<T, I>;
+    /// The sm_70 kernels.
+    type Sm70: KernelSet<T, I>;
+}
+
 /// An operator the indirect segmented reduction has kernels for: the same as
 /// [`SegReduceOp`]'s, sharing its spine.
 ///
@@ -425,10 +457,35 @@ macro_rules! for_each_segreduce_instance {
         ));
         $crate::for_each_segreduce_instance!(@ops $mode, $i, [Mat2Mul mat2mul], u64);
         $crate::__core::for_each_element!($crate::for_each_segreduce_instance!(@spmv $mode, $i));
+        $crate::__core::for_each_integer!($crate::for_each_segreduce_instance!(@orand $mode, $i));
     };
     (@spmv $mode:ident, $i:ident, $t:ident) => {
         $crate::for_each_segreduce_instance!(@form $mode, $i, $t, SpmvBinary, segreduce_spmv_binary);
         $crate::for_each_segreduce_instance!(@form $mode, $i, $t, SpmvUnary, segreduce_spmv_unary);
+        $crate::for_each_segreduce_instance!(@semiring $mode, $i, $t, Plus, Minimum, segreduce_spmv_minplus);
+        $crate::for_each_segreduce_instance!(@semiring $mode, $i, $t, Plus, Maximum, segreduce_spmv_maxplus);
+    };
+    (@orand $mode:ident, $i:ident, $t:ident) => {
+        $crate::for_each_segreduce_instance!(@semiring $mode, $i, $t, BitAnd, BitOr, segreduce_spmv_orand);
+    };
+    (@semiring $mode:ident, $i:ident, $t:ident, $mul:ident, $add:ident, $entry:ident) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels<$t, $i, $crate::__core::$add,
+                $crate::device::SpmvWith<$crate::__core::$mul>>,
+                width: $t, name: [$t _ $i];
+            impl SpmvSemiring<$t, $i>
+                for $crate::kernels::Semiring<$crate::__core::$mul, $crate::__core::$add> {
+                [SpmvTiles $entry TILES],
+                ($crate::__core::tuned!(
+                    $crate::kernels::SpineReduce<$t, $i, $crate::__core::$add>,
+                    $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
+                )),
+                ($crate::__core::tuned!(
+                    $crate::kernels::SpineApply<$t, $i, $crate::__core::$add>,
+                    $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
+                ));
+            }
+        }
     };
     (@form $mode:ident, $i:ident, $t:ident, $form:ident, $entry:ident) => {
         $crate::__core::family_instance! {

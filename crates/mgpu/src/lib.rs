@@ -75,6 +75,7 @@ pub use mgpu_runtime::{
     Arch, Context, Device, DeviceInfo, DeviceSlice, DeviceSliceMut, DeviceVec, Pending, Simulator,
 };
 pub use mgpu_scan::{ScanKind, ScanOp};
+pub use mgpu_segreduce::kernels::Semiring;
 pub use mgpu_segreduce::SegReduceOp;
 
 /// The CPU backend (`mgpu-cpu`): every algorithm on host slices with rayon, operators as

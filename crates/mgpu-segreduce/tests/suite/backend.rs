@@ -473,6 +473,100 @@ where
     ));
 }
 
+/// SpMV over the min-plus and max-plus semirings (and or-and for integers), every
+/// backend, against the plain loop with the same operators; exact (min and max of sums of
+/// small integers), empty rows giving the addition's identity.
+fn spmv_semiring<T: Elem, I: LoadBalanceIndex>(b: &Backend, t: Target)
+where
+    mgpu::Semiring<Plus, Minimum>: mgpu_segreduce::kernels::SpmvSemiring<T, I>,
+    mgpu::Semiring<Plus, Maximum>: mgpu_segreduce::kernels::SpmvSemiring<T, I>,
+    Plus: mgpu::AssociativeOp<T>,
+    Minimum: mgpu::AssociativeOp<T>,
+    Maximum: mgpu::AssociativeOp<T>,
+{
+    use mgpu::{AssociativeOp, BinaryOp};
+    let mut rng = Rng::new(0x5e3);
+    for nnz in t.sizes(&[0, 7, 3 * NV + 5, 100_000, 5_000_000]) {
+        let rows = (nnz / 16).max(1);
+        let mut lengths = kit::pareto_counts(&mut rng, rows, 1.5, nnz as u64);
+        lengths.push(0);
+        let x = kit::uniform_values::<T>(&mut rng, rows, 16);
+        let (m, cols, csr) = sparse::<T>(&mut rng, &lengths, x.len() as u64, 16);
+        let (bm, bc, br, bx) = (
+            b.upload(&m).unwrap(),
+            b.upload(&kit::to_index::<I>(&cols)).unwrap(),
+            b.upload(&kit::to_index::<I>(&csr)).unwrap(),
+            b.upload(&x).unwrap(),
+        );
+        let add = <Plus as BinaryOp<T>>::apply;
+        let got = b
+            .spmv_csr_semiring(&bm, &bc, &br, &bx, mgpu::Semiring(Plus, Minimum))
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        let want = kit::spmv_csr(
+            Some(&m),
+            &cols,
+            &csr,
+            &x,
+            <Minimum as AssociativeOp<T>>::identity(),
+            <Minimum as BinaryOp<T>>::apply,
+            add,
+        );
+        assert_eq!(kit::bits(&got), kit::bits(&want), "min-plus nnz = {nnz}");
+        let got = b
+            .spmv_csr_semiring(&bm, &bc, &br, &bx, mgpu::Semiring(Plus, Maximum))
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        let want = kit::spmv_csr(
+            Some(&m),
+            &cols,
+            &csr,
+            &x,
+            <Maximum as AssociativeOp<T>>::identity(),
+            <Maximum as BinaryOp<T>>::apply,
+            add,
+        );
+        assert_eq!(kit::bits(&got), kit::bits(&want), "max-plus nnz = {nnz}");
+    }
+    // A column past the vector: the same error as the plain product.
+    let (m, c, r, x) = (
+        b.upload(&[1, 2, 3].map(T::from_u64)).unwrap(),
+        b.upload(&kit::to_index::<I>(&[0, 3, 1])).unwrap(),
+        b.upload(&kit::to_index::<I>(&[0, 2, 2])).unwrap(),
+        b.upload(&[1, 10, 100].map(T::from_u64)).unwrap(),
+    );
+    expect_invalid(
+        b.spmv_csr_semiring(&m, &c, &r, &x, mgpu::Semiring(Plus, Minimum)),
+        "a column index is past the vector's length 3",
+    );
+}
+
+/// Or-and (reachability) over random 0/1 patterns and vectors, against the plain loop.
+fn spmv_or_and(b: &Backend, t: Target) {
+    let mut rng = Rng::new(0x0a9d);
+    for nnz in t.sizes(&[9, 3 * NV + 5, 200_000]) {
+        let rows = (nnz / 16).max(1);
+        let lengths = kit::uniform_counts(&mut rng, nnz, 32);
+        let x: Vec<u32> = kit::uniform_values(&mut rng, rows, 2);
+        let (m, cols, csr) = sparse::<u32>(&mut rng, &lengths, x.len() as u64, 2);
+        let got = b
+            .spmv_csr_semiring(
+                &b.upload(&m).unwrap(),
+                &b.upload(&kit::to_index::<u32>(&cols)).unwrap(),
+                &b.upload(&kit::to_index::<u32>(&csr)).unwrap(),
+                &b.upload(&x).unwrap(),
+                mgpu::Semiring(BitAnd, BitOr),
+            )
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        let want = kit::spmv_csr(Some(&m), &cols, &csr, &x, 0, |a, b| a | b, |a, b| a & b);
+        assert_eq!(got, want, "or-and nnz = {nnz}");
+    }
+}
+
 /// The indirect reduction: segments of uniform and edge-case lengths laid out in `data`
 /// in a random order (and overlapping: every segment's source moved onto the first), the
 /// non-commutative `Mat2Mul` among the operators, against the plain loop over the
@@ -550,6 +644,10 @@ where
 }
 
 mgpu_testkit::backend_tests! {
+    spmv_semiring_i32 = spmv_semiring::<i32, u32>,
+    spmv_semiring_f64_u64 = spmv_semiring::<f64, u64>,
+    spmv_semiring_f32 = spmv_semiring::<f32, u32>,
+    spmv_or_and,
     indirect_u32 = indirect::<u32>,
     indirect_u64 = indirect::<u64>,
     spmv_f64 = spmv::<f64, u32>,

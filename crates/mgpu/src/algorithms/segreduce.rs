@@ -8,7 +8,7 @@ use mgpu_core::{Element, Result};
 use mgpu_loadbalance::LoadBalanceIndex;
 use mgpu_runtime::{Context, Simulator};
 use mgpu_segreduce::device::{SpmvBinary, SpmvUnary};
-use mgpu_segreduce::kernels::{IndirectOp, RbkKey, RbkOp, SpmvForm};
+use mgpu_segreduce::kernels::{IndirectOp, RbkKey, RbkOp, Semiring, SpmvForm, SpmvSemiring};
 use mgpu_segreduce::SegReduceOp;
 
 impl Backend {
@@ -198,6 +198,63 @@ impl Backend {
     }
 
     /// SpMV's buffer and size checks, then its output (one element per row).
+    /// CSR SpMV over a semiring (the seeds' `SpmvCsrBinary` with its `mul` and `add`
+    /// operators): as [`Backend::spmv_csr`], with row `r`'s element `Add` over its
+    /// nonzeros of `Mul(matrix[k], vec[cols[k]])`, `Add`'s identity for an empty row.
+    /// [`Semiring`]`(Plus, Minimum)` (min-plus: shortest paths) and `(Plus, Maximum)` for
+    /// every element type, `(BitAnd, BitOr)` (reachability) for the integers.
+    /// Synchronises.
+    ///
+    /// # Errors
+    ///
+    /// As [`Backend::spmv_csr`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu::{Backend, Minimum, Plus, Semiring};
+    /// let backend = Backend::cpu();
+    /// let w = backend.upload(&[1.0f32, 2.0, 3.0])?;
+    /// let cols = backend.upload(&[0u32, 2, 1])?;
+    /// let csr = backend.upload(&[0u32, 2, 2])?;
+    /// let d = backend.upload(&[0.0f32, 10.0, 100.0])?;
+    /// let y = backend.spmv_csr_semiring(&w, &cols, &csr, &d, Semiring(Plus, Minimum))?;
+    /// assert_eq!(y.to_vec()?, vec![1.0, f32::INFINITY, 13.0]);
+    /// # Ok::<(), mgpu::Error>(())
+    /// ```
+    pub fn spmv_csr_semiring<T: Element, I: LoadBalanceIndex, Mul, Add>(
+        &self,
+        matrix: &Buffer<T>,
+        cols: &Buffer<I>,
+        csr: &Buffer<I>,
+        vec: &Buffer<T>,
+        semiring: Semiring<Mul, Add>,
+    ) -> Result<Buffer<T>>
+    where
+        Semiring<Mul, Add>: SpmvSemiring<T, I>,
+        Mul: BinaryOp<T>,
+        Add: AssociativeOp<T>,
+    {
+        self.view(matrix, "matrix")?;
+        let mut out = self.spmv_output(cols, csr, vec, Some(matrix.len()))?;
+        match &mut out {
+            Buffer::Cuda(_) => {
+                gpu_semiring::<Context, T, I, Mul, Add>(matrix, cols, csr, vec, &mut out, semiring)?
+            }
+            Buffer::Simulator(_) => gpu_semiring::<Simulator, T, I, Mul, Add>(
+                matrix, cols, csr, vec, &mut out, semiring,
+            )?,
+            Buffer::Host(o) => mgpu_cpu::spmv_csr_semiring::<T, I, Mul, Add>(
+                host(matrix)?,
+                host(cols)?,
+                host(csr)?,
+                host(vec)?,
+                o,
+            )?,
+        }
+        Ok(out)
+    }
+
     /// Reduce-by-key (the seeds' `ReduceByKey`): a run is a maximal stretch of adjacent
     /// keys that `Eq` calls equal ([`EqualTo`](crate::EqualTo): `==`, so a NaN key is a
     /// run of its own). Returns the runs' first keys and their values reduced with `Op`
@@ -343,4 +400,24 @@ fn gpu_rbk<D: Pick, K: Element, T: Element, Eq: RbkKey<K>, Op: RbkOp<T>>(
     plan.keys_into(pick_mut::<D, K>(&mut ko)?)?.wait()?;
     plan.reduce(pick::<D, T>(values)?, pick_mut::<D, T>(&mut vo)?, op)?;
     Ok((ko, vo))
+}
+
+fn gpu_semiring<D: Pick, T: Element, I: LoadBalanceIndex, Mul, Add>(
+    matrix: &Buffer<T>,
+    cols: &Buffer<I>,
+    csr: &Buffer<I>,
+    vec: &Buffer<T>,
+    out: &mut Buffer<T>,
+    semiring: Semiring<Mul, Add>,
+) -> Result<()>
+where
+    Semiring<Mul, Add>: SpmvSemiring<T, I>,
+{
+    let (m, c, r, v) = (
+        pick::<D, T>(matrix)?,
+        pick::<D, I>(cols)?,
+        pick::<D, I>(csr)?,
+        pick::<D, T>(vec)?,
+    );
+    mgpu_segreduce::spmv_csr_semiring(m, c, r, v, pick_mut::<D, T>(out)?, semiring)
 }
