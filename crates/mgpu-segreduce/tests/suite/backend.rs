@@ -484,7 +484,6 @@ where
     Minimum: mgpu::AssociativeOp<T>,
     Maximum: mgpu::AssociativeOp<T>,
 {
-    use mgpu::{AssociativeOp, BinaryOp};
     let mut rng = Rng::new(0x5e3);
     for nnz in t.sizes(&[0, 7, 3 * NV + 5, 100_000, 5_000_000]) {
         let rows = (nnz / 16).max(1);
@@ -498,37 +497,10 @@ where
             b.upload(&kit::to_index::<I>(&csr)).unwrap(),
             b.upload(&x).unwrap(),
         );
-        let add = <Plus as BinaryOp<T>>::apply;
-        let got = b
-            .spmv_csr_semiring(&bm, &bc, &br, &bx, mgpu::Semiring(Plus, Minimum))
-            .unwrap()
-            .to_vec()
-            .unwrap();
-        let want = kit::spmv_csr(
-            Some(&m),
-            &cols,
-            &csr,
-            &x,
-            <Minimum as AssociativeOp<T>>::identity(),
-            <Minimum as BinaryOp<T>>::apply,
-            add,
-        );
-        assert_eq!(kit::bits(&got), kit::bits(&want), "min-plus nnz = {nnz}");
-        let got = b
-            .spmv_csr_semiring(&bm, &bc, &br, &bx, mgpu::Semiring(Plus, Maximum))
-            .unwrap()
-            .to_vec()
-            .unwrap();
-        let want = kit::spmv_csr(
-            Some(&m),
-            &cols,
-            &csr,
-            &x,
-            <Maximum as AssociativeOp<T>>::identity(),
-            <Maximum as BinaryOp<T>>::apply,
-            add,
-        );
-        assert_eq!(kit::bits(&got), kit::bits(&want), "max-plus nnz = {nnz}");
+        let inputs = (&bm, &bc, &br, &bx);
+        let host = (&m[..], &cols[..], &csr[..], &x[..]);
+        check_plus_semiring::<T, I, Minimum>(b, inputs, host, &format!("min-plus nnz = {nnz}"));
+        check_plus_semiring::<T, I, Maximum>(b, inputs, host, &format!("max-plus nnz = {nnz}"));
     }
     // A column past the vector: the same error as the plain product.
     let (m, c, r, x) = (
@@ -541,6 +513,31 @@ where
         b.spmv_csr_semiring(&m, &c, &r, &x, mgpu::Semiring(Plus, Minimum)),
         "a column index is past the vector's length 3",
     );
+}
+
+/// SpMV over `Semiring(Plus, Add)` on `b` against the plain loop, bit for bit.
+fn check_plus_semiring<T: Elem, I: LoadBalanceIndex, Add: mgpu::AssociativeOp<T>>(
+    b: &Backend,
+    (m, c, r, x): (
+        &mgpu::Buffer<T>,
+        &mgpu::Buffer<I>,
+        &mgpu::Buffer<I>,
+        &mgpu::Buffer<T>,
+    ),
+    (hm, cols, csr, hx): (&[T], &[u64], &[u64], &[T]),
+    what: &str,
+) where
+    mgpu::Semiring<Plus, Add>: mgpu_segreduce::kernels::SpmvSemiring<T, I>,
+    Plus: mgpu::BinaryOp<T>,
+{
+    let got = b
+        .spmv_csr_semiring(m, c, r, x, mgpu::Semiring(Plus, Add::default()))
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    let plus = <Plus as mgpu::BinaryOp<T>>::apply;
+    let want = kit::spmv_csr(Some(hm), cols, csr, hx, Add::identity(), Add::apply, plus);
+    assert_eq!(kit::bits(&got), kit::bits(&want), "{what}");
 }
 
 /// Or-and (reachability) over random 0/1 patterns and vectors, against the plain loop.

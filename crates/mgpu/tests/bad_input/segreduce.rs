@@ -53,6 +53,66 @@ fn case<D: Device, I: LoadBalanceIndex>(
     usable(dev);
 }
 
+/// `spmv_csr` of `m` (columns `cols`, rows `csr`) and `x` into a guarded output of one
+/// per row: `want`'s variant on both backends, guards intact, the device usable after.
+fn spmv_case<D: Device, I: LoadBalanceIndex>(
+    dev: &D,
+    case: &str,
+    (m, cols, csr, x): (&[f64], &[I], &[I], &[f64]),
+    want: &mgpu::Error,
+) where
+    mgpu::segreduce::device::SpmvBinary: mgpu::segreduce::kernels::SpmvForm<f64, I>,
+{
+    let (md, cd, rd, xd) = (
+        DeviceVec::from_slice(dev, m).unwrap(),
+        DeviceVec::from_slice(dev, cols).unwrap(),
+        DeviceVec::from_slice(dev, csr).unwrap(),
+        DeviceVec::from_slice(dev, x).unwrap(),
+    );
+    let mut y = Guarded::<f64, D>::new(dev, csr.len()).unwrap();
+    let got = mgpu::segreduce::spmv_csr(
+        md.as_slice(),
+        cd.as_slice(),
+        rd.as_slice(),
+        xd.as_slice(),
+        y.slice(),
+    );
+    y.check_guards(case);
+    let cpu = mgpu::cpu::spmv_csr(m, cols, csr, x, &mut vec![0.0; csr.len()]);
+    verdict(case, want, got, Some(cpu));
+    usable(dev);
+}
+
+/// `indirect_reduce_csr` of `data` over `csr` from `sources` into a guarded output:
+/// `want`'s variant on both backends, guards intact, the device usable after.
+fn indirect_case<D: Device, I: LoadBalanceIndex>(
+    dev: &D,
+    case: &str,
+    (data, csr, sources): (&[i32], &[I], &[I]),
+    want: &mgpu::Error,
+) where
+    Plus: mgpu::segreduce::kernels::IndirectOp<i32, I>,
+{
+    let (dd, rd, sd) = (
+        DeviceVec::from_slice(dev, data).unwrap(),
+        DeviceVec::from_slice(dev, csr).unwrap(),
+        DeviceVec::from_slice(dev, sources).unwrap(),
+    );
+    let mut out = Guarded::<i32, D>::new(dev, csr.len()).unwrap();
+    let got = mgpu::segreduce::indirect_reduce_csr(
+        dd.as_slice(),
+        rd.as_slice(),
+        sd.as_slice(),
+        out.slice(),
+        Plus,
+    );
+    out.check_guards(case);
+    let cpu =
+        mgpu::cpu::indirect_reduce_csr::<i32, I, Plus>(data, csr, sources, &mut vec![0; csr.len()]);
+    verdict(case, want, got, Some(cpu));
+    usable(dev);
+}
+
 /// Host checks of every front-end: outputs, columns and sources of the wrong length,
 /// values with no segments, keys and values of different lengths, reduce-by-key outputs
 /// too small for the runs.
@@ -75,83 +135,35 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
         0,
         &invalid(),
     );
-    // SpMV: one column short.
-    let m: Vec<f64> = vec![1.0; total];
-    let cols: Vec<u32> = vec![0; total - 1];
-    let x = [2.0f64; 3];
-    let (md, cd, rd, xd) = (
-        DeviceVec::from_slice(dev, &m).unwrap(),
-        DeviceVec::from_slice(dev, &cols).unwrap(),
-        DeviceVec::from_slice(dev, &to_index::<u32>(&b.scan)).unwrap(),
-        DeviceVec::from_slice(dev, &x).unwrap(),
-    );
-    let mut y = Guarded::<f64, D>::new(dev, n).unwrap();
-    let got = mgpu::segreduce::spmv_csr(
-        md.as_slice(),
-        cd.as_slice(),
-        rd.as_slice(),
-        xd.as_slice(),
-        y.slice(),
-    );
-    y.check_guards("spmv: one column short");
+    // SpMV: one column short; indirect: one source short.
     let csr32: Vec<u32> = to_index(&b.scan);
-    let cpu = mgpu::cpu::spmv_csr(&m, &cols, &csr32, &x, &mut vec![0.0; n]);
-    verdict("spmv_csr: one column short", &length(), got, Some(cpu));
-    // Indirect: one source short.
-    let data: Vec<i32> = vec![1; total];
-    let sources: Vec<u32> = vec![0; n - 1];
-    let (dd, sd) = (
-        DeviceVec::from_slice(dev, &data).unwrap(),
-        DeviceVec::from_slice(dev, &sources).unwrap(),
-    );
-    let mut out = Guarded::<i32, D>::new(dev, n).unwrap();
-    let got = mgpu::segreduce::indirect_reduce_csr(
-        dd.as_slice(),
-        rd.as_slice(),
-        sd.as_slice(),
-        out.slice(),
-        Plus,
-    );
-    out.check_guards("indirect: one source short");
-    let cpu =
-        mgpu::cpu::indirect_reduce_csr::<i32, u32, Plus>(&data, &csr32, &sources, &mut vec![0; n]);
-    verdict(
-        "indirect_reduce_csr: one source short",
+    let (m, x) = (vec![1.0f64; total], [2.0f64; 3]);
+    spmv_case::<D, u32>(
+        dev,
+        "spmv_csr: one column short",
+        (&m, &vec![0; total - 1], &csr32, &x),
         &length(),
-        got,
-        Some(cpu),
     );
-    usable(dev);
-    // Reduce-by-key: values one short; outputs one slot short of the runs.
+    let data = vec![1i32; total];
+    indirect_case::<D, u32>(
+        dev,
+        "indirect_reduce_csr: one source short",
+        (&data, &csr32, &vec![0; n - 1]),
+        &length(),
+    );
+    // Reduce-by-key: values one short (outputs of one slot per key); outputs one slot
+    // short of the runs, keys or values (`InvalidInput`, the guards intact).
     let keys: Vec<u32> = (0..total as u32).map(|i| i / 3).collect();
     let runs = total.div_ceil(3);
     let vals: Vec<i64> = vec![1; total];
-    let (kd, vd) = (
-        DeviceVec::from_slice(dev, &keys).unwrap(),
-        DeviceVec::from_slice(dev, &vals[..total - 1]).unwrap(),
-    );
-    let (mut ko, mut vo) = (
-        Guarded::<u32, D>::new(dev, total).unwrap(),
-        Guarded::<i64, D>::new(dev, total).unwrap(),
-    );
-    let got = mgpu::segreduce::reduce_by_key(
-        kd.as_slice(),
-        vd.as_slice(),
-        ko.slice(),
-        vo.slice(),
-        EqualTo,
-        Plus,
-    );
-    let cpu = mgpu::cpu::reduce_by_key::<u32, i64, EqualTo, Plus>(
-        &keys,
-        &vals[..total - 1],
-        &mut vec![0; total],
-        &mut vec![0; total],
-    );
-    verdict("reduce_by_key: values one short", &length(), got, Some(cpu));
-    let vd = DeviceVec::from_slice(dev, &vals).unwrap();
-    for (kc, vc) in [(runs - 1, runs), (runs, runs - 1)] {
-        let case = format!("reduce_by_key: outputs of {kc} and {vc} slots for {runs} runs");
+    let kd = DeviceVec::from_slice(dev, &keys).unwrap();
+    for (nv, kc, vc, want) in [
+        (total - 1, total, total, length()),
+        (total, runs - 1, runs, invalid()),
+        (total, runs, runs - 1, invalid()),
+    ] {
+        let case = format!("reduce_by_key: {nv} values for {total} keys, outputs of {kc} and {vc} slots for {runs} runs");
+        let vd = DeviceVec::from_slice(dev, &vals[..nv]).unwrap();
         let (mut ko, mut vo) = (
             Guarded::<u32, D>::new(dev, kc).unwrap(),
             Guarded::<i64, D>::new(dev, vc).unwrap(),
@@ -166,13 +178,14 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
         );
         ko.check_guards(&case);
         vo.check_guards(&case);
+        let (mut hk, mut hv) = (vec![0; kc], vec![0; vc]);
         let cpu = mgpu::cpu::reduce_by_key::<u32, i64, EqualTo, Plus>(
             &keys,
-            &vals,
-            &mut vec![0; kc],
-            &mut vec![0; vc],
+            &vals[..nv],
+            &mut hk,
+            &mut hv,
         );
-        verdict(&case, &invalid(), got, Some(cpu));
+        verdict(&case, &want, got, Some(cpu));
         usable(dev);
     }
 }
@@ -241,48 +254,20 @@ where
         cols[b.scan[k] as usize] = rows as u64;
         let (m, x) = (vec![1.0f64; total], vec![2.0f64; rows]);
         let (c, r): (Vec<I>, Vec<I>) = (to_index(&cols), to_index(&b.scan));
-        let (md, cd, rd, xd) = (
-            DeviceVec::from_slice(dev, &m).unwrap(),
-            DeviceVec::from_slice(dev, &c).unwrap(),
-            DeviceVec::from_slice(dev, &r).unwrap(),
-            DeviceVec::from_slice(dev, &x).unwrap(),
-        );
-        let mut y = Guarded::<f64, D>::new(dev, n).unwrap();
-        let got = mgpu::segreduce::spmv_csr(
-            md.as_slice(),
-            cd.as_slice(),
-            rd.as_slice(),
-            xd.as_slice(),
-            y.slice(),
-        );
         let case =
             format!("spmv_csr {ty}: column {rows} of a vector of {rows} in row {k}, n = {n}");
-        y.check_guards(&case);
-        let cpu = mgpu::cpu::spmv_csr(&m, &c, &r, &x, &mut vec![0.0; n]);
-        verdict(&case, &invalid(), got, Some(cpu));
-        usable(dev);
+        spmv_case::<D, I>(dev, &case, (&m, &c, &r, &x), &invalid());
         // Indirect: segment k's source range ends one past the data.
         let data = vec![1i32; total];
         let mut sources = b.scan.clone();
         sources[k] = (total as u64 + 1) - b.counts[k];
-        let s: Vec<I> = to_index(&sources);
-        let (dd, sd) = (
-            DeviceVec::from_slice(dev, &data).unwrap(),
-            DeviceVec::from_slice(dev, &s).unwrap(),
-        );
-        let mut out = Guarded::<i32, D>::new(dev, n).unwrap();
-        let got = mgpu::segreduce::indirect_reduce_csr(
-            dd.as_slice(),
-            rd.as_slice(),
-            sd.as_slice(),
-            out.slice(),
-            Plus,
-        );
         let case =
             format!("indirect_reduce_csr {ty}: segment {k}'s source one past the data, n = {n}");
-        out.check_guards(&case);
-        let cpu = mgpu::cpu::indirect_reduce_csr::<i32, I, Plus>(&data, &r, &s, &mut vec![0; n]);
-        verdict(&case, &invalid(), got, Some(cpu));
-        usable(dev);
+        indirect_case::<D, I>(
+            dev,
+            &case,
+            (&data, &r, &to_index::<I>(&sources)),
+            &invalid(),
+        );
     }
 }
