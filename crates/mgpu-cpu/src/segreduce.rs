@@ -91,24 +91,9 @@ fn for_each_segment<T: Send, I: Index>(
     }
 }
 
-/// The values of CSR SpMV's rows: `value(k)` of each nonzero `k`, summed per row in order
-/// (the rows are `csr`'s segments), after the same checks as the GPU backend.
-fn spmv<T: Element, I: Index>(
-    nonzeros: usize,
-    cols: &[I],
-    csr: &[I],
-    vec_len: usize,
-    output: &mut [T],
-    value: impl Fn(usize) -> T + Sync,
-) -> Result<()>
-where
-    Plus: AssociativeOp<T>,
-{
-    spmv_with::<T, I, Plus>(nonzeros, cols, csr, vec_len, output, value)
-}
-
-/// [`spmv`] reducing each row with `Add` (a semiring's addition).
-fn spmv_with<T: Element, I: Index, Add: AssociativeOp<T>>(
+/// `output[r]` becomes `Add` over row `r`'s nonzeros `k` of `value(k)`, after the CSR and
+/// column checks (nothing is written when they fail).
+fn spmv<T: Element, I: Index, Add: AssociativeOp<T>>(
     nonzeros: usize,
     cols: &[I],
     csr: &[I],
@@ -163,7 +148,7 @@ pub fn spmv_csr_semiring<T: Element, I: Index, Mul: BinaryOp<T>, Add: Associativ
         csr.len(),
         Some(output.len()),
     )?;
-    spmv_with::<T, I, Add>(cols.len(), cols, csr, vec.len(), output, |k| {
+    spmv::<T, I, Add>(cols.len(), cols, csr, vec.len(), output, |k| {
         Mul::apply(matrix[k], vec[cols[k].to_usize()])
     })
 }
@@ -203,15 +188,7 @@ where
     Plus: AssociativeOp<T>,
     Multiplies: BinaryOp<T>,
 {
-    checks::spmv_csr::<I>(
-        Some(matrix.len()),
-        cols.len(),
-        csr.len(),
-        Some(output.len()),
-    )?;
-    spmv(cols.len(), cols, csr, vec.len(), output, |k| {
-        Multiplies::apply(matrix[k], vec[cols[k].to_usize()])
-    })
+    spmv_csr_semiring::<T, I, Multiplies, Plus>(matrix, cols, csr, vec, output)
 }
 
 /// Unary CSR SpMV (seed 002's `SpmvCsrUnary` with its default operator): `output[r]`
@@ -236,7 +213,7 @@ where
     Plus: AssociativeOp<T>,
 {
     checks::spmv_csr::<I>(None, cols.len(), csr.len(), Some(output.len()))?;
-    spmv(cols.len(), cols, csr, vec.len(), output, |k| {
+    spmv::<T, I, Plus>(cols.len(), cols, csr, vec.len(), output, |k| {
         vec[cols[k].to_usize()]
     })
 }
