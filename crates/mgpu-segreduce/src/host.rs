@@ -125,22 +125,35 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
             dev.launch::<S::Tiles>(grid as u32, &args)?;
         }
     }
-    if grid > 1 {
-        let chunks = grid.div_ceil(S::SpineApply::NV as usize);
-        let chunk_carry = Temp::<T, D>::new(dev, chunks)?;
-        let chunk_ends = Temp::<u32, D>::new(dev, chunks)?;
-        args.chunk_carry = chunk_carry.as_mut_ptr();
-        args.chunk_ends = chunk_ends.as_mut_ptr();
-        // SAFETY: as above; the chunk arrays have `chunks` slots, which `spine_reduce`
-        // fills before `spine_apply` reads them (same stream).
-        unsafe {
-            if chunks > 1 {
-                dev.launch::<S::SpineReduce>(chunks as u32, &args)?;
-            }
-            dev.launch::<S::SpineApply>(chunks as u32, &args)?;
-        }
-    }
+    queue_spine::<D, T, I, S::SpineReduce, S::SpineApply>(dev, &mut args)?;
     Ok(Pending::new(error, &meaning(total as u64, vec_len, data_len)))
+}
+
+/// Queues the spine over `args.tiles` tiles whose kernel ran just before (nothing for one
+/// tile): `R` (`spine_reduce`) with more than one chunk, then `A` (`spine_apply`), with
+/// the chunk arrays they share.
+fn queue_spine<D: Device, T: Element, I, R, A>(dev: &D, args: &mut SegReduceArgs<T, I>) -> Result<()>
+where
+    R: Kernel<Args = SegReduceArgs<T, I>>,
+    A: Kernel<Args = SegReduceArgs<T, I>>,
+{
+    if args.tiles <= 1 {
+        return Ok(());
+    }
+    let chunks = (args.tiles as usize).div_ceil(A::NV as usize);
+    let chunk_carry = Temp::<T, D>::new(dev, chunks)?;
+    let chunk_ends = Temp::<u32, D>::new(dev, chunks)?;
+    args.chunk_carry = chunk_carry.as_mut_ptr();
+    args.chunk_ends = chunk_ends.as_mut_ptr();
+    // SAFETY: the tiles' kernel (queued before, same stream) filled `carry_out` and the
+    // results the spine reads; the chunk arrays have `chunks` slots, which `spine_reduce`
+    // fills before `spine_apply` reads them.
+    unsafe {
+        if chunks > 1 {
+            dev.launch::<R>(chunks as u32, args)?;
+        }
+        dev.launch::<A>(chunks as u32, args)
+    }
 }
 
 /// A segment geometry prepared once (seed 002's `SegReduceCsrPreprocess` and
@@ -812,21 +825,8 @@ impl<K: Element, D: Device> KeyPass<K, D> {
         // SAFETY: passes 1 and 2 filled codes and heads; `values_out` has `capacity`
         // slots, `carry` one per tile.
         unsafe { dev.launch::<S::Reduce>(self.tiles as u32, &args)? };
-        if self.tiles > 1 {
-            let chunks = self.tiles.div_ceil(S::SpineApply::NV as usize);
-            let chunk_carry = Temp::<T, D>::new(dev, chunks)?;
-            let chunk_ends = Temp::<u32, D>::new(dev, chunks)?;
-            args.chunk_carry = chunk_carry.as_mut_ptr();
-            args.chunk_ends = chunk_ends.as_mut_ptr();
-            // SAFETY: as in `queue_tiles`; the spine reads the runs from `heads`.
-            unsafe {
-                if chunks > 1 {
-                    dev.launch::<S::SpineReduce>(chunks as u32, &args)?;
-                }
-                dev.launch::<S::SpineApply>(chunks as u32, &args)?;
-            }
-        }
-        Ok(())
+        // The spine reads the runs from `heads`.
+        queue_spine::<D, T, u64, S::SpineReduce, S::SpineApply>(dev, &mut args)
     }
 }
 
