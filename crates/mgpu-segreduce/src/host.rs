@@ -145,14 +145,15 @@ where
     let chunk_ends = Temp::<u32, D>::new(dev, chunks)?;
     args.chunk_carry = chunk_carry.as_mut_ptr();
     args.chunk_ends = chunk_ends.as_mut_ptr();
-    // SAFETY: the tiles' kernel (queued before, same stream) filled `carry_out` and the
-    // results the spine reads; the chunk arrays have `chunks` slots, which `spine_reduce`
-    // fills before `spine_apply` reads them.
+    // SAFETY: the tiles' kernel (queued just before, same stream) fills `carry_out` and
+    // the results the spine reads; the chunk arrays have `chunks` slots, which
+    // `spine_reduce` fills before `spine_apply` reads them. Both are dependent launches:
+    // each waits for the grid before it to end before reading.
     unsafe {
         if chunks > 1 {
-            dev.launch::<R>(chunks as u32, args)?;
+            dev.launch_dependent::<R>(chunks as u32, args)?;
         }
-        dev.launch::<A>(chunks as u32, args)
+        dev.launch_dependent::<A>(chunks as u32, args)
     }
 }
 

@@ -337,11 +337,9 @@ pub unsafe fn rbk_reduce<
     }
     let code = *args.codes.add(block as usize * NT + tid as usize);
     for (k, x) in v.iter().enumerate() {
-        let i = tid + (NT * k) as u32;
-        if i < count {
-            *vals.add(i as usize) = *x;
-        }
+        *vals.add(tid as usize + NT * k) = *x; // every slot: one guard per value, not two
     }
+    cta.launch_dependents(); // the spine may start its CTAs (it waits for this grid's end)
     cta.sync();
     let (bits, before) = (code & 0xffff, code >> 16);
 
