@@ -177,6 +177,28 @@ pub fn spmv_csr<I: Index>(
     seg_reduce_csr::<I>(cols, rows, output)
 }
 
+/// Indirect CSR SpMV's sizes, in this order: one source per row, then [`spmv_csr`]'s
+/// checks.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::spmv_csr_indirect::<u32>(None, 5, 3, 3, Some(3)).is_ok());
+/// let e = checks::spmv_csr_indirect::<u32>(Some(5), 5, 3, 2, None).unwrap_err();
+/// assert_eq!(e.to_string(), "spmv_csr_indirect sources (one per row): expected length 3, got 2");
+/// ```
+pub fn spmv_csr_indirect<I: Index>(
+    matrix: Option<usize>,
+    cols: usize,
+    rows: usize,
+    sources: usize,
+    output: Option<usize>,
+) -> Result<()> {
+    Error::check_len("spmv_csr_indirect sources (one per row)", rows, sources)?;
+    spmv_csr::<I>(matrix, cols, rows, output)
+}
+
 /// The indirect segmented reduction's sizes, in this order: one source per segment, then
 /// [`seg_reduce_csr`]'s checks.
 ///

@@ -89,5 +89,6 @@ pub use loadbalance::{load_balance_search, load_balance_search_counts, load_bala
 pub use reduce::reduce;
 pub use scan::{scan_exclusive, scan_exclusive_in_place, scan_inclusive, scan_inclusive_in_place};
 pub use segreduce::{
-    indirect_reduce_csr, reduce_by_key, seg_reduce_csr, spmv_csr, spmv_csr_semiring, spmv_csr_unary,
+    indirect_reduce_csr, reduce_by_key, seg_reduce_csr, spmv_csr, spmv_csr_indirect,
+    spmv_csr_indirect_unary, spmv_csr_semiring, spmv_csr_unary,
 };

@@ -218,6 +218,139 @@ where
     })
 }
 
+/// Indirect CSR SpMV (seed 002's `SpmvCsrIndirectBinary` with its default operators):
+/// as [`spmv_csr`], but row `r`'s nonzeros start at `matrix[sources[r]]` and
+/// `cols[sources[r]]`; the row lengths come from `csr` (the last row runs to
+/// `cols.len()`). The same semantics and errors as the GPU backend
+/// (`mgpu_segreduce::spmv_csr_indirect`): only the rows' nonzeros are read and checked.
+///
+/// # Errors
+/// As [`spmv_csr`]; also [`Error::LengthMismatch`](mgpu_core::Error::LengthMismatch) when
+/// `sources` does not have one start per row, and
+/// [`Error::InvalidInput`](mgpu_core::Error::InvalidInput) when a non-empty row reaches
+/// past the nonzeros.
+///
+/// # Examples
+///
+/// `[1 0 2; 0 0 0; 0 3 0]` times `[1, 10, 100]`, the rows stored last to first:
+///
+/// ```
+/// let mut y = [0.0f64; 3];
+/// mgpu_cpu::spmv_csr_indirect::<f64, u32>(&[3.0, 1.0, 2.0], &[1, 0, 2], &[0, 2, 2], &[1, 3, 0], &[1.0, 10.0, 100.0], &mut y)?;
+/// assert_eq!(y, [201.0, 0.0, 30.0]);
+/// # Ok::<(), mgpu_core::Error>(())
+/// ```
+pub fn spmv_csr_indirect<T: Element, I: Index>(
+    matrix: &[T],
+    cols: &[I],
+    csr: &[I],
+    sources: &[I],
+    vec: &[T],
+    output: &mut [T],
+) -> Result<()>
+where
+    Plus: AssociativeOp<T>,
+    Multiplies: BinaryOp<T>,
+{
+    checks::spmv_csr_indirect::<I>(
+        Some(matrix.len()),
+        cols.len(),
+        csr.len(),
+        sources.len(),
+        Some(output.len()),
+    )?;
+    spmv_indirect::<T, I>(cols, csr, sources, vec.len(), output, |k| {
+        Multiplies::apply(matrix[k], vec[cols[k].to_usize()])
+    })
+}
+
+/// Indirect unary CSR SpMV (seed 002's `SpmvCsrIndirectUnary` with its default
+/// operator): as [`spmv_csr_unary`], but row `r`'s columns start at `cols[sources[r]]`.
+/// Errors as [`spmv_csr_indirect`].
+///
+/// # Examples
+///
+/// ```
+/// let mut y = [0u32; 2];
+/// mgpu_cpu::spmv_csr_indirect_unary::<u32, u64>(&[1, 1, 0], &[0, 2], &[1, 0], &[5, 7], &mut y)?;
+/// assert_eq!(y, [12, 7]);
+/// # Ok::<(), mgpu_core::Error>(())
+/// ```
+pub fn spmv_csr_indirect_unary<T: Element, I: Index>(
+    cols: &[I],
+    csr: &[I],
+    sources: &[I],
+    vec: &[T],
+    output: &mut [T],
+) -> Result<()>
+where
+    Plus: AssociativeOp<T>,
+{
+    checks::spmv_csr_indirect::<I>(
+        None,
+        cols.len(),
+        csr.len(),
+        sources.len(),
+        Some(output.len()),
+    )?;
+    spmv_indirect::<T, I>(cols, csr, sources, vec.len(), output, |k| {
+        vec[cols[k].to_usize()]
+    })
+}
+
+/// `output[r]` becomes the sum over row `r`'s nonzeros (from `sources[r]`, as many as
+/// `csr` gives it) of `value(k)`, after the CSR, column and source checks of the rows'
+/// nonzeros only (nothing is written when they fail).
+fn spmv_indirect<T: Element, I: Index>(
+    cols: &[I],
+    csr: &[I],
+    sources: &[I],
+    vec_len: usize,
+    output: &mut [T],
+    value: impl Fn(usize) -> T + Sync,
+) -> Result<()>
+where
+    Plus: AssociativeOp<T>,
+{
+    let nonzeros = cols.len();
+    validate(csr, nonzeros as u64)?;
+    let n = csr.len();
+    let row = |j: usize| {
+        let end = if j + 1 < n {
+            csr[j + 1].to_usize()
+        } else {
+            nonzeros
+        };
+        let (src, len) = (sources[j].to_u64(), (end - csr[j].to_usize()) as u64);
+        (src, len)
+    };
+    let (mut outside, mut past) = (false, false);
+    for j in 0..n {
+        let (src, len) = row(j);
+        if len > 0 && src + len > nonzeros as u64 {
+            outside = true;
+        } else {
+            let range = src as usize..(src + len) as usize;
+            past |= cols[range].iter().any(|c| c.to_usize() >= vec_len);
+        }
+    }
+    Violation::check(
+        [
+            past.then_some(Violation::ColumnRange { vec_len }),
+            outside.then_some(Violation::GatherRange {
+                input_len: nonzeros,
+            }),
+        ]
+        .into_iter()
+        .flatten(),
+    )?;
+    for_each_segment(csr, nonzeros, output, |j, range| {
+        let src = sources[j].to_usize();
+        (src..src + range.len()).fold(Plus::identity(), |acc, k| Plus::apply(acc, value(k)))
+    });
+    Ok(())
+}
+
 /// The indirect segmented reduction (seed 002's `IndirectReduceCsr`): as
 /// [`seg_reduce_csr`], but segment `j`'s values start at `data[sources[j]]`; the lengths
 /// come from `csr` (the last segment's is `data.len() - csr[n - 1]`). The same semantics

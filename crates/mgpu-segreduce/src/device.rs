@@ -79,9 +79,11 @@ pub trait Values<T, I>: Copy {
     }
 }
 
-/// The indirect segmented reduction (seed 002's `IndirectReduceCsr`): value `i` of
-/// segment `s` (starting at value `csr[s]`) is `data[sources[s] + i - csr[s]]`; a source
-/// range past `data_len` raises [`ERROR_GATHER`] and reads nothing.
+/// One level of source indirection (seed 002's `IndirectReduceCsr` and
+/// `SpmvCsrIndirect[Unary|Binary]`): value `i` of segment `s` (starting at value `csr[s]`)
+/// is `V`'s value at `sources[s] + i - csr[s]` (for [`Direct`], `data` there; for SpMV,
+/// the product of that nonzero); a source range past `data_len` raises [`ERROR_GATHER`]
+/// and reads nothing.
 ///
 /// ```
 /// use mgpu_segreduce::device::{Indirect, SegReduceArgs, Values};
@@ -90,10 +92,44 @@ pub trait Values<T, I>: Copy {
 /// // Value 5 of a segment starting at value 4 whose source starts at data[2].
 /// assert_eq!(unsafe { Indirect::walk_value(&args, 5, 4, 2, &mut 0) }, 4);
 /// ```
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Indirect;
+pub struct IndirectOf<V>(core::marker::PhantomData<V>);
 
-impl<T: Element, I> Values<T, I> for Indirect {
+impl<V> Clone for IndirectOf<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V> Copy for IndirectOf<V> {}
+
+/// The indirect segmented reduction (seed 002's `IndirectReduceCsr`): `data` at each
+/// segment's source.
+pub type Indirect = IndirectOf<Direct>;
+
+/// Indirect CSR SpMV, binary (seed 002's `SpmvCsrIndirectBinary`): row `r`'s nonzeros
+/// start at `sources[r]` in the matrix values and columns.
+///
+/// ```
+/// use mgpu_segreduce::device::{SegReduceArgs, SpmvIndirectBinary, Values};
+/// let (m, c, v) = ([2.0f64, 3.0], [1u32, 0], [10.0f64, 20.0]);
+/// let args = SegReduceArgs { data: m.as_ptr(), data_len: 2, cols: c.as_ptr(), vec: v.as_ptr(), vec_len: 2, ..Default::default() };
+/// // Value 0 of a row whose nonzeros start at 1: 3 * v[cols[1]] = 3 * v[0].
+/// assert_eq!(unsafe { SpmvIndirectBinary::walk_value(&args, 0, 0, 1, &mut 0) }, 30.0);
+/// ```
+pub type SpmvIndirectBinary = IndirectOf<SpmvBinary>;
+
+/// Indirect CSR SpMV, unary (seed 002's `SpmvCsrIndirectUnary`): row `r`'s columns start
+/// at `sources[r]`.
+///
+/// ```
+/// use mgpu_segreduce::device::{SegReduceArgs, SpmvIndirectUnary, Values};
+/// let (c, v) = ([1u64, 0], [10i32, 20]);
+/// let args = SegReduceArgs { data_len: 2, cols: c.as_ptr(), vec: v.as_ptr(), vec_len: 2, ..Default::default() };
+/// assert_eq!(unsafe { SpmvIndirectUnary::walk_value(&args, 3, 3, 0, &mut 0) }, 20);
+/// ```
+pub type SpmvIndirectUnary = IndirectOf<SpmvUnary>;
+
+impl<T: Element, I, V: Values<T, I>> Values<T, I> for IndirectOf<V> {
     const IN_WALK: bool = true;
     #[inline(always)]
     unsafe fn value(_: &SegReduceArgs<T, I>, _: usize, _: &mut u32) -> T {
@@ -109,7 +145,7 @@ impl<T: Element, I> Values<T, I> for Indirect {
     ) -> T {
         let at = source.wrapping_add(i.wrapping_sub(seg_start));
         if at < args.data_len && source <= args.data_len {
-            *args.data.add(at as usize)
+            V::value(args, at as usize, bad)
         } else {
             *bad |= ERROR_GATHER;
             T::ZERO

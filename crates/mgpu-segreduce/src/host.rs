@@ -9,7 +9,7 @@
 //! [`Pending`] verdict; the plain form waits for it.
 
 use crate::device::{
-    SegReduceArgs, SpmvBinary, SpmvUnary, ERROR_CAPACITY, ERROR_COLUMN, ERROR_FIRST, ERROR_GATHER,
+    SegReduceArgs, SpmvBinary, SpmvIndirectBinary, SpmvIndirectUnary, SpmvUnary, ERROR_CAPACITY, ERROR_COLUMN, ERROR_FIRST, ERROR_GATHER,
     ERROR_TOTAL, ERROR_UNSORTED,
 };
 use crate::kernels::{IndirectOp, KernelSet, RbkKey, RbkOp, SegReduceOp, SpmvForm};
@@ -30,12 +30,14 @@ fn meaning(total: u64, vec_len: usize, data_len: usize) -> [(u32, Violation); 5]
     ]
 }
 
-/// The inputs besides the values: SpMV's columns and vector, or the indirect reduction's
-/// sources (with `data`'s length).
+/// The inputs besides the values: SpMV's columns and vector, the indirect reduction's
+/// sources (with `data`'s length), or both (indirect SpMV; the nonzeros' count is the
+/// columns').
 enum Extra<'a, T, I, D: Device> {
     None,
     Spmv(DeviceSlice<'a, I, D>, DeviceSlice<'a, T, D>),
     Indirect(DeviceSlice<'a, I, D>, usize),
+    SpmvIndirect(DeviceSlice<'a, I, D>, DeviceSlice<'a, T, D>, DeviceSlice<'a, I, D>),
 }
 
 
@@ -94,6 +96,7 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     let (vec_len, data_len) = match &extra {
         Extra::Spmv(_, v) => (v.len(), 0),
         Extra::Indirect(_, len) => (0, *len),
+        Extra::SpmvIndirect(c, v, _) => (v.len(), c.len()),
         Extra::None => (0, 0),
     };
     let mut args = SegReduceArgs {
@@ -114,6 +117,10 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
             (args.cols, args.vec, args.vec_len) = (cols.as_ptr(), vec.as_ptr(), vec_len as u64);
         }
         Extra::Indirect(sources, len) => (args.sources, args.data_len) = (sources.as_ptr(), len as u64),
+        Extra::SpmvIndirect(cols, vec, sources) => {
+            (args.cols, args.vec, args.vec_len) = (cols.as_ptr(), vec.as_ptr(), vec_len as u64);
+            (args.sources, args.data_len) = (sources.as_ptr(), data_len as u64);
+        }
         Extra::None => {}
     }
     // SAFETY: `mp` has grid + 1 partitions, `carry` grid slots, `output` n (checked),
@@ -368,6 +375,53 @@ where
         SpmvBinary: SpmvForm<T, I>,
     {
         self.spmv_into(matrix, cols, vec, output)?.wait()
+    }
+
+    /// [`spmv_csr_indirect_into`] of a matrix with the plan's row lengths (the plan's
+    /// values are the nonzeros), its rows at `sources`, and a vector, queued.
+    ///
+    /// # Errors
+    /// As [`SegReducePlan::spmv_into`], also [`Error::LengthMismatch`] when `sources` does
+    /// not hold one start per row; from [`Pending::wait`], also a row reaching past the
+    /// nonzeros.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 1]).unwrap(); // row lengths 1, 2
+    /// let plan = mgpu_segreduce::SegReducePlan::<f64, u32, _>::new(csr.as_slice(), 3).unwrap();
+    /// // The rows stored the other way round: row 1 at nonzero 0, row 0 at nonzero 2.
+    /// let m = DeviceVec::from_slice(&dev, &[1.0f64, 2.0, 3.0]).unwrap();
+    /// let cols = DeviceVec::from_slice(&dev, &[0u32, 1, 1]).unwrap();
+    /// let sources = DeviceVec::from_slice(&dev, &[2u32, 0]).unwrap();
+    /// let x = DeviceVec::from_slice(&dev, &[1.0, 10.0]).unwrap();
+    /// let mut y = DeviceVec::<f64, _>::zeros(&dev, 2).unwrap();
+    /// plan.spmv_indirect_into(m.as_slice(), cols.as_slice(), sources.as_slice(), x.as_slice(), y.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![30.0, 21.0]);
+    /// ```
+    pub fn spmv_indirect_into(
+        &self,
+        matrix: DeviceSlice<'_, T, D>,
+        cols: DeviceSlice<'_, I, D>,
+        sources: DeviceSlice<'_, I, D>,
+        vec: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>>
+    where
+        SpmvIndirectBinary: SpmvForm<T, I>,
+    {
+        Error::check_len("spmv plan matrix values", self.total, matrix.len())?;
+        Error::check_len("spmv plan columns", self.total, cols.len())?;
+        Error::check_len("spmv plan sources (one per row)", self.csr.len(), sources.len())?;
+        let extra = Extra::SpmvIndirect(cols, vec, sources);
+        mgpu_core::by_arch!(
+            self.csr.device().arch(),
+            SpmvIndirectBinary as SpmvForm<T, I>,
+            apply_set::<T, I, D>(self, matrix.as_ptr(), output, extra)
+        )
     }
 }
 
@@ -636,6 +690,126 @@ mgpu_runtime::queued_and_blocking! {
     /// assert_eq!(y.to_vec().unwrap(), vec![19]);
     /// ```
     pub fn spmv_csr_unary;
+
+    /// Indirect CSR SpMV (seed 002's `SpmvCsrIndirectBinary` with its default operators),
+    /// queued without synchronising: as [`spmv_csr_into`], but row `r`'s nonzeros start at
+    /// `matrix[sources[r]]` and `cols[sources[r]]` instead of at `csr[r]`. The row lengths
+    /// still come from `csr` (the last row runs to `cols.len()`), so the rows may be
+    /// stored in any order, overlapping or not ([`spmv_csr_into`] is this with
+    /// `sources == csr`).
+    ///
+    /// # Errors
+    /// As [`spmv_csr_into`]; also at once [`Error::LengthMismatch`] when `sources` does not
+    /// have one start per row, and from [`Pending::wait`] [`Error::InvalidInput`] when a
+    /// non-empty row reaches past the nonzeros (never read).
+    ///
+    /// # Examples
+    ///
+    /// `[1 0 2; 0 0 0; 0 3 0]` times `[1, 10, 100]`, the rows stored last to first.
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let m = DeviceVec::from_slice(&dev, &[3.0f64, 1.0, 2.0]).unwrap();
+    /// let cols = DeviceVec::from_slice(&dev, &[1u32, 0, 2]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 2, 2]).unwrap(); // lengths 2, 0, 1
+    /// let sources = DeviceVec::from_slice(&dev, &[1u32, 3, 0]).unwrap();
+    /// let x = DeviceVec::from_slice(&dev, &[1.0f64, 10.0, 100.0]).unwrap();
+    /// let mut y = DeviceVec::<f64, _>::zeros(&dev, 3).unwrap();
+    /// mgpu_segreduce::spmv_csr_indirect_into(
+    ///     m.as_slice(), cols.as_slice(), csr.as_slice(), sources.as_slice(), x.as_slice(), y.as_mut_slice(),
+    /// ).unwrap().wait().unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![201.0, 0.0, 30.0]);
+    /// ```
+    pub fn spmv_csr_indirect_into[D: Device, T: Element, I: LoadBalanceIndex](
+        matrix: DeviceSlice<'_, T, D>,
+        cols: DeviceSlice<'_, I, D>,
+        csr: DeviceSlice<'_, I, D>,
+        sources: DeviceSlice<'_, I, D>,
+        vec: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>>
+    where [SpmvIndirectBinary: SpmvForm<T, I>]
+    {
+        mgpu_core::checks::spmv_csr_indirect::<I>(Some(matrix.len()), cols.len(), csr.len(), sources.len(), Some(output.len()))?;
+        let extra = Extra::SpmvIndirect(cols, vec, sources);
+        mgpu_core::by_arch!(
+            csr.device().arch(),
+            SpmvIndirectBinary as SpmvForm<T, I>,
+            run::<D, T, I>(matrix.as_ptr(), cols.len(), csr, output, extra)
+        )
+    }
+    /// [`spmv_csr_indirect_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// Two rows sharing their nonzeros (both start at 0).
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let m = DeviceVec::from_slice(&dev, &[2i32, 5]).unwrap();
+    /// let cols = DeviceVec::from_slice(&dev, &[1u32, 0]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 1]).unwrap(); // lengths 1, 1
+    /// let sources = DeviceVec::from_slice(&dev, &[0u32, 0]).unwrap();
+    /// let x = DeviceVec::from_slice(&dev, &[3i32, 4]).unwrap();
+    /// let mut y = DeviceVec::<i32, _>::zeros(&dev, 2).unwrap();
+    /// mgpu_segreduce::spmv_csr_indirect(m.as_slice(), cols.as_slice(), csr.as_slice(), sources.as_slice(), x.as_slice(), y.as_mut_slice()).unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![8, 8]);
+    /// ```
+    pub fn spmv_csr_indirect;
+
+    /// Indirect unary CSR SpMV (seed 002's `SpmvCsrIndirectUnary` with its default
+    /// operator), queued without synchronising: as [`spmv_csr_unary_into`], but row `r`'s
+    /// columns start at `cols[sources[r]]`. Errors as [`spmv_csr_indirect_into`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let cols = DeviceVec::from_slice(&dev, &[1u32, 0, 2]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u32, 2]).unwrap(); // lengths 2, 1
+    /// let sources = DeviceVec::from_slice(&dev, &[1u32, 0]).unwrap();
+    /// let x = DeviceVec::from_slice(&dev, &[1.0f32, 10.0, 100.0]).unwrap();
+    /// let mut y = DeviceVec::<f32, _>::zeros(&dev, 2).unwrap();
+    /// mgpu_segreduce::spmv_csr_indirect_unary_into(cols.as_slice(), csr.as_slice(), sources.as_slice(), x.as_slice(), y.as_mut_slice())
+    ///     .unwrap().wait().unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![101.0, 10.0]);
+    /// ```
+    pub fn spmv_csr_indirect_unary_into[D: Device, T: Element, I: LoadBalanceIndex](
+        cols: DeviceSlice<'_, I, D>,
+        csr: DeviceSlice<'_, I, D>,
+        sources: DeviceSlice<'_, I, D>,
+        vec: DeviceSlice<'_, T, D>,
+        output: DeviceSliceMut<'_, T, D>,
+    ) -> Result<Pending<D>>
+    where [SpmvIndirectUnary: SpmvForm<T, I>]
+    {
+        mgpu_core::checks::spmv_csr_indirect::<I>(None, cols.len(), csr.len(), sources.len(), Some(output.len()))?;
+        let extra = Extra::SpmvIndirect(cols, vec, sources);
+        mgpu_core::by_arch!(
+            csr.device().arch(),
+            SpmvIndirectUnary as SpmvForm<T, I>,
+            run::<D, T, I>(std::ptr::null(), cols.len(), csr, output, extra)
+        )
+    }
+    /// [`spmv_csr_indirect_unary_into`], then [`Pending::wait`]: validates, synchronises.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_runtime::{DeviceVec, Simulator};
+    /// let dev = Simulator::new();
+    /// let cols = DeviceVec::from_slice(&dev, &[1u64, 1, 0]).unwrap();
+    /// let csr = DeviceVec::from_slice(&dev, &[0u64]).unwrap();
+    /// let sources = DeviceVec::from_slice(&dev, &[0u64]).unwrap();
+    /// let x = DeviceVec::from_slice(&dev, &[5u32, 7]).unwrap();
+    /// let mut y = DeviceVec::<u32, _>::zeros(&dev, 1).unwrap();
+    /// mgpu_segreduce::spmv_csr_indirect_unary(cols.as_slice(), csr.as_slice(), sources.as_slice(), x.as_slice(), y.as_mut_slice()).unwrap();
+    /// assert_eq!(y.to_vec().unwrap(), vec![19]);
+    /// ```
+    pub fn spmv_csr_indirect_unary;
 
     /// The indirect segmented reduction (seed 002's `IndirectReduceCsr`), queued without
     /// synchronising: as [`seg_reduce_csr_into`], but segment `j`'s values start at

@@ -324,7 +324,9 @@ pub trait SegReduceOp<T: Element, I>: AssociativeOp<T> {
 /// The SpMV forms the segmented reduction has kernels for, with elements `T` (every
 /// element type) and indices `I` (u32, u64): [`SpmvBinary`](device::SpmvBinary) (matrix
 /// values times the gathered vector values) and [`SpmvUnary`](device::SpmvUnary) (the
-/// gathered vector values alone), summed per row. Their kernel sets share the spine with [`SegReduceOp`]'s `Plus`.
+/// gathered vector values alone), summed per row, and their indirect forms
+/// ([`SpmvIndirectBinary`](device::SpmvIndirectBinary),
+/// [`SpmvIndirectUnary`](device::SpmvIndirectUnary): each row's nonzeros at its source). Their kernel sets share the spine with [`SegReduceOp`]'s `Plus`.
 ///
 /// # Examples
 ///
@@ -462,6 +464,12 @@ macro_rules! for_each_segreduce_instance {
     (@spmv $mode:ident, $i:ident, $t:ident) => {
         $crate::for_each_segreduce_instance!(@form $mode, $i, $t, SpmvBinary, segreduce_spmv_binary);
         $crate::for_each_segreduce_instance!(@form $mode, $i, $t, SpmvUnary, segreduce_spmv_unary);
+        $crate::for_each_segreduce_instance!(
+            @form $mode, $i, $t, SpmvIndirectBinary, segreduce_spmv_indirect_binary
+        );
+        $crate::for_each_segreduce_instance!(
+            @form $mode, $i, $t, SpmvIndirectUnary, segreduce_spmv_indirect_unary
+        );
         $crate::for_each_segreduce_instance!(@semiring $mode, $i, $t, Plus, Minimum, segreduce_spmv_minplus);
         $crate::for_each_segreduce_instance!(@semiring $mode, $i, $t, Plus, Maximum, segreduce_spmv_maxplus);
     };

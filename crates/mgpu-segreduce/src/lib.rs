@@ -10,9 +10,11 @@
 //! | [`seg_reduce_csr`], [`seg_reduce_csr_into`] | `output[j] = data[csr[j]] op ... op data[csr[j + 1] - 1]`, the identity for an empty segment |
 //! | [`spmv_csr`], [`spmv_csr_into`] | CSR sparse matrix times vector: `output[r] = sum of matrix[k] * vec[cols[k]]` over row `r`'s nonzeros |
 //! | [`spmv_csr_unary`], [`spmv_csr_unary_into`] | the same without matrix values: `sum of vec[cols[k]]` |
+//! | [`spmv_csr_semiring`], [`spmv_csr_semiring_into`] | SpMV over another semiring: min-plus, max-plus, or-and |
+//! | [`spmv_csr_indirect`], [`spmv_csr_indirect_unary`] (and `_into`) | SpMV with row `r`'s nonzeros starting at `sources[r]` |
 //! | [`indirect_reduce_csr`], [`indirect_reduce_csr_into`] | as `seg_reduce_csr`, segment `j`'s values starting at `data[sources[j]]` |
 //! | [`reduce_by_key`], [`reduce_by_key_into`] | the runs of equal adjacent keys: each run's first key and its values reduced in order; the run count (read back, or left on the device) |
-//! | [`SegReducePlan`] | a CSR prepared once (its partitions), applied to new values: `seg_reduce`, `spmv` (the seed's preprocess/apply) |
+//! | [`SegReducePlan`] | a CSR prepared once (its partitions), applied to new values: `seg_reduce`, `spmv`, `spmv_indirect` (the seed's preprocess/apply) |
 //! | [`ReduceByKeyPlan`] | keys prepared once (their runs), applied to new values: `reduce` |
 //!
 //! # How it partitions
@@ -30,8 +32,9 @@
 //! depends only on the tile shape: the same input gives the same bits on every run.
 //!
 //! SpMV runs the same tiles over the products (or the gathered vector values), loaded with
-//! the values: the rows are the segments. The CPU backend's versions are
-//! `mgpu_cpu::seg_reduce_csr`, `mgpu_cpu::spmv_csr` and `mgpu_cpu::spmv_csr_unary`.
+//! the values: the rows are the segments. The indirect forms read each value during the
+//! walk, from its segment's source. The CPU backend's versions are `mgpu_cpu`'s functions
+//! of the same names.
 //!
 //! # Examples
 //!

@@ -640,7 +640,120 @@ where
     ));
 }
 
+/// Indirect SpMV, binary and unary: the rows of seed 002's shapes (unif, pow) and the
+/// edge-case lengths stored in a random order, and all onto the first nonzeros
+/// (overlapping) where they fit, against the direct SpMV of the rows gathered into
+/// place on the same backend, bit for bit (the sums are exact; the direct form is checked
+/// against the plain loop in [`spmv`]). Then the bad inputs: a row reaching past the nonzeros, a column past the vector in a row (a bad
+/// column no row reads is never read), a `sources` of the wrong length.
+fn spmv_indirect<T: Elem, I: LoadBalanceIndex>(b: &Backend, t: Target)
+where
+    mgpu_segreduce::device::SpmvBinary: mgpu_segreduce::kernels::SpmvForm<T, I>,
+    mgpu_segreduce::device::SpmvUnary: mgpu_segreduce::kernels::SpmvForm<T, I>,
+    mgpu_segreduce::device::SpmvIndirectBinary: mgpu_segreduce::kernels::SpmvForm<T, I>,
+    mgpu_segreduce::device::SpmvIndirectUnary: mgpu_segreduce::kernels::SpmvForm<T, I>,
+    Plus: mgpu::AssociativeOp<T>,
+    Multiplies: mgpu::BinaryOp<T>,
+{
+    let mut rng = Rng::new(0x1d5);
+    for nnz in t.sizes(&[1, 1000, 3 * NV + 7, 100_000, 1_000_000]) {
+        let rows = (nnz / 16).max(1);
+        let mut cases = vec![
+            ("unif".to_string(), kit::uniform_counts(&mut rng, nnz, 32)),
+            (
+                "pow".to_string(),
+                kit::pareto_counts(&mut rng, rows, 1.5, nnz as u64),
+            ),
+        ];
+        for case in kit::edge_counts(&mut rng, nnz.min(5000)) {
+            cases.push((case.name.to_string(), case.counts));
+        }
+        for (what, lengths) in cases {
+            // Products below 9 and at most 10^6 of them: every f32 row sum is exact, so
+            // the direct form's tiles (which may walk differently) give the same bits.
+            let x = kit::uniform_values::<T>(&mut rng, rows, 4);
+            let (m, cols, csr) = sparse::<T>(&mut rng, &lengths, x.len() as u64, 4);
+            let total = cols.len() as u64;
+            let layouts = [
+                kit::shuffled_layout(&mut rng, &lengths),
+                vec![0; lengths.len()],
+            ];
+            for (k, sources) in layouts.iter().enumerate() {
+                if !(0..lengths.len()).all(|j| sources[j] + lengths[j] <= total) {
+                    continue;
+                }
+                let gather = |v: &[u64]| -> Vec<u64> {
+                    (0..lengths.len())
+                        .flat_map(|j| {
+                            v[sources[j] as usize..(sources[j] + lengths[j]) as usize].to_vec()
+                        })
+                        .collect()
+                };
+                let rm: Vec<T> = (0..lengths.len())
+                    .flat_map(|j| {
+                        m[sources[j] as usize..(sources[j] + lengths[j]) as usize].to_vec()
+                    })
+                    .collect();
+                let rc = gather(&cols);
+                let up = |v: &[u64]| b.upload(&kit::to_index::<I>(v)).unwrap();
+                let (bm, bc, br, bs, bx) = (
+                    b.upload(&m).unwrap(),
+                    up(&cols),
+                    up(&csr),
+                    up(sources),
+                    b.upload(&x).unwrap(),
+                );
+                let (brm, brc) = (b.upload(&rm).unwrap(), up(&rc));
+                let name = format!("spmv indirect {what} nnz = {total} layout {k}");
+                let got = t
+                    .timed(&name, cols.len(), || {
+                        b.spmv_csr_indirect(&bm, &bc, &br, &bs, &bx)
+                    })
+                    .unwrap()
+                    .to_vec()
+                    .unwrap();
+                let want = b.spmv_csr(&brm, &brc, &br, &bx).unwrap().to_vec().unwrap();
+                assert_eq!(kit::bits(&got), kit::bits(&want), "{name}");
+                let got = b
+                    .spmv_csr_indirect_unary(&bc, &br, &bs, &bx)
+                    .unwrap()
+                    .to_vec()
+                    .unwrap();
+                let want = b.spmv_csr_unary(&brc, &br, &bx).unwrap().to_vec().unwrap();
+                assert_eq!(kit::bits(&got), kit::bits(&want), "{name} unary");
+            }
+        }
+    }
+    // Two rows of length 2 over 4 nonzeros (the last row runs to the end), stored from
+    // nonzeros 1 and 0: the last nonzero is unread.
+    let up = |v: &[u64]| b.upload(&kit::to_index::<I>(v)).unwrap();
+    let m = b.upload(&[1, 2, 3, 4].map(T::from_u64)).unwrap();
+    let x = b.upload(&[1, 10].map(T::from_u64)).unwrap();
+    let (csr, cols) = (up(&[0, 2]), up(&[0, 1, 1, 9]));
+    let y = b
+        .spmv_csr_indirect(&m, &cols, &csr, &up(&[1, 0]), &x)
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_eq!(y, [50, 21].map(T::from_u64), "column 9 is in no row");
+    expect_invalid(
+        b.spmv_csr_indirect(&m, &cols, &csr, &up(&[3, 0]), &x),
+        "a gather range is outside the input (length 4)",
+    );
+    expect_invalid(
+        b.spmv_csr_indirect_unary(&cols, &csr, &up(&[2, 0]), &x),
+        "a column index is past the vector's length 2",
+    );
+    assert!(matches!(
+        b.spmv_csr_indirect(&m, &cols, &csr, &up(&[0]), &x),
+        Err(mgpu::Error::LengthMismatch { .. })
+    ));
+}
+
 mgpu_testkit::backend_tests! {
+    spmv_indirect_f64 = spmv_indirect::<f64, u32>,
+    spmv_indirect_i32_u64 = spmv_indirect::<i32, u64>,
+    spmv_indirect_f32 = spmv_indirect::<f32, u32>,
     spmv_semiring_i32 = spmv_semiring::<i32, u32>,
     spmv_semiring_f64_u64 = spmv_semiring::<f64, u64>,
     spmv_semiring_f32 = spmv_semiring::<f32, u32>,

@@ -7,7 +7,7 @@ use mgpu_core::{AssociativeOp, BinaryOp, Multiplies, Plus};
 use mgpu_core::{Element, Result};
 use mgpu_loadbalance::LoadBalanceIndex;
 use mgpu_runtime::{Context, Simulator};
-use mgpu_segreduce::device::{SpmvBinary, SpmvUnary};
+use mgpu_segreduce::device::{SpmvBinary, SpmvIndirectBinary, SpmvIndirectUnary, SpmvUnary};
 use mgpu_segreduce::kernels::{IndirectOp, RbkKey, RbkOp, Semiring, SpmvForm, SpmvSemiring};
 use mgpu_segreduce::SegReduceOp;
 
@@ -197,6 +197,141 @@ impl Backend {
         Ok(out)
     }
 
+    /// Indirect CSR SpMV (the seeds' `SpmvCsrIndirectBinary` with its default operators):
+    /// as [`Backend::spmv_csr`], but row `r`'s nonzeros start at `matrix[sources[r]]` and
+    /// `cols[sources[r]]` (the row lengths still come from `csr`, the last row running to
+    /// `cols.len()`), so the rows may be stored in any order. Synchronises.
+    ///
+    /// # Errors
+    ///
+    /// As [`Backend::spmv_csr`]; also a `sources` length other than the row count, and a
+    /// non-empty row reaching past the nonzeros.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu::Backend;
+    /// let backend = Backend::cpu();
+    /// let m = backend.upload(&[3.0f64, 1.0, 2.0])?;
+    /// let cols = backend.upload(&[1u32, 0, 2])?;
+    /// let csr = backend.upload(&[0u32, 2, 2])?; // row lengths 2, 0, 1
+    /// let sources = backend.upload(&[1u32, 3, 0])?;
+    /// let x = backend.upload(&[1.0f64, 10.0, 100.0])?;
+    /// let y = backend.spmv_csr_indirect(&m, &cols, &csr, &sources, &x)?;
+    /// assert_eq!(y.to_vec()?, vec![201.0, 0.0, 30.0]);
+    /// # Ok::<(), mgpu::Error>(())
+    /// ```
+    pub fn spmv_csr_indirect<T: Element, I: LoadBalanceIndex>(
+        &self,
+        matrix: &Buffer<T>,
+        cols: &Buffer<I>,
+        csr: &Buffer<I>,
+        sources: &Buffer<I>,
+        vec: &Buffer<T>,
+    ) -> Result<Buffer<T>>
+    where
+        SpmvIndirectBinary: SpmvForm<T, I>,
+        SpmvIndirectUnary: SpmvForm<T, I>,
+        Plus: AssociativeOp<T>,
+        Multiplies: BinaryOp<T>,
+    {
+        self.view(matrix, "matrix")?;
+        let mut out = self.spmv_indirect_output(cols, csr, sources, vec, Some(matrix.len()))?;
+        match &mut out {
+            Buffer::Cuda(_) => {
+                gpu_spmv_indirect::<Context, T, I>(Some(matrix), cols, csr, sources, vec, &mut out)?
+            }
+            Buffer::Simulator(_) => gpu_spmv_indirect::<Simulator, T, I>(
+                Some(matrix),
+                cols,
+                csr,
+                sources,
+                vec,
+                &mut out,
+            )?,
+            Buffer::Host(o) => mgpu_cpu::spmv_csr_indirect(
+                host(matrix)?,
+                host(cols)?,
+                host(csr)?,
+                host(sources)?,
+                host(vec)?,
+                o,
+            )?,
+        }
+        Ok(out)
+    }
+
+    /// Indirect unary CSR SpMV (the seeds' `SpmvCsrIndirectUnary` with its default
+    /// operator): as [`Backend::spmv_csr_unary`], but row `r`'s columns start at
+    /// `cols[sources[r]]`. Synchronises.
+    ///
+    /// # Errors
+    ///
+    /// As [`Backend::spmv_csr_indirect`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu::Backend;
+    /// let backend = Backend::cpu();
+    /// let cols = backend.upload(&[1u32, 1, 0])?;
+    /// let csr = backend.upload(&[0u32, 2])?; // row lengths 2, 1
+    /// let sources = backend.upload(&[1u32, 0])?;
+    /// let x = backend.upload(&[5i32, 7])?;
+    /// assert_eq!(backend.spmv_csr_indirect_unary(&cols, &csr, &sources, &x)?.to_vec()?, vec![12, 7]);
+    /// # Ok::<(), mgpu::Error>(())
+    /// ```
+    pub fn spmv_csr_indirect_unary<T: Element, I: LoadBalanceIndex>(
+        &self,
+        cols: &Buffer<I>,
+        csr: &Buffer<I>,
+        sources: &Buffer<I>,
+        vec: &Buffer<T>,
+    ) -> Result<Buffer<T>>
+    where
+        SpmvIndirectBinary: SpmvForm<T, I>,
+        SpmvIndirectUnary: SpmvForm<T, I>,
+        Plus: AssociativeOp<T>,
+    {
+        let mut out = self.spmv_indirect_output(cols, csr, sources, vec, None)?;
+        match &mut out {
+            Buffer::Cuda(_) => {
+                gpu_spmv_indirect::<Context, T, I>(None, cols, csr, sources, vec, &mut out)?
+            }
+            Buffer::Simulator(_) => {
+                gpu_spmv_indirect::<Simulator, T, I>(None, cols, csr, sources, vec, &mut out)?
+            }
+            Buffer::Host(o) => mgpu_cpu::spmv_csr_indirect_unary(
+                host(cols)?,
+                host(csr)?,
+                host(sources)?,
+                host(vec)?,
+                o,
+            )?,
+        }
+        Ok(out)
+    }
+
+    /// Indirect SpMV's buffer and size checks, then its output (one element per row).
+    fn spmv_indirect_output<T: Element, I: LoadBalanceIndex>(
+        &self,
+        cols: &Buffer<I>,
+        csr: &Buffer<I>,
+        sources: &Buffer<I>,
+        vec: &Buffer<T>,
+        matrix: Option<usize>,
+    ) -> Result<Buffer<T>> {
+        self.view(sources, "sources")?;
+        mgpu_core::checks::spmv_csr_indirect::<I>(
+            matrix,
+            cols.len(),
+            csr.len(),
+            sources.len(),
+            None,
+        )?;
+        self.spmv_output(cols, csr, vec, matrix)
+    }
+
     /// SpMV's buffer and size checks, then its output (one element per row).
     /// CSR SpMV over a semiring (the seeds' `SpmvCsrBinary` with its `mul` and `add`
     /// operators): as [`Backend::spmv_csr`], with row `r`'s element `Add` over its
@@ -355,6 +490,32 @@ where
         pick::<D, T>(vec)?,
     );
     mgpu_segreduce::spmv_csr(m, c, r, v, pick_mut::<D, T>(out)?)
+}
+
+/// Indirect SpMV on a GPU device: binary with a matrix, else unary.
+fn gpu_spmv_indirect<D: Pick, T: Element, I: LoadBalanceIndex>(
+    matrix: Option<&Buffer<T>>,
+    cols: &Buffer<I>,
+    csr: &Buffer<I>,
+    sources: &Buffer<I>,
+    vec: &Buffer<T>,
+    out: &mut Buffer<T>,
+) -> Result<()>
+where
+    SpmvIndirectBinary: SpmvForm<T, I>,
+    SpmvIndirectUnary: SpmvForm<T, I>,
+{
+    let (c, r, s, v) = (
+        pick::<D, I>(cols)?,
+        pick::<D, I>(csr)?,
+        pick::<D, I>(sources)?,
+        pick::<D, T>(vec)?,
+    );
+    let o = pick_mut::<D, T>(out)?;
+    match matrix {
+        Some(m) => mgpu_segreduce::spmv_csr_indirect(pick::<D, T>(m)?, c, r, s, v, o),
+        None => mgpu_segreduce::spmv_csr_indirect_unary(c, r, s, v, o),
+    }
 }
 
 /// Unary SpMV on a GPU device.

@@ -54,14 +54,17 @@ fn case<D: Device, I: LoadBalanceIndex>(
 }
 
 /// `spmv_csr` of `m` (columns `cols`, rows `csr`) and `x` into a guarded output of one
-/// per row: `want`'s variant on both backends, guards intact, the device usable after.
+/// per row, or `spmv_csr_indirect` with `sources`: `want`'s variant on both backends,
+/// guards intact, the device usable after.
 fn spmv_case<D: Device, I: LoadBalanceIndex>(
     dev: &D,
     case: &str,
     (m, cols, csr, x): (&[f64], &[I], &[I], &[f64]),
+    sources: Option<&[I]>,
     want: &mgpu::Error,
 ) where
     mgpu::segreduce::device::SpmvBinary: mgpu::segreduce::kernels::SpmvForm<f64, I>,
+    mgpu::segreduce::device::SpmvIndirectBinary: mgpu::segreduce::kernels::SpmvForm<f64, I>,
 {
     let (md, cd, rd, xd) = (
         DeviceVec::from_slice(dev, m).unwrap(),
@@ -70,15 +73,34 @@ fn spmv_case<D: Device, I: LoadBalanceIndex>(
         DeviceVec::from_slice(dev, x).unwrap(),
     );
     let mut y = Guarded::<f64, D>::new(dev, csr.len()).unwrap();
-    let got = mgpu::segreduce::spmv_csr(
-        md.as_slice(),
-        cd.as_slice(),
-        rd.as_slice(),
-        xd.as_slice(),
-        y.slice(),
-    );
+    let mut host_y = vec![0.0; csr.len()];
+    let (got, cpu) = match sources {
+        None => (
+            mgpu::segreduce::spmv_csr(
+                md.as_slice(),
+                cd.as_slice(),
+                rd.as_slice(),
+                xd.as_slice(),
+                y.slice(),
+            ),
+            mgpu::cpu::spmv_csr(m, cols, csr, x, &mut host_y),
+        ),
+        Some(s) => {
+            let sd = DeviceVec::from_slice(dev, s).unwrap();
+            (
+                mgpu::segreduce::spmv_csr_indirect(
+                    md.as_slice(),
+                    cd.as_slice(),
+                    rd.as_slice(),
+                    sd.as_slice(),
+                    xd.as_slice(),
+                    y.slice(),
+                ),
+                mgpu::cpu::spmv_csr_indirect(m, cols, csr, s, x, &mut host_y),
+            )
+        }
+    };
     y.check_guards(case);
-    let cpu = mgpu::cpu::spmv_csr(m, cols, csr, x, &mut vec![0.0; csr.len()]);
     verdict(case, want, got, Some(cpu));
     usable(dev);
 }
@@ -142,6 +164,14 @@ pub fn host_checks<D: Device>(dev: &D, _scale: Scale) {
         dev,
         "spmv_csr: one column short",
         (&m, &vec![0; total - 1], &csr32, &x),
+        None,
+        &length(),
+    );
+    spmv_case::<D, u32>(
+        dev,
+        "spmv_csr_indirect: one source short",
+        (&m, &vec![0; total], &csr32, &x),
+        Some(&vec![0; n - 1]),
         &length(),
     );
     let data = vec![1i32; total];
@@ -198,6 +228,7 @@ pub fn csr_faults<D: Device, I: LoadBalanceIndex>(dev: &D, scale: Scale)
 where
     Plus: mgpu::SegReduceOp<i32, I> + mgpu::segreduce::kernels::IndirectOp<i32, I>,
     mgpu::segreduce::device::SpmvBinary: mgpu::segreduce::kernels::SpmvForm<f64, I>,
+    mgpu::segreduce::device::SpmvIndirectBinary: mgpu::segreduce::kernels::SpmvForm<f64, I>,
 {
     let nv = nv::<D, I>(dev);
     let ty = std::any::type_name::<I>();
@@ -256,11 +287,23 @@ where
         let (c, r): (Vec<I>, Vec<I>) = (to_index(&cols), to_index(&b.scan));
         let case =
             format!("spmv_csr {ty}: column {rows} of a vector of {rows} in row {k}, n = {n}");
-        spmv_case::<D, I>(dev, &case, (&m, &c, &r, &x), &invalid());
+        spmv_case::<D, I>(dev, &case, (&m, &c, &r, &x), None, &invalid());
+        let case = format!("spmv_csr_indirect {ty}: the same column, sources = csr, n = {n}");
+        spmv_case::<D, I>(dev, &case, (&m, &c, &r, &x), Some(&r), &invalid());
         // Indirect: segment k's source range ends one past the data.
         let data = vec![1i32; total];
         let mut sources = b.scan.clone();
         sources[k] = (total as u64 + 1) - b.counts[k];
+        let case =
+            format!("spmv_csr_indirect {ty}: row {k}'s source one past the nonzeros, n = {n}");
+        let (m, x) = (vec![1.0f64; total], vec![2.0f64; rows]);
+        let c = to_index::<I>(
+            &(0..total as u64)
+                .map(|i| i % rows as u64)
+                .collect::<Vec<_>>(),
+        );
+        let s = to_index::<I>(&sources);
+        spmv_case::<D, I>(dev, &case, (&m, &c, &r, &x), Some(&s), &invalid());
         let case =
             format!("indirect_reduce_csr {ty}: segment {k}'s source one past the data, n = {n}");
         indirect_case::<D, I>(
