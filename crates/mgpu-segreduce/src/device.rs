@@ -56,11 +56,28 @@ pub trait Values<T, I>: Copy {
     /// Whether the values are read during the walk ([`Values::walk_value`], which knows
     /// each value's segment) instead of loaded with the tile ([`Values::value`]).
     const IN_WALK: bool = false;
+    /// What value `i`'s load needs first (SpMV: its column). The tiles load it for all
+    /// their values before any value ([`Values::value_at`]), so that the loads that
+    /// depend on it are in flight together, not one after another.
+    type Pre: Copy + Default;
+    /// What value `i`'s load needs first.
+    ///
+    /// # Safety
+    /// As [`Values::value`].
+    unsafe fn pre(args: &SegReduceArgs<T, I>, i: usize) -> Self::Pre;
+    /// Value `i`, given [`Values::pre`] of it.
+    ///
+    /// # Safety
+    /// As [`Values::value`].
+    unsafe fn value_at(args: &SegReduceArgs<T, I>, i: usize, pre: Self::Pre, bad: &mut u32) -> T;
     /// Value `i`.
     ///
     /// # Safety
     /// `i < args.total`, and the pointers the implementation reads are valid there.
-    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T;
+    #[inline(always)]
+    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T {
+        Self::value_at(args, i, Self::pre(args, i), bad)
+    }
     /// Value `i` of a segment that starts at value `seg_start` and whose source starts at
     /// `source`, read during the walk (only when [`Values::IN_WALK`]).
     ///
@@ -131,8 +148,11 @@ pub type SpmvIndirectUnary = IndirectOf<SpmvUnary>;
 
 impl<T: Element, I, V: Values<T, I>> Values<T, I> for IndirectOf<V> {
     const IN_WALK: bool = true;
+    type Pre = ();
     #[inline(always)]
-    unsafe fn value(_: &SegReduceArgs<T, I>, _: usize, _: &mut u32) -> T {
+    unsafe fn pre(_: &SegReduceArgs<T, I>, _: usize) {}
+    #[inline(always)]
+    unsafe fn value_at(_: &SegReduceArgs<T, I>, _: usize, _: (), _: &mut u32) -> T {
         T::ZERO
     }
     #[inline(always)]
@@ -165,40 +185,32 @@ impl<T: Element, I, V: Values<T, I>> Values<T, I> for IndirectOf<V> {
 pub struct Direct;
 
 impl<T: Element, I> Values<T, I> for Direct {
+    type Pre = ();
     #[inline(always)]
-    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, _: &mut u32) -> T {
+    unsafe fn pre(_: &SegReduceArgs<T, I>, _: usize) {}
+    #[inline(always)]
+    unsafe fn value_at(args: &SegReduceArgs<T, I>, i: usize, _: (), _: &mut u32) -> T {
         *args.data.add(i)
     }
 }
 
-/// CSR SpMV, binary (seed 002's `SpmvCsrBinary`): `data[i] * vec[cols[i]]`; a column past
-/// the vector raises [`ERROR_COLUMN`] and reads nothing.
+/// SpMV's gather: `vec[col]`, or [`ERROR_COLUMN`] into `bad` (and nothing read) for a
+/// column at or past `vec_len`.
 ///
-/// ```
-/// use mgpu_segreduce::device::{SegReduceArgs, SpmvBinary, Values, ERROR_COLUMN};
-/// let (m, c, v) = ([2.0f64, 3.0], [1u32, 7], [10.0f64, 20.0]);
-/// let args = SegReduceArgs { data: m.as_ptr(), total: 2, cols: c.as_ptr(), vec: v.as_ptr(), vec_len: 2, ..Default::default() };
-/// let mut bad = 0;
-/// assert_eq!(unsafe { SpmvBinary::value(&args, 0, &mut bad) }, 40.0);
-/// unsafe { SpmvBinary::value(&args, 1, &mut bad) };
-/// assert_eq!(bad, ERROR_COLUMN);
-/// ```
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SpmvBinary;
-
-impl<T: Element, I: Idx> Values<T, I> for SpmvBinary
-where
-    Multiplies: BinaryOp<T>,
-{
-    #[inline(always)]
-    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T {
-        let col = (*args.cols.add(i)).to_u64();
-        if col < args.vec_len {
-            <Multiplies as BinaryOp<T>>::apply(*args.data.add(i), *args.vec.add(col as usize))
-        } else {
-            *bad |= ERROR_COLUMN;
-            T::ZERO
-        }
+/// # Safety
+/// `vec` is readable at `0..vec_len`.
+#[inline(always)]
+unsafe fn gather<T: Element, I: Idx>(
+    args: &SegReduceArgs<T, I>,
+    col: I,
+    bad: &mut u32,
+) -> Option<T> {
+    let col = col.to_u64();
+    if col < args.vec_len {
+        Some(*args.vec.add(col as usize))
+    } else {
+        *bad |= ERROR_COLUMN;
+        None
     }
 }
 
@@ -226,17 +238,33 @@ impl<Mul> Clone for SpmvWith<Mul> {
 impl<Mul> Copy for SpmvWith<Mul> {}
 
 impl<T: Element, I: Idx, Mul: BinaryOp<T>> Values<T, I> for SpmvWith<Mul> {
+    type Pre = I;
     #[inline(always)]
-    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T {
-        let col = (*args.cols.add(i)).to_u64();
-        if col < args.vec_len {
-            Mul::apply(*args.data.add(i), *args.vec.add(col as usize))
-        } else {
-            *bad |= ERROR_COLUMN;
-            T::ZERO
+    unsafe fn pre(args: &SegReduceArgs<T, I>, i: usize) -> I {
+        *args.cols.add(i)
+    }
+    #[inline(always)]
+    unsafe fn value_at(args: &SegReduceArgs<T, I>, i: usize, col: I, bad: &mut u32) -> T {
+        match gather(args, col, bad) {
+            Some(x) => Mul::apply(*args.data.add(i), x),
+            None => T::ZERO,
         }
     }
 }
+
+/// CSR SpMV, binary (seed 002's `SpmvCsrBinary`): `data[i] * vec[cols[i]]`; a column past
+/// the vector raises [`ERROR_COLUMN`] and reads nothing.
+///
+/// ```
+/// use mgpu_segreduce::device::{SegReduceArgs, SpmvBinary, Values, ERROR_COLUMN};
+/// let (m, c, v) = ([2.0f64, 3.0], [1u32, 7], [10.0f64, 20.0]);
+/// let args = SegReduceArgs { data: m.as_ptr(), total: 2, cols: c.as_ptr(), vec: v.as_ptr(), vec_len: 2, ..Default::default() };
+/// let mut bad = 0;
+/// assert_eq!(unsafe { SpmvBinary::value(&args, 0, &mut bad) }, 40.0);
+/// unsafe { SpmvBinary::value(&args, 1, &mut bad) };
+/// assert_eq!(bad, ERROR_COLUMN);
+/// ```
+pub type SpmvBinary = SpmvWith<Multiplies>;
 
 /// CSR SpMV, unary (seed 002's `SpmvCsrUnary`): `vec[cols[i]]` (no matrix values); a
 /// column past the vector raises [`ERROR_COLUMN`].
@@ -251,15 +279,14 @@ impl<T: Element, I: Idx, Mul: BinaryOp<T>> Values<T, I> for SpmvWith<Mul> {
 pub struct SpmvUnary;
 
 impl<T: Element, I: Idx> Values<T, I> for SpmvUnary {
+    type Pre = I;
     #[inline(always)]
-    unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T {
-        let col = (*args.cols.add(i)).to_u64();
-        if col < args.vec_len {
-            *args.vec.add(col as usize)
-        } else {
-            *bad |= ERROR_COLUMN;
-            T::ZERO
-        }
+    unsafe fn pre(args: &SegReduceArgs<T, I>, i: usize) -> I {
+        *args.cols.add(i)
+    }
+    #[inline(always)]
+    unsafe fn value_at(args: &SegReduceArgs<T, I>, _: usize, col: I, bad: &mut u32) -> T {
+        gather(args, col, bad).unwrap_or(T::ZERO)
     }
 }
 
@@ -656,10 +683,19 @@ unsafe fn tiles<
     let (c0, c1) = (row(0), row(1));
     let mut v = [Op::identity(); VT];
     if !V::IN_WALK {
+        // What the values need first (SpMV's columns), all in flight together; then the
+        // values (SpMV's gathers), all in flight together.
+        let mut pre = [V::Pre::default(); VT];
+        for (k, p) in pre.iter_mut().enumerate() {
+            let i = tid + (NT * k) as u32;
+            if i < a_count {
+                *p = V::pre(args, a0.to_usize() + i as usize);
+            }
+        }
         for (k, x) in v.iter_mut().enumerate() {
             let i = tid + (NT * k) as u32;
             if i < a_count {
-                *x = V::value(args, a0.to_usize() + i as usize, &mut bad);
+                *x = V::value_at(args, a0.to_usize() + i as usize, pre[k], &mut bad);
             }
         }
     }

@@ -964,9 +964,10 @@ impl<K: Element, D: Device> KeyPass<K, D> {
             ..Default::default()
         };
         let grid = crate::rbk::keys_grid(self.tiles, S::Keys::NT as usize);
-        // SAFETY: passes 1 and 2 filled the temps; `keys_out` has `capacity` slots; the
-        // grid covers the tiles a warp each.
-        unsafe { dev.launch::<S::Keys>(grid as u32, &args) }
+        // SAFETY: passes 1 and 2 filled the temps (a dependent launch: the kernel waits for
+        // the scan's end before reading); `keys_out` has `capacity` slots; the grid covers
+        // the tiles a warp each.
+        unsafe { dev.launch_dependent::<S::Keys>(grid as u32, &args) }
     }
 
     /// Pass 4 and the spine, queued: the values' reductions to `values_out`.
@@ -997,9 +998,10 @@ impl<K: Element, D: Device> KeyPass<K, D> {
             capacity: values_out.len() as u64,
             ..Default::default()
         };
-        // SAFETY: passes 1 and 2 filled codes and heads; `values_out` has `capacity`
-        // slots, `carry` one per tile.
-        unsafe { dev.launch::<S::Reduce>(self.tiles as u32, &args)? };
+        // SAFETY: passes 1 and 2 filled codes and heads (a dependent launch: the kernel
+        // waits for the grid before it to end); `values_out` has `capacity` slots, `carry`
+        // one per tile.
+        unsafe { dev.launch_dependent::<S::Reduce>(self.tiles as u32, &args)? };
         // The spine reads the runs from `heads`.
         queue_spine::<D, T, u64, S::SpineReduce, S::SpineApply>(dev, &mut args)
     }

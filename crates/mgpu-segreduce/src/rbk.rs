@@ -219,6 +219,8 @@ pub unsafe fn rbk_keys<C: Cta, K: Element, Eq: Comparator<K>, const NT: usize, c
     cta: &C,
     args: &RbkKeysArgs<K>,
 ) {
+    cta.grid_dependency_wait(); // the run counts come from the scan just before
+    cta.launch_dependents();
     let runs = *args.run_count;
     if runs > args.capacity {
         if cta.block() == 0 && cta.tid() == 0 {
@@ -307,6 +309,7 @@ pub unsafe fn rbk_reduce<
     cta: &C,
     args: &SegReduceArgs<T, u64>,
 ) {
+    cta.grid_dependency_wait(); // the key passes (or anything) just before
     let (block, tid) = (cta.block(), cta.tid());
     let runs = *args.run_count;
     if runs > args.capacity {
