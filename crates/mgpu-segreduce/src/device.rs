@@ -27,11 +27,13 @@
 //!    the reduction of its values in the tile, in order. The results go through shared
 //!    memory to coalesced stores; the tile's carry-out (the values of the segment still
 //!    open at its end) goes to `carry_out[tile]`.
-//! 2. [`spine_reduce`] (only with more than one chunk of `NT * VT` tiles) and
-//!    [`spine_apply`]: the same segmented scan over the tiles' carry-outs, a tile "ending a
-//!    segment" when it holds a B step or the virtual end, gives each tile the reduction of
-//!    its first ended segment's values in earlier tiles, which is prepended to that
-//!    segment's result in `output` (one read-modify-write per tile).
+//! 2. [`spine`] (one launch, a CTA per chunk of `NT * VT` tiles): the same segmented scan
+//!    over the tiles' carry-outs, a tile "ending a segment" when it holds a B step or the
+//!    virtual end, gives each tile the reduction of its first ended segment's values in
+//!    earlier tiles of its chunk; each chunk publishes its own fold, and folds those of
+//!    the chunks before it back to the nearest that ends a segment; the result is
+//!    prepended to the tile's first ended segment's result in `output` (one
+//!    read-modify-write per tile).
 //!
 //! Every operand is combined in segment order (earlier values on the left), so the
 //! operator need not be commutative, and the association depends only on the tile shape:
@@ -290,8 +292,8 @@ impl<T: Element, I: Idx> Values<T, I> for SpmvUnary {
     }
 }
 
-/// Arguments of the three kernels ([`seg_reduce_tiles`], [`spine_reduce`],
-/// [`spine_apply`]): one struct, so that they form one kernel set.
+/// Arguments of the kernels ([`seg_reduce_tiles`] and its SpMV and indirect forms,
+/// [`spine`], reduce-by-key's value pass): one struct, so that they form one kernel set.
 ///
 /// # Examples
 ///
@@ -324,11 +326,16 @@ pub struct SegReduceArgs<T, I> {
     pub output: *mut T,
     /// Per tile: the reduction of its values after its last segment end.
     pub carry_out: *mut T,
-    /// Per chunk of [`spine_reduce`]: the reduction of its tiles' carry-outs after its last
-    /// tile that ends a segment.
+    /// Per chunk of [`spine`] (`NT * VT` tiles): the reduction of its tiles' carry-outs
+    /// after its last tile that ends a segment, published for the chunks after it.
     pub chunk_carry: *mut T,
     /// Per chunk: 1 when one of its tiles ends a segment.
     pub chunk_ends: *mut u32,
+    /// Per chunk: `epoch << 2 | 1` once its `chunk_carry` and `chunk_ends` are written
+    /// (words of other epochs: not yet); null with one chunk.
+    pub chunk_flags: *mut u32,
+    /// This launch's epoch in `chunk_flags` (1 to 2^30 - 1).
+    pub epoch: u32,
     /// The error word: [`seg_reduce_tiles`] ORs `ERROR_*` bits into it (zeroed by the
     /// host); when one is set, the spine does nothing (the tiles that failed wrote neither
     /// results nor carry-outs).
@@ -374,6 +381,8 @@ impl<T, I> Default for SegReduceArgs<T, I> {
             carry_out: null_mut(),
             chunk_carry: null_mut(),
             chunk_ends: null_mut(),
+            chunk_flags: null_mut(),
+            epoch: 0,
             error: null_mut(),
             cols: null(),
             vec: null(),
@@ -1054,7 +1063,7 @@ unsafe fn walk<
     }
 }
 
-/// Bytes of shared memory [`spine_reduce`] and [`spine_apply`] need for `nt` threads and
+/// Bytes of shared memory [`spine`] needs for `nt` threads and
 /// `t_bytes`-byte values: the segmented scan's scratch, then `nt / 32` words for the
 /// warps' end flags, one value for the chunk's carry-in and 32 for the chunks it folds.
 ///
@@ -1070,16 +1079,17 @@ pub const fn spine_shared_bytes(nt: usize, t_bytes: usize) -> usize {
 /// A thread's `VT` consecutive tiles of chunk `cta.block()` (chunks of `NT * VT` tiles),
 /// folded in order: the carry leaving them (the reduction of the carry-outs after the last
 /// tile that ends a segment, that tile's own carry-out included) and whether one of them
-/// ends a segment. With `apply`, each tile that ends a segment also gets `carry_in` (then
-/// the carry entering it) prepended to its first ended segment's result.
+/// ends a segment. With `carry_in`, each tile that ends a segment also gets it (then the
+/// carry entering it) prepended to its first ended segment's result.
 ///
 /// # Safety
-/// As [`spine_apply`].
+/// As [`spine`].
 #[inline(always)]
-unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const NT: usize, const VT: usize>(
+unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const VT: usize>(
     args: &SegReduceArgs<T, I>,
     chunk: u32,
     tid: u32,
+    chunk_tiles: u64,
     carry_in: Option<T>,
 ) -> (T, bool) {
     let steps = args.total + args.num_segments;
@@ -1090,12 +1100,12 @@ unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const NT: usize, const
     } else {
         args.num_segments
     };
-    let first_tile = (chunk as u64 * NT as u64 + tid as u64) * VT as u64;
+    let first_tile = chunk as u64 * chunk_tiles + tid as u64 * VT as u64;
     let mut x = carry_in.unwrap_or(Op::identity());
     let mut ended = false;
     for k in 0..VT as u64 {
         let t = first_tile + k;
-        if t < args.tiles {
+        if t < args.tiles && (tid as u64 * VT as u64 + k) < chunk_tiles {
             let last_tile = t + 1 == args.tiles;
             let (b0, b1) = if by_key {
                 let h0 = *args.heads.add(t as usize);
@@ -1127,38 +1137,70 @@ unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const NT: usize, const
     (x, ended)
 }
 
-/// First pass of the spine, with more than one chunk: chunk `cta.block()` (`NT * VT`
-/// tiles, `VT` consecutive ones per thread) writes the carry leaving it to
-/// `chunk_carry[chunk]` and whether a tile of it ends a segment to `chunk_ends[chunk]`.
+/// The spine, one launch: chunk `cta.block()` (`NT * VT` tiles, `VT` consecutive ones
+/// per thread) folds its tiles' carry-outs (the segmented scan of the threads' folds),
+/// publishes the carry leaving it for the chunks after it (`chunk_carry`, `chunk_ends`,
+/// then its flag), and finds the carry entering it: warp 0 reads the chunks before it,
+/// 32 at a time (lane `l` the chunk `end - 1 - l`, waiting for its flag), back to the
+/// nearest one that ends a segment, and lane 0 folds them in order. Each tile that ends
+/// a segment then gets the carry entering it prepended to the result of the first
+/// segment it ends. A chunk waits only for the chunks before it to fold their own tiles
+/// (they wait for nothing before publishing), and those started first; the fold is the
+/// same whatever the timing, so the results are the same bits on every run.
 ///
 /// # Safety
-/// `carry_out` is readable at `0..tiles`, `mp` at `0..=tiles`, `chunk_carry` and
-/// `chunk_ends` writable at `0..grid`, `error` readable; shared memory is
-/// [`spine_shared_bytes`]. `NT` is a multiple of 32.
+/// `carry_out` is readable at `0..tiles`, `mp` at `0..=tiles`, `output` readable and
+/// writable at `0..num_segments`, `error` readable; with more than one chunk
+/// `chunk_carry`, `chunk_ends` and `chunk_flags` writable at `0..grid` (the flags of
+/// another epoch than `epoch`); shared memory is [`spine_shared_bytes`]. `NT` is a
+/// multiple of 32.
 ///
 /// # Examples
 ///
-/// Tiles' carry-outs 1, 2, 4 with the second tile ending a segment: 2 + 4 leave the chunk.
+/// Two tiles of 4 steps over 5 values and 3 segments (CSR 0, 2, 2; lengths 2, 0, 3): tile 0
+/// holds values 0, 1 and starts 0, 1, 2 (results 3 and 0), tile 1 values 2 to 4; the
+/// last segment's 12 is all in tile 1, which the spine leaves as it is.
 ///
 /// ```
 /// use mgpu_core::{sim, Plus};
-/// use mgpu_segreduce::device::{spine_reduce, spine_shared_bytes, SegReduceArgs};
-/// // 3 tiles of 4 steps over 9 values and 3 segments (CSR 0, 0, 9): starts 0 and 1 in
-/// // tile 0, start 2 in tile 2.
-/// let (mut carry, mp) = ([1i32, 2, 4], [0u64, 2, 6, 9]);
-/// let (mut cc, mut ce, mut no_error) = ([0i32], [0u32], [0u32]);
+/// use mgpu_segreduce::device::{spine, spine_shared_bytes, SegReduceArgs};
+/// let (mut carry, mp) = ([0i32, 0], [0u64, 2, 5]);
+/// let (mut out, mut no_error) = ([3i32, 0, 12], [0u32]);
 /// let args = SegReduceArgs::<i32, u32> {
-///     carry_out: carry.as_mut_ptr(), tiles: 3, mp: mp.as_ptr(), nv: 4, total: 9,
-///     num_segments: 3, chunk_carry: cc.as_mut_ptr(), chunk_ends: ce.as_mut_ptr(),
-///     error: no_error.as_mut_ptr(), ..Default::default()
+///     carry_out: carry.as_mut_ptr(), tiles: 2, mp: mp.as_ptr(), nv: 4, total: 5,
+///     num_segments: 3, output: out.as_mut_ptr(), error: no_error.as_mut_ptr(),
+///     ..Default::default()
 /// };
 /// sim::launch(1, 32, spine_shared_bytes(32, 4), &|cta: &sim::SimCta| unsafe {
-///     spine_reduce::<_, i32, u32, Plus, 32, 1>(cta, &args)
+///     spine::<_, i32, u32, Plus, 32, 1>(cta, &args)
 /// });
-/// assert_eq!((cc, ce), ([4], [1])); // tile 2 ends the last segment: its carry-out alone
+/// assert_eq!(out, [3, 0, 12]);
+/// ```
+///
+/// Across chunks: 3 tiles of 4 steps, one a chunk, carry-outs 1, 2, 4 (CSR 0, 0, 9 over 9
+/// values): tile 0 ends segment 0, tile 1 nothing, tile 2 segments 1 and 2; segment 1's
+/// result gets 1 + 2 from the chunks before.
+///
+/// ```
+/// use mgpu_core::{sim, Plus};
+/// use mgpu_segreduce::device::{spine, spine_shared_bytes, SegReduceArgs};
+/// let (mut carry, mp) = ([1i32, 2, 4], [0u64, 2, 6, 9]);
+/// let (mut out, mut no_error) = ([10i32, 20, 30], [0u32]);
+/// let (mut cc, mut ce, mut flags) = ([0i32; 3], [0u32; 3], [0u32; 3]);
+/// let args = SegReduceArgs::<i32, u32> {
+///     carry_out: carry.as_mut_ptr(), tiles: 3, mp: mp.as_ptr(), nv: 4, total: 9,
+///     num_segments: 3, output: out.as_mut_ptr(), error: no_error.as_mut_ptr(),
+///     chunk_carry: cc.as_mut_ptr(), chunk_ends: ce.as_mut_ptr(),
+///     chunk_flags: flags.as_mut_ptr(), epoch: 1, ..Default::default()
+/// };
+/// // 32 threads of one tile each would make one chunk; take chunks of 1 tile instead.
+/// sim::launch(3, 32, spine_shared_bytes(32, 4), &|cta: &sim::SimCta| unsafe {
+///     mgpu_segreduce::device::spine_chunks::<_, i32, u32, Plus, 32, 1>(cta, &args, 1)
+/// });
+/// assert_eq!((out, ce), ([10, 23, 30], [1, 0, 1]));
 /// ```
 #[inline(always)]
-pub unsafe fn spine_reduce<
+pub unsafe fn spine<
     C: Cta,
     T: Element,
     I: Idx,
@@ -1169,57 +1211,17 @@ pub unsafe fn spine_reduce<
     cta: &C,
     args: &SegReduceArgs<T, I>,
 ) {
-    cta.grid_dependency_wait(); // the tiles' carry-outs come from the kernel just before
-    cta.launch_dependents();
-    if *args.error != 0 {
-        return;
-    }
-    let (x, ended) = fold_tiles::<T, I, Op, NT, VT>(args, cta.block(), cta.tid(), None);
-    let scratch = cta.shared::<u8>(0);
-    let (_, chunk_carry) = cta_seg_scan::<C, T, Op, NT>(cta, x, ended, scratch);
-    let any = cta.sync_or(ended);
-    if cta.tid() == 0 {
-        *args.chunk_carry.add(cta.block() as usize) = chunk_carry;
-        *args.chunk_ends.add(cta.block() as usize) = any as u32;
-    }
+    spine_chunks::<C, T, I, Op, NT, VT>(cta, args, (NT * VT) as u64)
 }
 
-/// Second pass of the spine: chunk `cta.block()` finds the carry entering it (thread 0
-/// folds the earlier chunks' carries back to the nearest one that ends a segment; with
-/// one chunk there is none), the segmented scan of its threads' folds gives each thread
-/// the carry entering its tiles, and each tile that ends a segment gets the carry
-/// entering it prepended to the result of the first segment it ends.
+/// [`spine`] with chunks of `chunk_tiles` tiles (at most `NT * VT`; threads past them
+/// hold none): small chunks let the simulator take the spine across several of them.
 ///
 /// # Safety
-/// `carry_out` is readable at `0..tiles`, `mp` at `0..=tiles`, `output` readable and
-/// writable at `0..num_segments`, `error` readable, and with more than one chunk
-/// `chunk_carry` and `chunk_ends` readable at `0..grid` (from [`spine_reduce`]); shared
-/// memory is
-/// [`spine_shared_bytes`]. `NT` is a multiple of 32.
-///
-/// # Examples
-///
-/// Two tiles of 4 steps over 5 values and 3 segments (CSR 0, 2, 2; lengths 2, 0, 3): tile 0
-/// holds values 0, 1 and starts 0, 1, 2 (results 3 and 0), tile 1 values 2 to 4; the
-/// last segment's 12 is all in tile 1, which the spine leaves as it is.
-///
-/// ```
-/// use mgpu_core::{sim, Plus};
-/// use mgpu_segreduce::device::{spine_apply, spine_shared_bytes, SegReduceArgs};
-/// let (mut carry, mp) = ([0i32, 0], [0u64, 2, 5]);
-/// let (mut out, mut no_error) = ([3i32, 0, 12], [0u32]);
-/// let args = SegReduceArgs::<i32, u32> {
-///     carry_out: carry.as_mut_ptr(), tiles: 2, mp: mp.as_ptr(), nv: 4, total: 5,
-///     num_segments: 3, output: out.as_mut_ptr(), error: no_error.as_mut_ptr(),
-///     ..Default::default()
-/// };
-/// sim::launch(1, 32, spine_shared_bytes(32, 4), &|cta: &sim::SimCta| unsafe {
-///     spine_apply::<_, i32, u32, Plus, 32, 1>(cta, &args)
-/// });
-/// assert_eq!(out, [3, 0, 12]);
-/// ```
+/// As [`spine`].
+#[doc(hidden)]
 #[inline(always)]
-pub unsafe fn spine_apply<
+pub unsafe fn spine_chunks<
     C: Cta,
     T: Element,
     I: Idx,
@@ -1229,6 +1231,7 @@ pub unsafe fn spine_apply<
 >(
     cta: &C,
     args: &SegReduceArgs<T, I>,
+    chunk_tiles: u64,
 ) {
     cta.grid_dependency_wait(); // the carry-outs come from the kernel just before
     if *args.error != 0 {
@@ -1241,18 +1244,45 @@ pub unsafe fn spine_apply<
     let warp_ends = cta.shared::<u32>(align16(seg_scan_shared_bytes(NT, t_bytes)));
     let chunk_in = cta.shared::<T>(align16(seg_scan_shared_bytes(NT, t_bytes)) + align16(4 * nw));
 
+    // The chunk's own fold, published for the chunks after it.
+    let (x, ended) = fold_tiles::<T, I, Op, VT>(args, chunk, tid, chunk_tiles, None);
+    let vote = cta.ballot(u32::MAX, ended);
+    if cta.lane() == 0 {
+        *warp_ends.add(cta.warp() as usize) = vote;
+    }
+    let (carry_in, chunk_carry) = cta_seg_scan::<C, T, Op, NT>(cta, x, ended, scratch);
+    let any = cta.sync_or(ended);
+    if tid == 0 && !args.chunk_flags.is_null() {
+        args.chunk_carry
+            .add(chunk as usize)
+            .write_volatile(chunk_carry);
+        args.chunk_ends
+            .add(chunk as usize)
+            .write_volatile(any as u32);
+        cta.store_release_u32(args.chunk_flags.add(chunk as usize), args.epoch << 2 | 1);
+    }
+
     // The carry entering the chunk: warp 0 reads the chunks before it 32 at a time
-    // (lane `l` the chunk `end - 1 - l`) back to the nearest one that ends a segment, and
-    // lane 0 folds them in order through shared memory.
+    // (lane `l` the chunk `end - 1 - l`, once published) back to the nearest one that
+    // ends a segment, and lane 0 folds them in order through shared memory.
     if cta.warp() == 0 {
         let lane = cta.lane() as usize;
         let window = chunk_in.add(1);
         let mut c = Op::identity();
         let mut end = chunk as usize;
         while end > 0 {
+            let k = end.wrapping_sub(1 + lane);
+            if end > lane {
+                let flag = args.chunk_flags.add(k);
+                while cta.load_acquire_u32(flag) != args.epoch << 2 | 1 {
+                    cta.backoff(100);
+                }
+            }
             let (v, ends) = if end > lane {
-                let k = end - 1 - lane;
-                (*args.chunk_carry.add(k), *args.chunk_ends.add(k) != 0)
+                (
+                    args.chunk_carry.add(k).read_volatile(),
+                    args.chunk_ends.add(k).read_volatile() != 0,
+                )
             } else {
                 (Op::identity(), true)
             };
@@ -1281,12 +1311,7 @@ pub unsafe fn spine_apply<
             *chunk_in = c;
         }
     }
-    let (x, ended) = fold_tiles::<T, I, Op, NT, VT>(args, chunk, tid, None);
-    let vote = cta.ballot(u32::MAX, ended);
-    if cta.lane() == 0 {
-        *warp_ends.add(cta.warp() as usize) = vote;
-    }
-    let (carry_in, _) = cta_seg_scan::<C, T, Op, NT>(cta, x, ended, scratch);
+    cta.sync();
     // Whether a thread before this one in the chunk ends a segment; if none does, the
     // chunk's carry-in reaches this thread too.
     let warp = cta.warp() as usize;
@@ -1299,5 +1324,5 @@ pub unsafe fn spine_apply<
     } else {
         Op::apply(*chunk_in, carry_in)
     };
-    fold_tiles::<T, I, Op, NT, VT>(args, chunk, tid, Some(carry_in));
+    fold_tiles::<T, I, Op, VT>(args, chunk, tid, chunk_tiles, Some(carry_in));
 }

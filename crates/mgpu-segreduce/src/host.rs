@@ -1,11 +1,10 @@
 //! Host launchers of the segmented reduction, generic over [`Device`].
 //!
-//! Up to four launches on the device's stream: the load-balancing partitions of the values
+//! Up to three launches on the device's stream: the load-balancing partitions of the values
 //! against the CSR (`mgpu_partition::load_balance_partitions`), the tiles
 //! ([`seg_reduce_tiles`](crate::device::seg_reduce_tiles), a dependent launch that checks
 //! the CSR as it reads it), and, with more than one tile, the spine
-//! ([`spine_reduce`](crate::device::spine_reduce) with more than one chunk of tiles, then
-//! [`spine_apply`](crate::device::spine_apply)). The `_into` form returns at once with a
+//! ([`spine`](crate::device::spine), one launch). The `_into` form returns at once with a
 //! [`Pending`] verdict; the plain form waits for it.
 
 use crate::device::{
@@ -132,36 +131,33 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
             dev.launch::<S::Tiles>(grid as u32, &args)?;
         }
     }
-    queue_spine::<D, T, I, S::SpineReduce, S::SpineApply>(dev, &mut args)?;
+    queue_spine::<D, T, I, S::Spine>(dev, &mut args)?;
     Ok(Pending::new(error, &meaning(total as u64, vec_len, data_len)))
 }
 
-/// Queues the spine over `args.tiles` tiles whose kernel ran just before (nothing for one
-/// tile): `R` (`spine_reduce`) with more than one chunk, then `A` (`spine_apply`), with
-/// the chunk arrays they share.
-fn queue_spine<D: Device, T: Element, I, R, A>(dev: &D, args: &mut SegReduceArgs<T, I>) -> Result<()>
+/// Queues the spine (`device::spine`, one launch) over `args.tiles` tiles whose kernel
+/// ran just before (nothing for one tile), with the chunk arrays the chunks publish their
+/// folds in (their flags in the pool's epoch block, never cleared).
+fn queue_spine<D: Device, T: Element, I, S>(dev: &D, args: &mut SegReduceArgs<T, I>) -> Result<()>
 where
-    R: Kernel<Args = SegReduceArgs<T, I>>,
-    A: Kernel<Args = SegReduceArgs<T, I>>,
+    S: Kernel<Args = SegReduceArgs<T, I>>,
 {
     if args.tiles <= 1 {
         return Ok(());
     }
-    let chunks = (args.tiles as usize).div_ceil(A::NV as usize);
+    let chunks = (args.tiles as usize).div_ceil(S::NV as usize);
     let chunk_carry = Temp::<T, D>::new(dev, chunks)?;
     let chunk_ends = Temp::<u32, D>::new(dev, chunks)?;
     args.chunk_carry = chunk_carry.as_mut_ptr();
     args.chunk_ends = chunk_ends.as_mut_ptr();
-    // SAFETY: the tiles' kernel (queued just before, same stream) fills `carry_out` and
-    // the results the spine reads; the chunk arrays have `chunks` slots, which
-    // `spine_reduce` fills before `spine_apply` reads them. Both are dependent launches:
-    // each waits for the grid before it to end before reading.
-    unsafe {
-        if chunks > 1 {
-            dev.launch_dependent::<R>(chunks as u32, args)?;
-        }
-        dev.launch_dependent::<A>(chunks as u32, args)
+    if chunks > 1 {
+        let (flags, epoch) = dev.pool().epoch_block(dev, chunks.div_ceil(2))?;
+        (args.chunk_flags, args.epoch) = (flags as *mut u32, epoch);
     }
+    // SAFETY: the tiles' kernel (queued just before, same stream) fills `carry_out` and
+    // the results the spine reads (a dependent launch: it waits for that grid's end); the
+    // chunk arrays and flags have `chunks` slots, the flags of older epochs.
+    unsafe { dev.launch_dependent::<S>(chunks as u32, args) }
 }
 
 /// A segment geometry prepared once (seed 002's `SegReduceCsrPreprocess` and
@@ -1003,7 +999,7 @@ impl<K: Element, D: Device> KeyPass<K, D> {
         // one per tile.
         unsafe { dev.launch_dependent::<S::Reduce>(self.tiles as u32, &args)? };
         // The spine reads the runs from `heads`.
-        queue_spine::<D, T, u64, S::SpineReduce, S::SpineApply>(dev, &mut args)
+        queue_spine::<D, T, u64, S::Spine>(dev, &mut args)
     }
 }
 

@@ -163,10 +163,8 @@ pub mod rbk_values {
         pub trait KernelSet<T> for SegReduceArgs<T, u64> {
             /// Pass 4, the values.
             Reduce,
-            /// The spine's first pass (with more than one chunk of tiles).
-            SpineReduce,
-            /// The spine's second pass.
-            SpineApply,
+            /// The spine.
+            Spine,
         }
     }
 }
@@ -230,29 +228,17 @@ mgpu_core::kernel_types! {
         shared: device::tiles_shared_bytes(NT, VT, size_of::<T>(), size_of::<I>()),
         body: device::indirect_tiles,
     }
-    /// [`device::spine_reduce`].
-    ///
-    /// ```
-    /// use mgpu_core::{Kernel, Maximum};
-    /// type K = mgpu_segreduce::kernels::SpineReduce<i32, u64, Maximum, 256, 8>;
-    /// assert_eq!(K::ENTRY, "segreduce_spine_reduce_i32_u64_max");
-    /// ```
-    pub struct SpineReduce {
-        tuning: tuning::SPINE,
-        shared: device::spine_shared_bytes(NT, size_of::<T>()),
-        body: device::spine_reduce,
-    }
-    /// [`device::spine_apply`].
+    /// [`device::spine`].
     ///
     /// ```
     /// use mgpu_core::{Kernel, Plus};
-    /// type K = mgpu_segreduce::kernels::SpineApply<u64, u32, Plus, 256, 1>;
-    /// assert_eq!((K::ENTRY, K::NV), ("segreduce_spine_apply_u64_u32_plus", 256));
+    /// type K = mgpu_segreduce::kernels::Spine<u64, u32, Plus, 256, 1>;
+    /// assert_eq!((K::ENTRY, K::NV), ("segreduce_spine_u64_u32_plus", 256));
     /// ```
-    pub struct SpineApply {
+    pub struct Spine {
         tuning: tuning::SPINE,
         shared: device::spine_shared_bytes(NT, size_of::<T>()),
-        body: device::spine_apply,
+        body: device::spine,
     }
 }
 
@@ -288,10 +274,8 @@ mgpu_core::kernel_set! {
     pub trait KernelSet<T, I> for SegReduceArgs<T, I> {
         /// The tiles.
         Tiles,
-        /// The spine's first pass (with more than one chunk of tiles).
-        SpineReduce,
-        /// The spine's second pass.
-        SpineApply,
+        /// The spine (one launch with more than one tile).
+        Spine,
     }
 }
 
@@ -442,9 +426,7 @@ macro_rules! for_each_segreduce_instance {
                 impl RbkOp<$t> for $crate::__core::$op {
                     [Reduce segreduce_rbk RBK],
                     (<<$crate::__core::$op as SegReduceOp<$t, u64>>::Sm90
-                        as KernelSet<$t, u64>>::SpineReduce),
-                    (<<$crate::__core::$op as SegReduceOp<$t, u64>>::Sm90
-                        as KernelSet<$t, u64>>::SpineApply);
+                        as KernelSet<$t, u64>>::Spine);
                 }
             }
         )+
@@ -485,11 +467,7 @@ macro_rules! for_each_segreduce_instance {
                 for $crate::kernels::Semiring<$crate::__core::$mul, $crate::__core::$add> {
                 [SpmvTiles $entry TILES],
                 ($crate::__core::tuned!(
-                    $crate::kernels::SpineReduce<$t, $i, $crate::__core::$add>,
-                    $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
-                )),
-                ($crate::__core::tuned!(
-                    $crate::kernels::SpineApply<$t, $i, $crate::__core::$add>,
+                    $crate::kernels::Spine<$t, $i, $crate::__core::$add>,
                     $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
                 ));
             }
@@ -502,11 +480,7 @@ macro_rules! for_each_segreduce_instance {
             impl SpmvForm<$t, $i> for $crate::device::$form {
                 [SpmvTiles $entry TILES],
                 ($crate::__core::tuned!(
-                    $crate::kernels::SpineReduce<$t, $i, $crate::__core::Plus>,
-                    $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
-                )),
-                ($crate::__core::tuned!(
-                    $crate::kernels::SpineApply<$t, $i, $crate::__core::Plus>,
+                    $crate::kernels::Spine<$t, $i, $crate::__core::Plus>,
                     $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
                 ));
             }
@@ -517,8 +491,7 @@ macro_rules! for_each_segreduce_instance {
             $crate::__core::family_instance! {
                 $mode $crate::kernels<$t, $i, $crate::__core::$op>, width: $t, name: [$t _ $i _ $name];
                 impl SegReduceOp<$t, $i> for $crate::__core::$op {
-                    [Tiles segreduce_tiles TILES], [SpineReduce segreduce_spine_reduce SPINE],
-                    [SpineApply segreduce_spine_apply SPINE];
+                    [Tiles segreduce_tiles TILES], [Spine segreduce_spine SPINE];
                 }
             }
             $crate::for_each_segreduce_instance!(@indirect $mode, $i, $t, $op, $name);
@@ -554,8 +527,7 @@ macro_rules! for_each_segreduce_instance {
                 $crate::kernels::IndirectTiles<$t, $i, $crate::__core::$op>,
                 $crate::kernels::tuning::TILES, $arch, ::core::mem::size_of::<$t>()
             ),
-            <<$crate::__core::$op as SegReduceOp<$t, $i>>::Sm90 as KernelSet<$t, $i>>::SpineReduce,
-            <<$crate::__core::$op as SegReduceOp<$t, $i>>::Sm90 as KernelSet<$t, $i>>::SpineApply,
+            <<$crate::__core::$op as SegReduceOp<$t, $i>>::Sm90 as KernelSet<$t, $i>>::Spine,
         >
     };
 }

@@ -15,7 +15,7 @@
 //! 4. [`rbk_reduce`] (per value type and operator) reads the values and the codes (the
 //!    keys are not read again): each thread folds its values in order, a head ending the
 //!    run before it; the CTA segmented scan and the segmented reduction's spine
-//!    ([`crate::device::spine_reduce`], [`crate::device::spine_apply`], which take the
+//!    ([`crate::device::spine`], which takes the
 //!    tiles' runs from `heads`) join threads and tiles, in order.
 //!
 //! Passes 1 to 3 depend on the keys only, so a plan (the seed's preprocess) runs them

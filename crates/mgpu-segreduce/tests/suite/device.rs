@@ -7,8 +7,7 @@ use core::mem::size_of;
 use mgpu_core::{sim, AssociativeOp, BinaryOp, Mat2Mul, Plus};
 use mgpu_runtime::{Device, DeviceVec, Error};
 use mgpu_segreduce::device::{
-    seg_reduce_tiles, spine_apply, spine_reduce, spine_shared_bytes, tiles_shared_bytes,
-    SegReduceArgs,
+    seg_reduce_tiles, spine, spine_shared_bytes, tiles_shared_bytes, SegReduceArgs,
 };
 use mgpu_segreduce::{seg_reduce_csr, seg_reduce_csr_into, SegReducePlan};
 use mgpu_testkit::{self as kit, expect_invalid, Guarded, Rng, Target};
@@ -247,7 +246,7 @@ mgpu_testkit::device_tests! {
     reduce_by_key_launchers,
 }
 
-/// The three kernels on the simulator as the host runs them, with small tiles (`NT`
+/// The two kernels on the simulator as the host runs them, with small tiles (`NT`
 /// threads × `VT` steps; spine chunks of 32 tiles × 1): the results, the tile count and
 /// the chunk count.
 fn small_tiles<T, I, Op, const NT: usize, const VT: usize>(
@@ -268,6 +267,7 @@ where
     let mut carry = vec![Op::identity(); tiles];
     let mut chunk_carry = vec![Op::identity(); chunks];
     let (mut chunk_ends, mut error) = (vec![0u32; chunks], [0u32]);
+    let mut flags = vec![0u32; chunks];
     let args = SegReduceArgs::<T, I> {
         data: data.as_ptr(),
         total: data.len() as u64,
@@ -280,6 +280,8 @@ where
         carry_out: carry.as_mut_ptr(),
         chunk_carry: chunk_carry.as_mut_ptr(),
         chunk_ends: chunk_ends.as_mut_ptr(),
+        chunk_flags: flags.as_mut_ptr(),
+        epoch: 1,
         error: error.as_mut_ptr(),
         ..Default::default()
     };
@@ -293,13 +295,8 @@ where
     assert_eq!(error, [0]);
     if tiles > 1 {
         let shared = spine_shared_bytes(32, t_bytes);
-        if chunks > 1 {
-            sim::launch(chunks as u32, 32, shared, &|cta: &sim::SimCta| unsafe {
-                spine_reduce::<_, T, I, Op, 32, 1>(cta, &args)
-            });
-        }
         sim::launch(chunks as u32, 32, shared, &|cta: &sim::SimCta| unsafe {
-            spine_apply::<_, T, I, Op, 32, 1>(cta, &args)
+            spine::<_, T, I, Op, 32, 1>(cta, &args)
         });
     }
     (out, tiles, chunks)
