@@ -831,44 +831,22 @@ unsafe fn tiles<
     // results. The start `b` (tile-local) ends segment `b0 + b - 1`, in slot `b` (slot
     // `b - 1` in the tile of segment 0, whose own start ends nothing).
     let shift = (b0 == I::ZERO) as u32;
-    let mut slot = first_b;
-    let mut pending = true; // the carry-in goes before the thread's first end
-    if walk.end_bits != 0 {
-        for (k, partial) in walk.ends.iter().enumerate() {
-            if (walk.end_bits >> k) & 1 != 0 {
-                let r = if pending {
-                    Op::apply(carry_in, *partial)
-                } else {
-                    *partial
-                };
-                pending = false;
-                if slot >= shift {
-                    *vals.add((slot - shift) as usize) = r;
+    let (first, end) = ended_segments(b0.to_u64(), tile.b1.to_u64(), n, last_tile);
+    let skip_empty = |k: usize, slot: &mut u32| {
+        if sparse {
+            // The other starts at this value begin empty segments: each ends the one
+            // before it with nothing.
+            let at = a0.wrapping_add(I::from_u32(VT as u32 * tid + k as u32));
+            while *slot < b_count && *starts.add(*slot as usize) == at {
+                if *slot >= shift {
+                    *vals.add((*slot - shift) as usize) = Op::identity();
                 }
-                slot += 1;
-                if sparse {
-                    // The other starts at this value begin empty segments: each ends
-                    // the one before it with nothing.
-                    let at = a0.wrapping_add(I::from_u32(VT as u32 * tid + k as u32));
-                    while slot < b_count && *starts.add(slot as usize) == at {
-                        if slot >= shift {
-                            *vals.add((slot - shift) as usize) = Op::identity();
-                        }
-                        slot += 1;
-                    }
-                }
+                *slot += 1;
             }
         }
-    }
-    let (first, end) = ended_segments(b0.to_u64(), tile.b1.to_u64(), n, last_tile);
-    if has_last {
-        let r = if pending {
-            Op::apply(carry_in, walk.acc)
-        } else {
-            walk.acc
-        };
-        *vals.add((n - 1 - first) as usize) = r;
-    }
+    };
+    let last_slot = has_last.then(|| (n - 1 - first) as usize);
+    store_results::<T, Op, VT>(vals, &walk, carry_in, first_b, shift, skip_empty, last_slot);
     if cta.sync_or(csr_bad != 0) {
         cta.raise_error(args.error, csr_bad);
         return;
@@ -887,10 +865,57 @@ unsafe fn tiles<
 
 /// What a thread's walk leaves: the accumulator after its last step, the partial
 /// reduction each segment end found (`ends[k]` for step `k`), and which steps were ends.
-struct Walk<T, const VT: usize> {
-    acc: T,
-    ends: [T; VT],
-    end_bits: u32,
+pub(crate) struct Walk<T, const VT: usize> {
+    pub(crate) acc: T,
+    pub(crate) ends: [T; VT],
+    pub(crate) end_bits: u32,
+}
+
+/// Stores a thread's results in its tile's result slots (`vals`, shared) once every walk
+/// is done: the partial of each end in `walk.end_bits`, in order, the carry-in prepended
+/// to the first, to slots `slot`, `slot + 1`, ... less `shift` (a slot below `shift` is
+/// the start of segment 0, which ends nothing); `skip(k, &mut slot)` runs after the end at
+/// step `k` (the sparse walk places empty segments there). With `last_slot` (the thread
+/// holding the virtual end after the last value), the accumulator goes there, the carry-in
+/// prepended when no end took it.
+///
+/// # Safety
+/// `vals` is writable at every slot the ends and `last_slot` name.
+#[inline(always)]
+pub(crate) unsafe fn store_results<T: Element, Op: AssociativeOp<T>, const VT: usize>(
+    vals: *mut T,
+    walk: &Walk<T, VT>,
+    carry_in: T,
+    mut slot: u32,
+    shift: u32,
+    mut skip: impl FnMut(usize, &mut u32),
+    last_slot: Option<usize>,
+) {
+    let mut pending = true; // the carry-in goes before the thread's first end
+    if walk.end_bits != 0 {
+        for (k, partial) in walk.ends.iter().enumerate() {
+            if (walk.end_bits >> k) & 1 != 0 {
+                let r = if pending {
+                    Op::apply(carry_in, *partial)
+                } else {
+                    *partial
+                };
+                pending = false;
+                if slot >= shift {
+                    *vals.add((slot - shift) as usize) = r;
+                }
+                slot += 1;
+                skip(k, &mut slot);
+            }
+        }
+    }
+    if let Some(last) = last_slot {
+        *vals.add(last) = if pending {
+            Op::apply(carry_in, walk.acc)
+        } else {
+            walk.acc
+        };
+    }
 }
 
 /// The most segment starts a tile may hold for [`sparse_walk`]: one per four threads (a

@@ -24,7 +24,7 @@
 //! run. A run count past the outputs' `capacity` raises [`ERROR_CAPACITY`] and nothing is
 //! stored.
 
-use crate::device::{align16, ended_segments, SegReduceArgs, ERROR_CAPACITY};
+use crate::device::{align16, ended_segments, store_results, SegReduceArgs, Walk, ERROR_CAPACITY};
 use mgpu_core::{AssociativeOp, Comparator, Cta, Element, Plus};
 use mgpu_ctascan::{cta_scan, cta_scan_shared_len, cta_seg_scan, seg_scan_shared_bytes, ScanKind};
 
@@ -371,31 +371,14 @@ pub unsafe fn rbk_reduce<
     // tile's head `r` ends run `h0 + r - 1`, in slot `r` (`r - 1` in the tile of run 0,
     // whose head ends nothing).
     let shift = (h0 == 0) as u32;
-    let mut slot = before;
-    let mut pending = true; // the carry-in goes before the thread's first end
-    for (k, partial) in ends.iter().enumerate() {
-        if (bits >> k) & 1 != 0 {
-            let r = if pending {
-                Op::apply(carry_in, *partial)
-            } else {
-                *partial
-            };
-            pending = false;
-            if slot >= shift {
-                *vals.add((slot - shift) as usize) = r;
-            }
-            slot += 1;
-        }
-    }
     let (first, end) = ended_segments(h0, h1, runs, last_tile);
-    if has_last {
-        let r = if pending {
-            Op::apply(carry_in, acc)
-        } else {
-            acc
-        };
-        *vals.add((runs - 1 - first) as usize) = r;
-    }
+    let walk = Walk {
+        acc,
+        ends,
+        end_bits: bits,
+    };
+    let last_slot = has_last.then(|| (runs - 1 - first) as usize);
+    store_results::<T, Op, VT>(vals, &walk, carry_in, before, shift, |_, _| {}, last_slot);
     cta.sync();
     let out = args.output.add(first as usize);
     let mut i = tid;
