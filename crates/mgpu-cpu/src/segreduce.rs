@@ -6,6 +6,7 @@ use mgpu_core::{
     Violation,
 };
 use rayon::prelude::*;
+use std::ops::Range;
 
 use crate::chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
 use crate::loadbalance::validate;
@@ -91,26 +92,69 @@ fn for_each_segment<T: Send, I: Index>(
     }
 }
 
-/// `output[r]` becomes `Add` over row `r`'s nonzeros `k` of `value(k)`, after the CSR and
-/// column checks (nothing is written when they fail).
+/// Segment `j`'s values in a layout where it starts at `sources[j]` (`sources` is `csr`
+/// for the direct forms), as many as `csr` gives it (the last segment runs to `total`):
+/// `None` when a non-empty segment reaches past `total`; an empty one reads nothing,
+/// wherever its source.
+fn source_range<I: Index>(
+    csr: &[I],
+    sources: &[I],
+    total: usize,
+    j: usize,
+) -> Option<Range<usize>> {
+    let end = if j + 1 < csr.len() {
+        csr[j + 1].to_usize()
+    } else {
+        total
+    };
+    let (src, len) = (sources[j].to_u64(), (end - csr[j].to_usize()) as u64);
+    if len == 0 {
+        Some(0..0)
+    } else {
+        (src + len <= total as u64).then_some(src as usize..(src + len) as usize)
+    }
+}
+
+/// `output[r]` becomes `Add` over row `r`'s nonzeros `k` (from `sources[r]`; `sources` is
+/// `csr` for the direct forms) of `value(k)`, after the CSR checks and those of the rows'
+/// nonzeros, the only ones read: their columns, and (indirect) their range (nothing is
+/// written when a check fails).
 fn spmv<T: Element, I: Index, Add: AssociativeOp<T>>(
-    nonzeros: usize,
     cols: &[I],
     csr: &[I],
+    sources: &[I],
     vec_len: usize,
     output: &mut [T],
     value: impl Fn(usize) -> T + Sync,
 ) -> Result<()> {
+    let nonzeros = cols.len();
     validate(csr, nonzeros as u64)?;
-    let past = if cols.len() < PARALLEL_MIN_LEN {
-        cols.iter().any(|c| c.to_usize() >= vec_len)
-    } else {
-        cols.par_iter().any(|c| c.to_usize() >= vec_len)
+    // Per row: (reaches past the nonzeros, has a column past the vector).
+    let check = |j: usize| match source_range(csr, sources, nonzeros, j) {
+        None => (true, false),
+        Some(r) => (false, cols[r].iter().any(|c| c.to_usize() >= vec_len)),
     };
-    if past {
-        Violation::check([Violation::ColumnRange { vec_len }])?;
-    }
-    for_each_segment(csr, nonzeros, output, |_, range| {
+    let or = |a: (bool, bool), b: (bool, bool)| (a.0 || b.0, a.1 || b.1);
+    let (outside, past) = if csr.len() + nonzeros < PARALLEL_MIN_LEN {
+        (0..csr.len()).map(check).fold((false, false), or)
+    } else {
+        (0..csr.len())
+            .into_par_iter()
+            .map(check)
+            .reduce(|| (false, false), or)
+    };
+    Violation::check(
+        [
+            past.then_some(Violation::ColumnRange { vec_len }),
+            outside.then_some(Violation::GatherRange {
+                input_len: nonzeros,
+            }),
+        ]
+        .into_iter()
+        .flatten(),
+    )?;
+    for_each_segment(csr, nonzeros, output, |j, _| {
+        let range = source_range(csr, sources, nonzeros, j).unwrap_or(0..0);
         range.fold(Add::identity(), |acc, k| Add::apply(acc, value(k)))
     });
     Ok(())
@@ -148,7 +192,7 @@ pub fn spmv_csr_semiring<T: Element, I: Index, Mul: BinaryOp<T>, Add: Associativ
         csr.len(),
         Some(output.len()),
     )?;
-    spmv::<T, I, Add>(cols.len(), cols, csr, vec.len(), output, |k| {
+    spmv::<T, I, Add>(cols, csr, csr, vec.len(), output, |k| {
         Mul::apply(matrix[k], vec[cols[k].to_usize()])
     })
 }
@@ -213,7 +257,7 @@ where
     Plus: AssociativeOp<T>,
 {
     checks::spmv_csr::<I>(None, cols.len(), csr.len(), Some(output.len()))?;
-    spmv::<T, I, Plus>(cols.len(), cols, csr, vec.len(), output, |k| {
+    spmv::<T, I, Plus>(cols, csr, csr, vec.len(), output, |k| {
         vec[cols[k].to_usize()]
     })
 }
@@ -259,7 +303,7 @@ where
         sources.len(),
         Some(output.len()),
     )?;
-    spmv_indirect::<T, I>(cols, csr, sources, vec.len(), output, |k| {
+    spmv::<T, I, Plus>(cols, csr, sources, vec.len(), output, |k| {
         Multiplies::apply(matrix[k], vec[cols[k].to_usize()])
     })
 }
@@ -293,62 +337,9 @@ where
         sources.len(),
         Some(output.len()),
     )?;
-    spmv_indirect::<T, I>(cols, csr, sources, vec.len(), output, |k| {
+    spmv::<T, I, Plus>(cols, csr, sources, vec.len(), output, |k| {
         vec[cols[k].to_usize()]
     })
-}
-
-/// `output[r]` becomes the sum over row `r`'s nonzeros (from `sources[r]`, as many as
-/// `csr` gives it) of `value(k)`, after the CSR, column and source checks of the rows'
-/// nonzeros only (nothing is written when they fail).
-fn spmv_indirect<T: Element, I: Index>(
-    cols: &[I],
-    csr: &[I],
-    sources: &[I],
-    vec_len: usize,
-    output: &mut [T],
-    value: impl Fn(usize) -> T + Sync,
-) -> Result<()>
-where
-    Plus: AssociativeOp<T>,
-{
-    let nonzeros = cols.len();
-    validate(csr, nonzeros as u64)?;
-    let n = csr.len();
-    let row = |j: usize| {
-        let end = if j + 1 < n {
-            csr[j + 1].to_usize()
-        } else {
-            nonzeros
-        };
-        let (src, len) = (sources[j].to_u64(), (end - csr[j].to_usize()) as u64);
-        (src, len)
-    };
-    let (mut outside, mut past) = (false, false);
-    for j in 0..n {
-        let (src, len) = row(j);
-        if len > 0 && src + len > nonzeros as u64 {
-            outside = true;
-        } else {
-            let range = src as usize..(src + len) as usize;
-            past |= cols[range].iter().any(|c| c.to_usize() >= vec_len);
-        }
-    }
-    Violation::check(
-        [
-            past.then_some(Violation::ColumnRange { vec_len }),
-            outside.then_some(Violation::GatherRange {
-                input_len: nonzeros,
-            }),
-        ]
-        .into_iter()
-        .flatten(),
-    )?;
-    for_each_segment(csr, nonzeros, output, |j, range| {
-        let src = sources[j].to_usize();
-        (src..src + range.len()).fold(Plus::identity(), |acc, k| Plus::apply(acc, value(k)))
-    });
-    Ok(())
 }
 
 /// The indirect segmented reduction (seed 002's `IndirectReduceCsr`): as
@@ -381,25 +372,12 @@ pub fn indirect_reduce_csr<T: Element, I: Index, Op: AssociativeOp<T>>(
 ) -> Result<()> {
     checks::indirect_reduce_csr::<I>(data.len(), csr.len(), sources.len(), Some(output.len()))?;
     validate(csr, data.len() as u64)?;
-    let n = csr.len();
-    let len = |j: usize| {
-        let end = if j + 1 < n {
-            csr[j + 1].to_usize()
-        } else {
-            data.len()
-        };
-        end - csr[j].to_usize()
-    };
-    let outside =
-        (0..n).any(|j| len(j) > 0 && sources[j].to_u64() + len(j) as u64 > data.len() as u64);
-    if outside {
-        Violation::check([Violation::GatherRange {
-            input_len: data.len(),
-        }])?;
+    let total = data.len();
+    if (0..csr.len()).any(|j| source_range(csr, sources, total, j).is_none()) {
+        Violation::check([Violation::GatherRange { input_len: total }])?;
     }
-    for_each_segment(csr, data.len(), output, |j, range| {
-        let src = sources[j].to_usize();
-        reduce::<T, Op>(&data[src..src + range.len()])
+    for_each_segment(csr, total, output, |j, _| {
+        reduce::<T, Op>(&data[source_range(csr, sources, total, j).unwrap_or(0..0)])
     });
     Ok(())
 }

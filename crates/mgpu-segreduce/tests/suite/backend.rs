@@ -601,11 +601,7 @@ where
                 if !(0..counts.len()).all(fits) {
                     continue;
                 }
-                let relocated: Vec<u64> = (0..counts.len())
-                    .flat_map(|j| {
-                        data[sources[j] as usize..(sources[j] + counts[j]) as usize].to_vec()
-                    })
-                    .collect();
+                let relocated = kit::interval_gather(&csr, total, sources, &data);
                 let want =
                     kit::seg_reduce_csr(&relocated, &csr, Mat2Mul::identity(), Mat2Mul::apply);
                 let (d, c, s) = (
@@ -632,6 +628,17 @@ where
     expect_invalid(
         b.indirect_reduce_csr(&d, &c, &s, Plus),
         "a gather range is outside the input (length 5)",
+    );
+    // An empty segment reads nothing, wherever its source.
+    let (empty_first, far) = (
+        b.upload(&kit::to_index::<I>(&[0, 0])).unwrap(),
+        b.upload(&kit::to_index::<I>(&[99, 0])).unwrap(),
+    );
+    let got = b.indirect_reduce_csr(&d, &empty_first, &far, Plus).unwrap();
+    assert_eq!(
+        got.to_vec().unwrap(),
+        [0, 96],
+        "an empty segment's source past the data"
     );
     let one = b.upload(&kit::to_index::<I>(&[0])).unwrap();
     assert!(matches!(
@@ -682,19 +689,8 @@ where
                 if !(0..lengths.len()).all(|j| sources[j] + lengths[j] <= total) {
                     continue;
                 }
-                let gather = |v: &[u64]| -> Vec<u64> {
-                    (0..lengths.len())
-                        .flat_map(|j| {
-                            v[sources[j] as usize..(sources[j] + lengths[j]) as usize].to_vec()
-                        })
-                        .collect()
-                };
-                let rm: Vec<T> = (0..lengths.len())
-                    .flat_map(|j| {
-                        m[sources[j] as usize..(sources[j] + lengths[j]) as usize].to_vec()
-                    })
-                    .collect();
-                let rc = gather(&cols);
+                let rm = kit::interval_gather(&csr, total, sources, &m);
+                let rc = kit::interval_gather(&csr, total, sources, &cols);
                 let up = |v: &[u64]| b.upload(&kit::to_index::<I>(v)).unwrap();
                 let (bm, bc, br, bs, bx) = (
                     b.upload(&m).unwrap(),
@@ -736,6 +732,17 @@ where
         .to_vec()
         .unwrap();
     assert_eq!(y, [50, 21].map(T::from_u64), "column 9 is in no row");
+    // An empty row reads nothing, wherever its source.
+    let y = b
+        .spmv_csr_indirect(&m, &up(&[0, 1, 1, 1]), &up(&[0, 0]), &up(&[99, 0]), &x)
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_eq!(
+        y,
+        [0, 91].map(T::from_u64),
+        "an empty row's source past the nonzeros"
+    );
     expect_invalid(
         b.spmv_csr_indirect(&m, &cols, &csr, &up(&[3, 0]), &x),
         "a gather range is outside the input (length 4)",
