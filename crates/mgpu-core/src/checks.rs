@@ -237,3 +237,64 @@ pub fn indirect_reduce_csr<I: Index>(
 pub fn reduce_by_key(keys: usize, values: usize) -> Result<()> {
     Error::check_len("reduce_by_key values (one per key)", keys, values)
 }
+
+/// A merge's sizes: the output holds both inputs (`a + b`).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::merge(3, 4, 7).is_ok());
+/// let e = checks::merge(3, 4, 6).unwrap_err();
+/// assert_eq!(e.to_string(), "merge output (both inputs): expected length 7, got 6");
+/// ```
+pub fn merge(a: usize, b: usize, output: usize) -> Result<()> {
+    Error::check_len("merge output (both inputs)", a + b, output)
+}
+
+/// A merge of pairs' sizes, in this order: one A value per A key, one B value per B key,
+/// output keys and values of `a + b` each.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::merge_pairs([2, 2], [3, 3], [5, 5]).is_ok());
+/// let e = checks::merge_pairs([2, 1], [3, 3], [5, 5]).unwrap_err();
+/// assert_eq!(e.to_string(), "merge A values (one per key): expected length 2, got 1");
+/// ```
+pub fn merge_pairs(a: [usize; 2], b: [usize; 2], output: [usize; 2]) -> Result<()> {
+    Error::check_len("merge A values (one per key)", a[0], a[1])?;
+    Error::check_len("merge B values (one per key)", b[0], b[1])?;
+    merge(a[0], b[0], output[0])?;
+    Error::check_len("merge output values (both inputs)", a[0] + b[0], output[1])
+}
+
+/// A sort of pairs' sizes: one value per key.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::sort_pairs(4, 4).is_ok());
+/// let e = checks::sort_pairs(4, 5).unwrap_err();
+/// assert_eq!(e.to_string(), "mergesort values (one per key): expected length 4, got 5");
+/// ```
+pub fn sort_pairs(keys: usize, values: usize) -> Result<()> {
+    Error::check_len("mergesort values (one per key)", keys, values)
+}
+
+/// A sort of indices' sizes: one index per key, every index `0..keys` fitting `I`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::checks;
+/// assert!(checks::sort_indices::<u32>(4, 4).is_ok());
+/// assert!(checks::sort_indices::<u32>(4, 3).is_err());
+/// assert!(checks::sort_indices::<u32>(0, 0).is_ok());
+/// ```
+pub fn sort_indices<I: Index>(keys: usize, indices: usize) -> Result<()> {
+    Error::check_len("mergesort indices (one per key)", keys, indices)?;
+    Error::check_fits::<I>("mergesort key count", keys.saturating_sub(1))
+}

@@ -151,18 +151,23 @@ zst!(
     /// assert_eq!(Mat2Mul::apply(x, Mat2Mul::identity()), x);
     /// ```
     Mat2Mul,
-    /// `a < b`.
+    /// `a < b` in the element's total order ([`Element::total_lt`]): `<` for integers,
+    /// IEEE 754 totalOrder for floats (as `f64::total_cmp`: `-0.0` before `+0.0`, NaNs at
+    /// the ends by sign), so that a sort of floats is the same on every backend.
     ///
     /// ```
     /// use mgpu_core::{Comparator, Less};
     /// assert!(!<Less as Comparator<f64>>::compare(&1.0, &1.0));
+    /// assert!(<Less as Comparator<f64>>::compare(&-0.0, &0.0));
+    /// assert!(<Less as Comparator<f32>>::compare(&f32::INFINITY, &f32::NAN));
     /// ```
     Less,
-    /// `a > b`.
+    /// `a > b` in the element's total order (`Less` with its arguments swapped).
     ///
     /// ```
     /// use mgpu_core::{Comparator, Greater};
     /// assert!(<Greater as Comparator<u32>>::compare(&3, &1));
+    /// assert!(<Greater as Comparator<f64>>::compare(&f64::NAN, &f64::INFINITY));
     /// ```
     Greater,
     /// `a == b`.
@@ -330,7 +335,7 @@ impl<T: Element> Comparator<T> for Less {
     const NAME: &'static str = "less";
     #[inline(always)]
     fn compare(a: &T, b: &T) -> bool {
-        a < b
+        T::total_lt(a, b)
     }
 }
 
@@ -338,7 +343,7 @@ impl<T: Element> Comparator<T> for Greater {
     const NAME: &'static str = "greater";
     #[inline(always)]
     fn compare(a: &T, b: &T) -> bool {
-        a > b
+        T::total_lt(b, a)
     }
 }
 

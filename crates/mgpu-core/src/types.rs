@@ -30,6 +30,20 @@ pub trait Element:
     fn to_words(self) -> [u32; 2];
     /// Inverse of [`Element::to_words`].
     fn from_words(w: [u32; 2]) -> Self;
+    /// `a` before `b` in the type's total order: `<` for integers; for floats IEEE 754's
+    /// totalOrder, as [`f64::total_cmp`] orders them (`-NaN < -inf < ... < -0.0 < +0.0 <
+    /// ... < +inf < +NaN`, NaNs by payload), so that sorts and merges of floats are
+    /// strict weak orders with NaNs and give the same bits on every backend.
+    ///
+    /// ```
+    /// use mgpu_core::Element;
+    /// assert!(f32::total_lt(&-0.0, &0.0));
+    /// assert!(f64::total_lt(&f64::INFINITY, &f64::NAN));
+    /// assert!(f64::total_lt(&-f64::NAN, &f64::NEG_INFINITY));
+    /// assert!(!f64::total_lt(&f64::NAN, &f64::NAN));
+    /// assert!(i32::total_lt(&-1, &0));
+    /// ```
+    fn total_lt(a: &Self, b: &Self) -> bool;
 }
 
 macro_rules! element32 {
@@ -46,6 +60,10 @@ macro_rules! element32 {
             #[inline(always)]
             fn from_words(w: [u32; 2]) -> Self {
                 <$t>::from_bits_u32(w[0])
+            }
+            #[inline(always)]
+            fn total_lt(a: &Self, b: &Self) -> bool {
+                <$t as TotalOrder>::total_lt(a, b)
             }
         }
     )*};
@@ -67,8 +85,50 @@ macro_rules! element64 {
             fn from_words(w: [u32; 2]) -> Self {
                 <$t>::from_bits_u64(w[0] as u64 | ((w[1] as u64) << 32))
             }
+            #[inline(always)]
+            fn total_lt(a: &Self, b: &Self) -> bool {
+                <$t as TotalOrder>::total_lt(a, b)
+            }
         }
     )*};
+}
+
+/// The total order of [`Element::total_lt`]: `<` for integers; for floats the bits made
+/// sign-magnitude → two's complement (what `total_cmp` does) and compared as signed
+/// integers.
+trait TotalOrder {
+    fn total_lt(a: &Self, b: &Self) -> bool;
+}
+macro_rules! total_order_int {
+    ($($t:ty),*) => {$(
+        impl TotalOrder for $t {
+            #[inline(always)]
+            fn total_lt(a: &Self, b: &Self) -> bool {
+                a < b
+            }
+        }
+    )*};
+}
+total_order_int!(i32, u32, i64, u64);
+impl TotalOrder for f32 {
+    #[inline(always)]
+    fn total_lt(a: &Self, b: &Self) -> bool {
+        let key = |x: &f32| {
+            let k = x.to_bits() as i32;
+            k ^ (((k >> 31) as u32) >> 1) as i32
+        };
+        key(a) < key(b)
+    }
+}
+impl TotalOrder for f64 {
+    #[inline(always)]
+    fn total_lt(a: &Self, b: &Self) -> bool {
+        let key = |x: &f64| {
+            let k = x.to_bits() as i64;
+            k ^ (((k >> 63) as u64) >> 1) as i64
+        };
+        key(a) < key(b)
+    }
 }
 
 /// Bit casts shared by the element macros.

@@ -79,6 +79,12 @@ pub enum Violation {
         /// The outputs' length.
         capacity: usize,
     },
+    /// A merge input that is not sorted by the merge's comparator (`list` is `"a"` or
+    /// `"b"`).
+    MergeOrder {
+        /// Which input: `"a"` or `"b"`.
+        list: &'static str,
+    },
 }
 
 impl fmt::Display for Violation {
@@ -124,6 +130,9 @@ impl fmt::Display for Violation {
                     f,
                     "the keys have more runs than the outputs' {capacity} slots"
                 )
+            }
+            Violation::MergeOrder { list } => {
+                write!(f, "merge input {list} is not sorted by the comparator")
             }
         }
     }
