@@ -79,12 +79,10 @@ pub enum Violation {
         /// The outputs' length.
         capacity: usize,
     },
-    /// A merge input that is not sorted by the merge's comparator (`list` is `"a"` or
-    /// `"b"`).
-    MergeOrder {
-        /// Which input: `"a"` or `"b"`.
-        list: &'static str,
-    },
+    /// A merge input that is not sorted by the merge's comparator. Which input is not
+    /// named: a GPU tile whose Merge Path partitions came out of order (only unsorted
+    /// input does that) knows that one of them is unsorted, not which.
+    MergeOrder,
 }
 
 impl fmt::Display for Violation {
@@ -131,8 +129,8 @@ impl fmt::Display for Violation {
                     "the keys have more runs than the outputs' {capacity} slots"
                 )
             }
-            Violation::MergeOrder { list } => {
-                write!(f, "merge input {list} is not sorted by the comparator")
+            Violation::MergeOrder => {
+                write!(f, "a merge input is not sorted by the comparator")
             }
         }
     }
