@@ -1,0 +1,493 @@
+//! The kernel bodies of merge and mergesort (seed 004), generic over [`Cta`], the key
+//! type, the value type ([`MergeValue`]: none, or 4- or 8-byte bits) and the comparator.
+//!
+//! - [`blocksort`]: each CTA sorts a tile of `NT * VT` keys (and their values): an
+//!   odd-even transposition sort of each thread's `VT` keys in registers, then `log2(NT)`
+//!   shared-memory merge passes in which `coop = 2, 4, ..., NT` threads merge two sorted
+//!   lists into one (seed 004's `CTABlocksortLoop`, [`blocksort_pass`]).
+//! - [`merge`]: a tile of `NT * VT` outputs of a merge: of two sorted arrays (`coop == 0`,
+//!   Merge), or of two adjacent sorted lists of one array (`coop > 0`, a mergesort pass),
+//!   from the global Merge Path partitions (`mgpu_partition`): the tile's ranges of A and B
+//!   go to shared memory, each thread finds its split with a Merge Path search and merges
+//!   `VT` outputs serially; values follow through the merge's source indices.
+//!
+//! Both are stable: on equal keys A (the earlier list) comes first, and the sorting network
+//! swaps only strictly out-of-order neighbours. A merge of user arrays checks that each is
+//! sorted where it loads them ([`ERROR_ORDER`]).
+
+use core::mem::size_of;
+use mgpu_core::{Comparator, Cta, Element};
+use mgpu_ctasearch::{
+    blocksort_pass, compute_merge_range, merge_path, serial_merge_guarded, Lower,
+};
+use mgpu_loadstore::{
+    global_to_thread_order_guarded, regs_to_shared_strided, regs_to_shared_thread,
+    thread_order_to_global_guarded, transfer_merge_values_shared,
+};
+use mgpu_sortnetwork::odd_even_transpose_sort_pairs;
+
+/// Error bit: a merge input is not sorted by the comparator (a pair of neighbours out of
+/// order in a tile's ranges, or partitions out of order, which only unsorted input makes).
+pub const ERROR_ORDER: u32 = 1;
+
+/// [`MergeArgs::flags`] bit of [`blocksort`]: the values are the keys' positions
+/// (`mergesort_indices`), generated; `a_vals` is not read.
+pub const FLAG_INDICES: u32 = 1;
+
+/// [`MergeArgs::flags`] bit of [`merge`]: check that A and B are sorted (a merge of user
+/// arrays; a mergesort pass merges lists it made itself).
+pub const FLAG_CHECK: u32 = 2;
+
+/// The values a merge or sort carries with its keys: none (`()`, keys only), or 4- or
+/// 8-byte bits (`u32`, `u64`: any element type's bits; values are moved, never compared).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_merge::device::MergeValue;
+/// assert!(!<() as MergeValue>::HAS);
+/// assert_eq!(<u64 as MergeValue>::from_index(7), 7u64);
+/// ```
+pub trait MergeValue: Copy + Default + Send + Sync + 'static {
+    /// Whether there are values at all.
+    const HAS: bool;
+    /// Position `i` as a value (`mergesort_indices`).
+    fn from_index(i: u64) -> Self;
+}
+
+impl MergeValue for () {
+    const HAS: bool = false;
+    #[inline(always)]
+    fn from_index(_: u64) -> Self {}
+}
+
+impl MergeValue for u32 {
+    const HAS: bool = true;
+    #[inline(always)]
+    fn from_index(i: u64) -> Self {
+        i as u32
+    }
+}
+
+impl MergeValue for u64 {
+    const HAS: bool = true;
+    #[inline(always)]
+    fn from_index(i: u64) -> Self {
+        i
+    }
+}
+
+/// Arguments of [`blocksort`] and [`merge`].
+///
+/// - blocksort: the `a_count` keys `a_keys` (values `a_vals`) in tiles of `NT * VT`, each
+///   sorted into `keys_out`/`vals_out` (may be the inputs).
+/// - merge (`coop == 0`): `a_keys[..a_count]` and `b_keys[..b_count]` (values `a_vals`,
+///   `b_vals`) merged into `keys_out`/`vals_out`, tile `i` from partitions `mp[i]`,
+///   `mp[i + 1]` (`mgpu_partition::merge_path_partitions`, lower bound).
+/// - mergesort pass (`coop > 0`): the sorted lists of `a_count` keys in `a_keys` (=
+///   `b_keys`), `coop` tiles merging two lists (`mgpu_partition::mergesort_partitions`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MergeArgs<K, V> {
+    /// A keys (blocksort: the keys; mergesort pass: the lists).
+    pub a_keys: *const K,
+    /// A values.
+    pub a_vals: *const V,
+    /// A length (blocksort, mergesort pass: the number of keys).
+    pub a_count: u64,
+    /// B keys (mergesort pass: `a_keys`).
+    pub b_keys: *const K,
+    /// B values (mergesort pass: `a_vals`).
+    pub b_vals: *const V,
+    /// B length (0 for blocksort and mergesort passes).
+    pub b_count: u64,
+    /// The Merge Path partitions, one per tile and one more ([`merge`]).
+    pub mp: *const u64,
+    /// 0 for a merge; the tiles merging two lists for a mergesort pass.
+    pub coop: u64,
+    /// Output keys.
+    pub keys_out: *mut K,
+    /// Output values.
+    pub vals_out: *mut V,
+    /// The error word ([`ERROR_ORDER`]).
+    pub error: *mut u32,
+    /// [`FLAG_INDICES`], [`FLAG_CHECK`].
+    pub flags: u32,
+}
+
+impl<K, V> Default for MergeArgs<K, V> {
+    fn default() -> Self {
+        MergeArgs {
+            a_keys: core::ptr::null(),
+            a_vals: core::ptr::null(),
+            a_count: 0,
+            b_keys: core::ptr::null(),
+            b_vals: core::ptr::null(),
+            b_count: 0,
+            mp: core::ptr::null(),
+            coop: 0,
+            keys_out: core::ptr::null_mut(),
+            vals_out: core::ptr::null_mut(),
+            error: core::ptr::null_mut(),
+            flags: 0,
+        }
+    }
+}
+
+/// Shared bytes of [`blocksort`]: the tile's keys, then its values.
+///
+/// ```
+/// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 4), 2 * 4352 * 4);
+/// ```
+pub const fn blocksort_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: usize) -> usize {
+    nt * vt * (k_bytes + v_bytes)
+}
+
+/// Shared bytes of [`merge`]: the tile's keys, then (with values) one source index per
+/// output.
+///
+/// ```
+/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 0), 4352 * 8);
+/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 4), 4352 * 12);
+/// ```
+pub const fn merge_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: usize) -> usize {
+    nt * vt * (k_bytes + if v_bytes > 0 { 4 } else { 0 })
+}
+
+#[inline(always)]
+fn min(a: u64, b: u64) -> u64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Blocksort (seed 004's `KernelBlocksort`): tile `block` of the `a_count` keys (and
+/// values, or their positions with [`FLAG_INDICES`]) sorted by `Cmp`, stably, into the
+/// same positions of `keys_out` and `vals_out`. The outputs may be the inputs (each CTA
+/// reads its whole tile before it writes).
+///
+/// # Safety
+/// `a_keys` (and `a_vals`, unless [`FLAG_INDICES`]) are readable and `keys_out`
+/// (`vals_out`) writable at `0..a_count`; the grid has `a_count.div_ceil(NT * VT)` CTAs of
+/// `NT` threads and [`blocksort_shared_bytes`] of shared memory.
+///
+/// # Examples
+///
+/// Seed 004's 16 keys, one tile of 4 threads of 4: the tile comes out sorted; values follow.
+///
+/// ```
+/// use mgpu_core::{sim, Less};
+/// use mgpu_merge::device::{blocksort, blocksort_shared_bytes, MergeArgs};
+/// let keys = [13u32, 90, 83, 12, 96, 91, 22, 63, 30, 9, 54, 27, 18, 54, 99, 95];
+/// let vals: Vec<u32> = (0..16).collect();
+/// let (mut ko, mut vo) = ([0u32; 16], [0u32; 16]);
+/// let args = MergeArgs { a_keys: keys.as_ptr(), a_vals: vals.as_ptr(), a_count: 16,
+///     keys_out: ko.as_mut_ptr(), vals_out: vo.as_mut_ptr(), ..Default::default() };
+/// sim::launch(1, 4, blocksort_shared_bytes(4, 4, 4, 4), &|cta: &sim::SimCta| unsafe {
+///     blocksort::<_, u32, u32, Less, 4, 4>(cta, &args)
+/// });
+/// assert_eq!(ko, [9, 12, 13, 18, 22, 27, 30, 54, 54, 63, 83, 90, 91, 95, 96, 99]);
+/// assert_eq!(vo[7..9], [10, 13]); // the two 54s in their input order
+/// ```
+#[inline(always)]
+pub unsafe fn blocksort<
+    C: Cta,
+    K: Element,
+    V: MergeValue,
+    Cmp: Comparator<K>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    args: &MergeArgs<K, V>,
+) {
+    let nv = (NT * VT) as u64;
+    let gid = nv * cta.block() as u64;
+    let count = min(nv, args.a_count - gid) as u32;
+    let tid = cta.tid();
+    let first = tid * VT as u32;
+    let keys_sh = cta.shared::<K>(0);
+    let vals_sh = cta.shared::<V>(NT * VT * size_of::<K>());
+
+    // The tile in thread order (thread `tid` holds positions `VT * tid + i`).
+    let mut keys = global_to_thread_order_guarded::<C, K, NT, VT>(
+        cta,
+        args.a_keys.wrapping_add(gid as usize),
+        count as usize,
+        K::default(),
+        keys_sh,
+    );
+    let mut vals = [V::default(); VT];
+    if V::HAS {
+        if args.flags & FLAG_INDICES != 0 {
+            vals = core::array::from_fn(|i| V::from_index(gid + (first as usize + i) as u64));
+        } else {
+            vals = global_to_thread_order_guarded::<C, V, NT, VT>(
+                cta,
+                args.a_vals.wrapping_add(gid as usize),
+                count as usize,
+                V::default(),
+                vals_sh,
+            );
+        }
+    }
+    // A partial thread fills its empty slots with its largest key, which the stable
+    // network leaves after the real ones (the seed's padding); the merges below read only
+    // the first `count` positions.
+    if first + (VT as u32) > count {
+        let mut largest = keys[0];
+        for (i, k) in keys.iter().enumerate().skip(1) {
+            if first + (i as u32) < count && Cmp::compare(&largest, k) {
+                largest = *k;
+            }
+        }
+        for (i, k) in keys.iter_mut().enumerate() {
+            if first + (i as u32) >= count {
+                *k = largest;
+            }
+        }
+    }
+    odd_even_transpose_sort_pairs::<K, V, Cmp, VT>(&mut keys, &mut vals);
+
+    // log2(NT) merge passes through shared memory, `coop` threads per merged list.
+    let mut coop = 2u32;
+    while coop as usize <= NT {
+        cta.sync(); // every thread is done reading the previous pass's lists
+        regs_to_shared_thread::<C, K, VT>(cta, &keys, keys_sh);
+        if V::HAS {
+            regs_to_shared_thread::<C, V, VT>(cta, &vals, vals_sh);
+        }
+        cta.sync();
+        let p = blocksort_pass(tid, count, coop, VT as u32);
+        let (a_len, b_len) = (p.a1 - p.a0, p.b1 - p.b0);
+        let diag = if p.diag < a_len + b_len {
+            p.diag
+        } else {
+            a_len + b_len
+        };
+        let mp = merge_path(
+            keys_sh.add(p.a0 as usize),
+            a_len,
+            keys_sh.add(p.b0 as usize),
+            b_len,
+            diag,
+            Lower,
+            Cmp::default(),
+        );
+        let (k, idx) = serial_merge_guarded::<K, _, Cmp, VT>(
+            keys_sh,
+            p.a0 + mp,
+            p.a1,
+            p.b0 + diag - mp,
+            p.b1,
+            Cmp::default(),
+        );
+        keys = k;
+        if V::HAS {
+            for i in 0..VT {
+                if first + (i as u32) < count {
+                    vals[i] = *vals_sh.add(idx[i] as usize);
+                }
+            }
+        }
+        coop *= 2;
+    }
+
+    cta.sync(); // the last pass's reads of shared memory are done
+    thread_order_to_global_guarded::<C, K, NT, VT>(
+        cta,
+        &keys,
+        args.keys_out.wrapping_add(gid as usize),
+        count as usize,
+        keys_sh,
+    );
+    if V::HAS {
+        thread_order_to_global_guarded::<C, V, NT, VT>(
+            cta,
+            &vals,
+            args.vals_out.wrapping_add(gid as usize),
+            count as usize,
+            vals_sh,
+        );
+    }
+}
+
+/// One tile of a merge or of a mergesort pass (seed 004's `KernelMerge` with
+/// `DeviceMerge`): outputs `NT * VT * block ..` of the merge of A and B (see
+/// [`MergeArgs`]), stable (A first on equal keys).
+///
+/// The tile's ranges come from the partitions through
+/// [`compute_merge_range`]; ranges out of order or outside the inputs (unsorted input
+/// makes such partitions) raise [`ERROR_ORDER`] and the tile writes nothing. With
+/// [`FLAG_CHECK`] each key of the tile's ranges is compared with the one before it (the
+/// first with the key before the range, which thread 0 loads), so that the tiles together
+/// check every neighbour pair of A and of B.
+///
+/// # Safety
+/// `a_keys`/`a_vals` are readable at `0..a_count`, `b_keys`/`b_vals` at `0..b_count`
+/// (for a mergesort pass, both at `0..a_count`), `mp` at `0..=grid`, `keys_out`/`vals_out`
+/// writable at every output position, `error` one word; the grid covers the outputs with
+/// CTAs of `NT` threads and [`merge_shared_bytes`] of shared memory.
+///
+/// # Examples
+///
+/// Seed 004's last pass: two sorted lists of 8 merged by one tile of 4 threads of 4.
+///
+/// ```
+/// use mgpu_core::{sim, Less};
+/// use mgpu_merge::device::{merge, merge_shared_bytes, MergeArgs};
+/// let a = [12u32, 13, 22, 63, 83, 90, 91, 96];
+/// let b = [9u32, 18, 27, 30, 54, 54, 95, 99];
+/// let (mp, mut out, mut err) = ([0u64, 8], [0u32; 16], [0u32]);
+/// let args = MergeArgs::<u32, ()> { a_keys: a.as_ptr(), a_count: 8, b_keys: b.as_ptr(),
+///     b_count: 8, mp: mp.as_ptr(), keys_out: out.as_mut_ptr(), error: err.as_mut_ptr(),
+///     flags: mgpu_merge::device::FLAG_CHECK, ..Default::default() };
+/// sim::launch(1, 4, merge_shared_bytes(4, 4, 4, 0), &|cta: &sim::SimCta| unsafe {
+///     merge::<_, u32, (), Less, 4, 4>(cta, &args)
+/// });
+/// assert_eq!(out, [9, 12, 13, 18, 22, 27, 30, 54, 54, 63, 83, 90, 91, 95, 96, 99]);
+/// assert_eq!(err, [0]);
+/// ```
+#[inline(always)]
+pub unsafe fn merge<
+    C: Cta,
+    K: Element,
+    V: MergeValue,
+    Cmp: Comparator<K>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    args: &MergeArgs<K, V>,
+) {
+    cta.grid_dependency_wait(); // the partitions come from the kernel just before
+    let nv = (NT * VT) as u64;
+    let block = cta.block() as u64;
+    let tid = cta.tid();
+    let sorting = args.coop != 0;
+    let total = if sorting {
+        args.a_count
+    } else {
+        args.a_count + args.b_count
+    };
+    let b_limit = if sorting { args.a_count } else { args.b_count };
+    let gid = nv * block;
+    let count = min(nv, total - gid);
+    let (mp0, mp1) = (
+        *args.mp.add(block as usize),
+        *args.mp.add(block as usize + 1),
+    );
+    let r = compute_merge_range(args.a_count, args.b_count, block, args.coop, nv, mp0, mp1);
+    // The same values in every thread: a bad tile returns as a whole.
+    let ranges_ok = r.a0 <= r.a1
+        && r.a1 <= args.a_count
+        && r.b0 <= r.b1
+        && r.b1 <= b_limit
+        && (r.a1 - r.a0) + (r.b1 - r.b0) == count;
+    if !ranges_ok {
+        if tid == 0 {
+            cta.raise_error(args.error, ERROR_ORDER);
+        }
+        return;
+    }
+    let (a_len, count) = ((r.a1 - r.a0) as u32, count as u32);
+    let keys_sh = cta.shared::<K>(0);
+    let idx_sh = cta.shared::<u32>(NT * VT * size_of::<K>());
+    let (a_src, b_src) = (
+        args.a_keys.add(r.a0 as usize),
+        args.b_keys.add(r.b0 as usize),
+    );
+
+    // A then B into shared memory, all loads in flight together (coalesced, strided).
+    let x: [K; VT] = core::array::from_fn(|k| {
+        let p = tid + (k * NT) as u32;
+        if p < a_len {
+            *a_src.add(p as usize)
+        } else if p < count {
+            *b_src.add((p - a_len) as usize)
+        } else {
+            K::default()
+        }
+    });
+    let check = args.flags & FLAG_CHECK != 0;
+    // Thread 0: the keys before the ranges, for the checks.
+    let (mut before_a, mut before_b) = (None, None);
+    if check && tid == 0 {
+        if a_len > 0 && r.a0 > 0 {
+            before_a = Some(*a_src.sub(1));
+        }
+        if count > a_len && r.b0 > 0 {
+            before_b = Some(*b_src.sub(1));
+        }
+    }
+    regs_to_shared_strided::<C, K, NT, VT>(cta, &x, keys_sh);
+    cta.sync();
+
+    if check {
+        let mut bad = false;
+        for k in 0..VT {
+            let p = tid + (k * NT) as u32;
+            if p < count && p != 0 && p != a_len {
+                bad |= Cmp::compare(&*keys_sh.add(p as usize), &*keys_sh.add(p as usize - 1));
+            }
+        }
+        if let Some(prev) = before_a {
+            bad |= Cmp::compare(&*keys_sh, &prev);
+        }
+        if let Some(prev) = before_b {
+            bad |= Cmp::compare(&*keys_sh.add(a_len as usize), &prev);
+        }
+        if bad {
+            cta.raise_error(args.error, ERROR_ORDER);
+        }
+    }
+
+    let diag = if VT as u32 * tid < count {
+        VT as u32 * tid
+    } else {
+        count
+    };
+    let b_len = count - a_len;
+    let mp = merge_path(
+        keys_sh,
+        a_len,
+        keys_sh.add(a_len as usize),
+        b_len,
+        diag,
+        Lower,
+        Cmp::default(),
+    );
+    let (keys, idx) = serial_merge_guarded::<K, _, Cmp, VT>(
+        keys_sh,
+        mp,
+        a_len,
+        a_len + diag - mp,
+        count,
+        Cmp::default(),
+    );
+    cta.sync(); // every thread is done reading the keys
+    if V::HAS {
+        // Made visible by the barrier inside the keys' store.
+        regs_to_shared_thread::<C, u32, VT>(cta, &idx, idx_sh);
+    }
+    thread_order_to_global_guarded::<C, K, NT, VT>(
+        cta,
+        &keys,
+        args.keys_out.add(gid as usize),
+        count as usize,
+        keys_sh,
+    );
+    if V::HAS {
+        transfer_merge_values_shared::<C, V, NT, VT>(
+            cta,
+            count as usize,
+            args.a_vals.add(r.a0 as usize),
+            args.b_vals.add(r.b0 as usize),
+            a_len,
+            idx_sh,
+            args.vals_out.add(gid as usize),
+        );
+    }
+}

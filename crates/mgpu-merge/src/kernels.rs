@@ -1,0 +1,144 @@
+//! The merge family's kernels as [`Kernel`](mgpu_core::Kernel) types, their tuning, and
+//! the one list of instantiations that both the nvptx entry points and the host dispatch
+//! are generated from.
+//!
+//! Keys are every element type with [`Less`](mgpu_core::Less) and
+//! [`Greater`](mgpu_core::Greater); values are carried as 4- or 8-byte bits (`u32`,
+//! `u64`), so that pairs of any key and value types need `6 x 2 x 2` instances, not
+//! `6 x 6 x 2`.
+
+use crate::device::{self, MergeArgs, MergeValue};
+use core::mem::size_of;
+use mgpu_core::{Comparator, Element};
+
+/// The name of the PTX module (family) every merge kernel lives in.
+///
+/// ```
+/// assert_eq!(mgpu_merge::kernels::MODULE, "merge");
+/// ```
+pub const MODULE: &str = "merge";
+
+/// Launch shapes (the kit's one [`Tuning`](mgpu_core::Tuning) type).
+pub mod tuning {
+    use mgpu_core::{Shape, Tuning};
+
+    /// The blocksort and the merge tiles (one shape: a mergesort's first merge pass
+    /// merges the blocksort's tiles): 256 threads of 17 keys on sm_90 (an odd `VT` keeps
+    /// the thread-order shared-memory accesses free of bank conflicts; 4352 keys a tile
+    /// make 2^27 keys 15 merge passes, 2^24 12), 128 of 7 on sm_70. Built to fit 768
+    /// threads per SM for 4-byte keys and 512 for 8-byte ones (a thread holds its keys,
+    /// their source indices and its values).
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// let t = mgpu_merge::kernels::tuning::SORT;
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm70).nv(8)), (4352, 896));
+    /// ```
+    pub const SORT: Tuning = Tuning {
+        sm70: Shape::uniform(128, 7),
+        sm90: Shape::uniform(256, 17),
+        threads_per_sm4: 768,
+        threads_per_sm8: 512,
+    };
+}
+
+mgpu_core::kernel_types! {
+    impl[K: Element, V: MergeValue, Cmp: Comparator<K>] args: MergeArgs<K, V>, module: MODULE,
+        width: size_of::<K>();
+    /// [`device::blocksort`].
+    ///
+    /// ```
+    /// use mgpu_core::{Kernel, Less};
+    /// type K = mgpu_merge::kernels::Blocksort<i32, (), Less, 256, 17>;
+    /// assert_eq!((K::ENTRY, K::NV), ("merge_blocksort_i32_less", 4352));
+    /// ```
+    pub struct Blocksort {
+        tuning: tuning::SORT,
+        shared: device::blocksort_shared_bytes(NT, VT, size_of::<K>(), size_of::<V>()),
+        body: device::blocksort,
+    }
+    /// [`device::merge`].
+    ///
+    /// ```
+    /// use mgpu_core::{Greater, Kernel};
+    /// type K = mgpu_merge::kernels::Merge<f64, u32, Greater, 256, 17>;
+    /// assert_eq!(K::ENTRY, "merge_merge_pairs_f64_u32_greater");
+    /// ```
+    pub struct Merge {
+        tuning: tuning::SORT,
+        shared: device::merge_shared_bytes(NT, VT, size_of::<K>(), size_of::<V>()),
+        body: device::merge,
+    }
+}
+
+mgpu_core::kernel_set! {
+    /// The kernels of one key type, value width and comparator for one architecture.
+    ///
+    /// ```
+    /// use mgpu_core::{Kernel, Less};
+    /// use mgpu_merge::kernels::{KernelSet, MergeKernels};
+    /// type S = <Less as MergeKernels<u64, ()>>::Sm90;
+    /// assert_eq!(<S as KernelSet<u64, (), Less>>::Merge::NV, 4352);
+    /// ```
+    pub trait KernelSet<K, V, Cmp> for MergeArgs<K, V> {
+        /// The blocksort.
+        Blocksort,
+        /// The merge tiles (merge and mergesort passes).
+        Merge,
+    }
+}
+
+/// A comparator with merge kernels for keys `K` and values `V` (`()`, `u32` or `u64`):
+/// [`Less`](mgpu_core::Less) and [`Greater`](mgpu_core::Greater) for every element type.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_merge::kernels::MergeKernels;
+/// fn takes<C: MergeKernels<f32, u64>>(_: C) {}
+/// takes(mgpu_core::Greater);
+/// ```
+pub trait MergeKernels<K, V>: Comparator<K> {
+    /// The sm_90 kernels.
+    type Sm90: KernelSet<K, V, Self>;
+    /// The sm_70 kernels.
+    type Sm70: KernelSet<K, V, Self>;
+}
+
+/// The single list of merge instantiations (every element type as keys, with no values
+/// and with 4- and 8-byte values, by `Less` and `Greater`) and their kernels:
+/// `for_each_merge_instance!(entries)` makes the nvptx entry points (kernels-ptx/entries),
+/// `for_each_merge_instance!(host)` the entry names and the [`MergeKernels`] impls, both
+/// with [`mgpu_core::family_instance!`]. (The partitions are `mgpu_partition`'s
+/// `partition_merge_*` kernels.)
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_merge_instance {
+    ($mode:ident) => {
+        $crate::__core::for_each_element!($crate::for_each_merge_instance!(@cmp $mode, Less, less));
+        $crate::__core::for_each_element!(
+            $crate::for_each_merge_instance!(@cmp $mode, Greater, greater)
+        );
+    };
+    (@cmp $mode:ident, $cmp:ident, $name:ident, $k:ident) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels<$k, (), $crate::__core::$cmp>, width: $k, name: [$k _ $name];
+            impl MergeKernels<$k, ()> for $crate::__core::$cmp {
+                [Blocksort merge_blocksort SORT], [Merge merge_merge SORT];
+            }
+        }
+        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u32);
+        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u64);
+    };
+    (@pairs $mode:ident, $cmp:ident, $name:ident, $k:ident, $v:ident) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels<$k, $v, $crate::__core::$cmp>, width: $k,
+                name: [$k _ $v _ $name];
+            impl MergeKernels<$k, $v> for $crate::__core::$cmp {
+                [Blocksort merge_blocksort_pairs SORT], [Merge merge_merge_pairs SORT];
+            }
+        }
+    };
+}
+
+for_each_merge_instance!(host);
