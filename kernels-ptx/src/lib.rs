@@ -170,7 +170,8 @@ families!(
     loadbalance,
     intervalmove,
     bulk,
-    segreduce
+    segreduce,
+    merge
 );
 
 /// The PTX text of `family` for `arch` (`"sm_70"` or `"sm_90"`), or `None` when that

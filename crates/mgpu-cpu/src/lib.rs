@@ -18,7 +18,10 @@
 //!   [`load_balance_search_ranks`], [`load_balance_search_counts`];
 //! - bulk remove and bulk insert (seed 003): [`bulk_remove`], [`bulk_insert`];
 //! - segmented reduction over CSR and CSR SpMV (seed 002): [`seg_reduce_csr`],
-//!   [`indirect_reduce_csr`], [`spmv_csr`], [`spmv_csr_unary`].
+//!   [`indirect_reduce_csr`], [`spmv_csr`], [`spmv_csr_unary`];
+//! - merge and mergesort (stable, by a [`Comparator`](mgpu_core::Comparator); floats by
+//!   IEEE totalOrder): [`merge_keys`], [`merge_pairs`], [`mergesort_keys`],
+//!   [`mergesort_pairs`], [`mergesort_indices`].
 //!
 //! Operators are type parameters (zero-sized types from `mgpu-core`), as on the GPU:
 //! `scan_exclusive::<i32, Plus>(&input, &mut output)`. They must be
@@ -76,6 +79,7 @@ mod chunks;
 mod counts;
 pub mod intervalmove;
 mod loadbalance;
+mod merge;
 pub mod partition;
 mod reduce;
 mod scan;
@@ -86,6 +90,7 @@ pub use chunks::{CHUNK_LEN, PARALLEL_MIN_LEN};
 pub use counts::{scan_counts_exclusive, scan_counts_exclusive_in_place};
 pub use intervalmove::{interval_expand, interval_gather, interval_move, interval_scatter};
 pub use loadbalance::{load_balance_search, load_balance_search_counts, load_balance_search_ranks};
+pub use merge::{merge_keys, merge_pairs, mergesort_indices, mergesort_keys, mergesort_pairs};
 pub use reduce::reduce;
 pub use scan::{scan_exclusive, scan_exclusive_in_place, scan_inclusive, scan_inclusive_in_place};
 pub use segreduce::{

@@ -25,9 +25,10 @@ pub mod tuning {
     /// The blocksort and the merge tiles (one shape: a mergesort's first merge pass
     /// merges the blocksort's tiles): 256 threads of 17 keys on sm_90 (an odd `VT` keeps
     /// the thread-order shared-memory accesses free of bank conflicts; 4352 keys a tile
-    /// make 2^27 keys 15 merge passes, 2^24 12), 128 of 7 on sm_70. Built to fit 768
-    /// threads per SM for 4-byte keys and 512 for 8-byte ones (a thread holds its keys,
-    /// their source indices and its values).
+    /// make 2^27 keys 15 merge passes, 2^24 12), 128 of 7 on sm_70. The width is a key's
+    /// and its value's bytes together: built to fit 768 threads per SM for 4-byte keys
+    /// alone (66 registers) and 512 for wider pairs (a thread holds its keys, their
+    /// source indices and its values; i32 pairs spilled at 80 registers).
     ///
     /// ```
     /// use mgpu_core::Arch;
@@ -44,7 +45,7 @@ pub mod tuning {
 
 mgpu_core::kernel_types! {
     impl[K: Element, V: MergeValue, Cmp: Comparator<K>] args: MergeArgs<K, V>, module: MODULE,
-        width: size_of::<K>();
+        width: size_of::<K>() + size_of::<V>();
     /// [`device::blocksort`].
     ///
     /// ```

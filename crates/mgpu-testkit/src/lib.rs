@@ -23,7 +23,9 @@
 //!   [`load_balance_search`], [`interval_expand`], [`interval_gather`],
 //!   [`interval_scatter`], [`interval_move`], [`bulk_remove`], [`bulk_insert`], and the
 //!   sequential merge ([`merge_sources`]) with its Merge Path partitions by definition
-//!   ([`merge_splits`]).
+//!   ([`merge_splits`]), the stable merges [`merge`] and [`merge_pairs`] (ties A first),
+//!   and the stable sort's permutation [`sort_stable`] (std's `sort_by`), applied with
+//!   [`permute`].
 //! - **Check helpers**: [`expect_invalid`] (the bad-input error and its message) and
 //!   [`proptest_runner`] (a property with its case count inside a check function).
 //! - **Seed 001's worked example** ([`seed001`]), which more than one suite checks.
@@ -72,8 +74,8 @@ pub use gen::{
 pub use paste::paste;
 pub use reference::{
     bulk_insert, bulk_remove, exclusive_scan, inclusive_scan, interval_expand, interval_gather,
-    interval_move, interval_scatter, load_balance_search, merge_sources, merge_splits, offsets,
-    reduce_by_key, seg_reduce_csr, spmv_csr,
+    interval_move, interval_scatter, load_balance_search, merge, merge_pairs, merge_sources,
+    merge_splits, offsets, permute, reduce_by_key, seg_reduce_csr, sort_stable, spmv_csr,
 };
 pub use rng::Rng;
 pub use target::{Target, CPU_BUDGET, SIMULATOR_BUDGET};

@@ -271,6 +271,99 @@ pub fn merge_sources<T>(
     out
 }
 
+/// The stable merge of `a` and `b`, each sorted by `less` (a strict order), by the plain
+/// two-pointer loop of [`merge_sources`]: on equal keys the elements of `a` come first.
+///
+/// # Examples
+///
+/// ```
+/// let out = mgpu_testkit::merge(&[1, 3, 3], &[2, 3], |x: &i32, y: &i32| x < y);
+/// assert_eq!(out, [1, 2, 3, 3, 3]);
+/// // Ties A first: the (3, 'a') pairs of `a` before the (3, 'b') of `b`.
+/// let out = mgpu_testkit::merge(&[(3, 'a')], &[(3, 'b')], |x: &(i32, char), y| x.0 < y.0);
+/// assert_eq!(out, [(3, 'a'), (3, 'b')]);
+/// ```
+pub fn merge<T: Copy, F: Fn(&T, &T) -> bool>(a: &[T], b: &[T], less: F) -> Vec<T> {
+    merge_sources(a, b, true, less)
+        .into_iter()
+        .map(|s| source(a, b, s))
+        .collect()
+}
+
+/// Element `s` of `a` followed by `b` (a source of [`merge_sources`]).
+fn source<T: Copy>(a: &[T], b: &[T], s: u64) -> T {
+    let s = s as usize;
+    if s < a.len() {
+        a[s]
+    } else {
+        b[s - a.len()]
+    }
+}
+
+/// The stable merge of the pairs `(a_keys, a_values)` and `(b_keys, b_values)`, keys
+/// sorted by `less`, as [`merge`]: the merged keys and their values.
+///
+/// # Examples
+///
+/// ```
+/// let (k, v) = mgpu_testkit::merge_pairs(&[1, 3], &['a', 'b'], &[3, 4], &['B', 'C'], |x: &u32, y: &u32| x < y);
+/// assert_eq!((k, v), (vec![1, 3, 3, 4], vec!['a', 'b', 'B', 'C']));
+/// ```
+pub fn merge_pairs<K: Copy, V: Copy, F: Fn(&K, &K) -> bool>(
+    a_keys: &[K],
+    a_values: &[V],
+    b_keys: &[K],
+    b_values: &[V],
+    less: F,
+) -> (Vec<K>, Vec<V>) {
+    assert_eq!(a_keys.len(), a_values.len(), "one A value per key");
+    assert_eq!(b_keys.len(), b_values.len(), "one B value per key");
+    merge_sources(a_keys, b_keys, true, less)
+        .into_iter()
+        .map(|s| (source(a_keys, b_keys, s), source(a_values, b_values, s)))
+        .unzip()
+}
+
+/// The stable sorting permutation of `keys` by `less` (a strict order), from std's
+/// `sort_by`: entry `j` is the input position of the key that goes to position `j`, equal
+/// keys in input order. Apply it with [`permute`].
+///
+/// # Examples
+///
+/// ```
+/// let keys = [3u32, 1, 3, 1, 2];
+/// let perm = mgpu_testkit::sort_stable(&keys, |x, y| x < y);
+/// assert_eq!(perm, [1, 3, 4, 0, 2]);
+/// assert_eq!(mgpu_testkit::permute(&keys, &perm), [1, 1, 2, 3, 3]);
+/// // Floats by totalOrder: -0.0 before 0.0, NaN last.
+/// let f = [f64::NAN, 0.0, -0.0];
+/// assert_eq!(mgpu_testkit::sort_stable(&f, |x, y| x.total_cmp(y).is_lt()), [2, 1, 0]);
+/// ```
+pub fn sort_stable<T: Copy, F: Fn(&T, &T) -> bool>(keys: &[T], less: F) -> Vec<usize> {
+    let mut perm: Vec<usize> = (0..keys.len()).collect();
+    perm.sort_by(|&i, &j| {
+        if less(&keys[i], &keys[j]) {
+            core::cmp::Ordering::Less
+        } else if less(&keys[j], &keys[i]) {
+            core::cmp::Ordering::Greater
+        } else {
+            core::cmp::Ordering::Equal
+        }
+    });
+    perm
+}
+
+/// `v` permuted by `perm`: entry `j` is `v[perm[j]]`.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(mgpu_testkit::permute(&['a', 'b', 'c'], &[2, 0, 1]), ['c', 'a', 'b']);
+/// ```
+pub fn permute<T: Copy>(v: &[T], perm: &[usize]) -> Vec<T> {
+    perm.iter().map(|&p| v[p]).collect()
+}
+
 /// Merge Path partitions by their definition: for each tile boundary `p = 0..=ceil(n /
 /// nv)` of the `n = sources.len()` outputs of a merge, how many of its first `min(nv * p,
 /// n)` outputs come from A (`sources` as [`merge_sources`] gives them, A's elements being

@@ -77,6 +77,7 @@ pub use mgpu_runtime::{
 pub use mgpu_scan::{ScanKind, ScanOp};
 pub use mgpu_segreduce::kernels::Semiring;
 pub use mgpu_segreduce::SegReduceOp;
+pub use mgpu_merge::{MergeKernels, SortComparator, SortIndex, SortValue};
 
 /// The CPU backend (`mgpu-cpu`): every algorithm on host slices with rayon, operators as
 /// type parameters.
@@ -162,3 +163,15 @@ pub use mgpu_bulk as bulk;
 /// assert_eq!(out.to_vec().unwrap(), vec![u64::MAX, 2]);
 /// ```
 pub use mgpu_segreduce as segreduce;
+
+/// The GPU backend of merge and mergesort (`mgpu-merge`): launchers generic over
+/// [`Device`], on [`DeviceSlice`]s, with a queued `_into` form.
+///
+/// ```
+/// use mgpu::{DeviceVec, Greater, Simulator};
+/// let dev = Simulator::new();
+/// let mut keys = DeviceVec::from_slice(&dev, &[4u64, 2, 9]).unwrap();
+/// mgpu::merge::mergesort_keys(keys.as_mut_slice(), Greater).unwrap();
+/// assert_eq!(keys.to_vec().unwrap(), vec![9, 4, 2]);
+/// ```
+pub use mgpu_merge as merge;

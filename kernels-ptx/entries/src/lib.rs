@@ -67,3 +67,9 @@ family! {
     /// element type and operator with u32 and u64 indices.
     "segreduce" segreduce: mgpu_segreduce::for_each_segreduce_instance
 }
+
+family! {
+    /// The merge family: the blocksort and the merge tiles (merges and mergesort passes)
+    /// for every key type by `Less` and `Greater`, keys only or with 4- or 8-byte values.
+    "merge" merge: mgpu_merge::for_each_merge_instance
+}

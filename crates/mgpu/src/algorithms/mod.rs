@@ -67,6 +67,7 @@ pub use bulk::BulkSource;
 mod intervalmove;
 pub use intervalmove::IntervalSource;
 mod loadbalance;
+mod merge;
 mod scan;
 mod segreduce;
 #[cfg(feature = "sprs")]
