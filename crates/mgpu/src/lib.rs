@@ -71,13 +71,13 @@ pub use mgpu_core::{
 };
 pub use mgpu_intervalmove::{IntervalData, IntervalElement, IntervalIndex};
 pub use mgpu_loadbalance::LoadBalanceIndex;
+pub use mgpu_merge::{MergeKernels, SortComparator, SortIndex, SortValue};
 pub use mgpu_runtime::{
     Arch, Context, Device, DeviceInfo, DeviceSlice, DeviceSliceMut, DeviceVec, Pending, Simulator,
 };
 pub use mgpu_scan::{ScanKind, ScanOp};
 pub use mgpu_segreduce::kernels::Semiring;
 pub use mgpu_segreduce::SegReduceOp;
-pub use mgpu_merge::{MergeKernels, SortComparator, SortIndex, SortValue};
 
 /// The CPU backend (`mgpu-cpu`): every algorithm on host slices with rayon, operators as
 /// type parameters.

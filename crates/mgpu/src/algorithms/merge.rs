@@ -147,16 +147,27 @@ impl Backend {
         let (mut keys, mut values) = (self.zeros::<K>(n)?, self.zeros::<V>(n)?);
         let a = [a_keys, b_keys];
         match self {
-            Backend::Cuda(_) => {
-                gpu_merge_pairs::<Context, K, V, C>(a, a_values, b_values, &mut keys, &mut values, comp)?
-            }
+            Backend::Cuda(_) => gpu_merge_pairs::<Context, K, V, C>(
+                a,
+                a_values,
+                b_values,
+                &mut keys,
+                &mut values,
+                comp,
+            )?,
             Backend::Simulator(_) => gpu_merge_pairs::<Simulator, K, V, C>(
-                a, a_values, b_values, &mut keys, &mut values, comp,
+                a,
+                a_values,
+                b_values,
+                &mut keys,
+                &mut values,
+                comp,
             )?,
             Backend::Cpu => {
-                let (ViewMut::Host(k), ViewMut::Host(v)) =
-                    (self.view_mut(&mut keys, "keys")?, self.view_mut(&mut values, "values")?)
-                else {
+                let (ViewMut::Host(k), ViewMut::Host(v)) = (
+                    self.view_mut(&mut keys, "keys")?,
+                    self.view_mut(&mut values, "values")?,
+                ) else {
                     unreachable!("the CPU backend's buffers are host vectors")
                 };
                 mgpu_cpu::merge_pairs(
