@@ -22,7 +22,7 @@ use mgpu_benches::{
     to_csv, to_json, to_svg, ColdRow, CountDist, Rng, Row, COLD_LOADS, COLD_MS_PREFIX,
     COLD_START_LOG2, COLD_START_OPS,
 };
-use mgpu_core::{Element, EqualTo, Plus};
+use mgpu_core::{Element, EqualTo, Less, Plus};
 use mgpu_runtime::{Context, Device, DeviceVec, Pending, Result};
 use mgpu_scan::{ScanKind, ScanOp};
 
@@ -437,6 +437,76 @@ impl Bench<'_> {
     }
 }
 
+impl Bench<'_> {
+    /// Merge and mergesort (issue 18), inputs as ANCHORS.md describes them: keys uniform
+    /// over the full range, pair values the original index; merge of two sorted halves;
+    /// already-sorted keys. The sorts read their input and write another buffer
+    /// (`mergesort_*_copy_into`, CUB's `Sort*Copy`), so every timed call sorts the same
+    /// unsorted keys.
+    fn merge(&mut self, n: usize, copy: f64) -> Result<()> {
+        let mut rng = Rng::new(0x3e ^ n as u64);
+        let random_i32: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
+        let keys = DeviceVec::from_slice(self.ctx, &random_i32)?;
+        let mut out = DeviceVec::<i32, _>::uninit(self.ctx, n)?;
+        if self.wants("mergesort_keys") {
+            self.push_timed("mergesort_keys", "i32", "random", n, copy, 8 * n, || {
+                mgpu_merge::mergesort_keys_copy_into(keys.as_slice(), out.as_mut_slice(), Less)
+            })?;
+            let wide: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+            let wide = DeviceVec::from_slice(self.ctx, &wide)?;
+            let mut wide_out = DeviceVec::<u64, _>::uninit(self.ctx, n)?;
+            self.push_timed("mergesort_keys", "u64", "random", n, copy, 16 * n, || {
+                mgpu_merge::mergesort_keys_copy_into(wide.as_slice(), wide_out.as_mut_slice(), Less)
+            })?;
+            let mut sorted = random_i32.clone();
+            sorted.sort();
+            let sorted = DeviceVec::from_slice(self.ctx, &sorted)?;
+            self.push_timed("mergesort_keys", "i32", "sorted", n, copy, 8 * n, || {
+                mgpu_merge::mergesort_keys_copy_into(sorted.as_slice(), out.as_mut_slice(), Less)
+            })?;
+        }
+        if self.wants("mergesort_pairs") {
+            let index: Vec<i32> = (0..n as i32).collect();
+            let values = DeviceVec::from_slice(self.ctx, &index)?;
+            let mut values_out = DeviceVec::<i32, _>::uninit(self.ctx, n)?;
+            self.push_timed(
+                "mergesort_pairs",
+                "i32",
+                "random, values",
+                n,
+                copy,
+                16 * n,
+                || {
+                    mgpu_merge::mergesort_pairs_copy_into(
+                        keys.as_slice(),
+                        values.as_slice(),
+                        out.as_mut_slice(),
+                        values_out.as_mut_slice(),
+                        Less,
+                    )
+                },
+            )?;
+        }
+        if self.wants("merge_keys") {
+            let mut halves = random_i32.clone();
+            halves[..n / 2].sort();
+            halves[n / 2..].sort();
+            let halves = DeviceVec::from_slice(self.ctx, &halves)?;
+            let (a, b) = (halves.slice(0..n / 2)?, halves.slice(n / 2..n)?);
+            self.push_timed(
+                "merge_keys",
+                "i32",
+                "two sorted halves",
+                n,
+                copy,
+                8 * n,
+                || mgpu_merge::merge_keys_into(a, b, out.as_mut_slice(), Less),
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// Prints the context's L2 fetch granularity (`CU_LIMIT_MAX_L2_FETCH_GRANULARITY`), after
 /// setting it from `MGPU_BENCH_L2_FETCH` (bytes: 0 to 128) when that is set, for measuring
 /// how the benchmark rows depend on it.
@@ -789,6 +859,7 @@ fn main() {
             for avg in [10, 1000] {
                 b.reduce_by_key(n, copy, avg)?;
             }
+            b.merge(n, copy)?;
         }
         Ok(())
     };

@@ -148,14 +148,16 @@ where
     Ok(Pending::new(error, &meaning()))
 }
 
-/// Queues the sort of the `n` keys at `keys` (with the values at `vals`: read, or made
-/// the keys' positions with [`FLAG_INDICES`] in `flags`) with the kernel set `S`.
+/// Queues the sort of the `n` keys at `input.0` (with the values at `input.1`, or the
+/// keys' positions with [`FLAG_INDICES`] in `flags`) into `keys` and `vals` (which may be
+/// the inputs) with the kernel set `S`.
 ///
 /// # Safety
-/// `keys` and (with values) `vals` address `n` elements of `dev`.
+/// `input`, `keys` and (with values) `vals` address `n` elements of `dev`.
 unsafe fn queue_sort<D: Device, K: Element, V: MergeValue, C: SortComparator<K>, S>(
     dev: &D,
     n: usize,
+    input: (*const K, *const V),
     keys: *mut K,
     vals: *mut V,
     flags: u32,
@@ -178,8 +180,8 @@ where
         core::mem::swap(&mut src, &mut dst);
     }
     let mut args = MergeArgs {
-        a_keys: keys,
-        a_vals: vals,
+        a_keys: input.0,
+        a_vals: input.1,
         a_count: n as u64,
         keys_out: src.0,
         vals_out: src.1,
@@ -227,11 +229,27 @@ unsafe fn sort<D: Device, K: Element, V: MergeValue, C: SortComparator<K> + Merg
     flags: u32,
 ) -> Result<Pending<D>> {
     // SAFETY: forwarded from the caller.
+    unsafe { sort_from::<D, K, V, C>(dev, n, (keys, vals), keys, vals, flags) }
+}
+
+/// [`queue_sort`] from `input` with the kernel set of the device's architecture.
+///
+/// # Safety
+/// As [`queue_sort`].
+unsafe fn sort_from<D: Device, K: Element, V: MergeValue, C: SortComparator<K> + MergeKernels<K, V>>(
+    dev: &D,
+    n: usize,
+    input: (*const K, *const V),
+    keys: *mut K,
+    vals: *mut V,
+    flags: u32,
+) -> Result<Pending<D>> {
+    // SAFETY: forwarded from the caller.
     unsafe {
         mgpu_core::by_arch!(
             dev.arch(),
             C as MergeKernels<K, V>,
-            queue_sort::<D, K, V, C>(dev, n, keys, vals, flags)
+            queue_sort::<D, K, V, C>(dev, n, input, keys, vals, flags)
         )
     }
 }
@@ -405,6 +423,8 @@ mgpu_runtime::queued_and_blocking! {
 
     /// [`mergesort_keys_into`], then [`Pending::wait`]: synchronises.
     ///
+    /// See also [`mergesort_keys_copy_into`], which leaves its input as it was.
+    ///
     /// # Examples
     ///
     /// Seed 004's 16 keys:
@@ -517,4 +537,92 @@ mgpu_runtime::queued_and_blocking! {
     /// assert_eq!((k.to_vec().unwrap(), p.to_vec().unwrap()), (vec![5, 5, 1], vec![1, 2, 0]));
     /// ```
     pub fn mergesort_indices;
+}
+
+/// Mergesort of keys into another buffer (CUB's `SortKeysCopy`), queued without
+/// synchronising: `output` gets `input` sorted by `comp`, stably; `input` is left as it
+/// was (the blocksort reads it; the passes run in `output` and a temporary).
+///
+/// # Errors
+/// `output.len() != input.len()` ([`Error::LengthMismatch`]); out of memory and device
+/// errors.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let input = DeviceVec::from_slice(&dev, &[3u32, 1, 2]).unwrap();
+/// let mut out = DeviceVec::<u32, _>::zeros(&dev, 3).unwrap();
+/// mgpu_merge::mergesort_keys_copy_into(input.as_slice(), out.as_mut_slice(), Less).unwrap().wait().unwrap();
+/// assert_eq!((input.to_vec().unwrap(), out.to_vec().unwrap()), (vec![3, 1, 2], vec![1, 2, 3]));
+/// ```
+pub fn mergesort_keys_copy_into<D: Device, K: Element, C: SortComparator<K>>(
+    input: DeviceSlice<'_, K, D>,
+    mut output: DeviceSliceMut<'_, K, D>,
+    comp: C,
+) -> Result<Pending<D>> {
+    let _ = comp;
+    Error::check_len("mergesort output (one per key)", input.len(), output.len())?;
+    let none = core::ptr::null_mut::<()>();
+    // SAFETY: both have `n` keys; there are no values.
+    unsafe {
+        sort_from::<D, K, (), C>(
+            input.device(),
+            input.len(),
+            (input.as_ptr(), none),
+            output.as_mut_ptr(),
+            none,
+            0,
+        )
+    }
+}
+
+/// Mergesort of pairs into other buffers (CUB's `SortPairsCopy`), queued without
+/// synchronising: `keys_out`/`values_out` get the pairs sorted by key as
+/// [`mergesort_pairs_into`] sorts them; the inputs are left as they were.
+///
+/// # Errors
+/// Buffers of different lengths ([`Error::LengthMismatch`]); out of memory and device
+/// errors.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let (k, v) = (DeviceVec::from_slice(&dev, &[2i32, 1, 2]).unwrap(), DeviceVec::from_slice(&dev, &[0i32, 1, 2]).unwrap());
+/// let (mut ko, mut vo) = (DeviceVec::<i32, _>::zeros(&dev, 3).unwrap(), DeviceVec::<i32, _>::zeros(&dev, 3).unwrap());
+/// mgpu_merge::mergesort_pairs_copy_into(k.as_slice(), v.as_slice(), ko.as_mut_slice(), vo.as_mut_slice(), Less)
+///     .unwrap().wait().unwrap();
+/// assert_eq!((ko.to_vec().unwrap(), vo.to_vec().unwrap()), (vec![1, 2, 2], vec![1, 0, 2]));
+/// ```
+pub fn mergesort_pairs_copy_into<D: Device, K: Element, V: SortValue, C>(
+    keys: DeviceSlice<'_, K, D>,
+    values: DeviceSlice<'_, V, D>,
+    mut keys_out: DeviceSliceMut<'_, K, D>,
+    values_out: DeviceSliceMut<'_, V, D>,
+    comp: C,
+) -> Result<Pending<D>>
+where
+    C: SortComparator<K> + MergeKernels<K, V::Bits>,
+{
+    let _ = comp;
+    checks::sort_pairs(keys.len(), values.len())?;
+    Error::check_len("mergesort output keys (one per key)", keys.len(), keys_out.len())?;
+    Error::check_len("mergesort output values (one per key)", keys.len(), values_out.len())?;
+    let (v, mut vo) = (bits(values), bits_mut(values_out));
+    // SAFETY: all four have `n` elements.
+    unsafe {
+        sort_from::<D, K, V::Bits, C>(
+            keys.device(),
+            keys.len(),
+            (keys.as_ptr(), v.as_ptr()),
+            keys_out.as_mut_ptr(),
+            vo.as_mut_ptr(),
+            0,
+        )
+    }
 }
