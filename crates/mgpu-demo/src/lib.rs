@@ -29,6 +29,7 @@
 mod bulk;
 mod intervalmove;
 mod loadbalance;
+mod merge;
 mod print;
 mod scan;
 mod segreduce;
@@ -36,6 +37,7 @@ mod segreduce;
 pub use bulk::{bulk_insert_demo, bulk_remove_demo};
 pub use intervalmove::{interval_expand_demo, interval_move_demo};
 pub use loadbalance::load_balance_demo;
+pub use merge::{sort_keys_demo, sort_pairs_demo, SORT_KEYS, SORT_PAIRS_KEYS};
 pub use print::print_array;
 pub use scan::{scan_demo, OBJECT_COUNTS};
 pub use segreduce::{
@@ -105,6 +107,14 @@ pub const DEMOS: &[Demo] = &[
     Demo {
         name: "reducebykey",
         run: reduce_by_key_demo,
+    },
+    Demo {
+        name: "sortkeys",
+        run: sort_keys_demo,
+    },
+    Demo {
+        name: "sortpairs",
+        run: sort_pairs_demo,
     },
 ];
 

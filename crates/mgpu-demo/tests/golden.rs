@@ -4,7 +4,8 @@
 use mgpu::Backend;
 use mgpu_demo::{
     bulk_insert_demo, bulk_remove_demo, interval_expand_demo, interval_move_demo,
-    load_balance_demo, print_array, reduce_by_key_demo, scan_demo, seg_reduce_demo,
+    load_balance_demo, print_array, reduce_by_key_demo, scan_demo, seg_reduce_demo, sort_keys_demo,
+    sort_pairs_demo,
 };
 use std::process::Command;
 
@@ -240,11 +241,84 @@ Reduced values:
     0:     8   10   82   23    9   33   36    2   94
 ";
 
+/// Seed 004's `DemoSortKeys`, as the seed printed it (its random input included).
+const SORT_KEYS_DEMO: &str = "
+
+SORT KEYS DEMONSTRATION:
+
+Input:
+    0:     5   95   68   53    4   87    7   93   52   66
+   10:     9   28   81    6   81   23   72   70   14   19
+   20:    65   42   51   93   97   14   64   64   80   47
+   30:    45   43   43   24   82   50    8   90   13    7
+   40:    17   71   39   61   83   18   80   39    6   27
+   50:    39   85   52   90   41   61   65   18   62   51
+   60:    29   82   43   35    1   81   98   29   16   17
+   70:    10   49   37   19   19   86   48   20   33   61
+   80:    95   87   92   39    5   94   73   16   26   97
+   90:    42   56   54   59   94   13   41   56   98   55
+
+Sorted output:
+    0:     1    4    5    5    6    6    7    7    8    9
+   10:    10   13   13   14   14   16   16   17   17   18
+   20:    18   19   19   19   20   23   24   26   27   28
+   30:    29   29   33   35   37   39   39   39   39   41
+   40:    41   42   42   43   43   43   45   47   48   49
+   50:    50   51   51   52   52   53   54   55   56   56
+   60:    59   61   61   61   62   64   64   65   65   66
+   70:    68   70   71   72   73   80   80   81   81   81
+   80:    82   82   83   85   86   87   87   90   90   92
+   90:    93   93   94   94   95   95   97   97   98   98
+";
+
+/// Seed 004's `DemoSortPairs`, as the seed printed it (its random keys included), with
+/// the first label its code prints (`Input keys:`; the page's printout shows `Input:`).
+const SORT_PAIRS_DEMO: &str = "
+
+SORT PAIRS DEMONSTRATION:
+
+Input keys:
+    0:    30   31   70   12   66   73   53   24   69   82
+   10:    66   18   17   31   12   88   99   67   17   73
+   20:     3    6   56   13   88    8   66    0   19   45
+   30:    36   63   46   52   98   49   15   33   85   25
+   40:    64   23   37   17   19   59   42   72   48   87
+   50:    12   70   58   23   22   47   38    1   58   74
+   60:    25   65   29    7   61   47   26   99   82   53
+   70:    98   89   73   77   34   20   58   90   10   37
+   80:    90   84   87   32   81   32   26   65   59   58
+   90:     2    4   42   76   31   49   16   48   17   42
+
+Sorted keys:
+    0:     0    1    2    3    4    6    7    8   10   12
+   10:    12   12   13   15   16   17   17   17   17   18
+   20:    19   19   20   22   23   23   24   25   25   26
+   30:    26   29   30   31   31   31   32   32   33   34
+   40:    36   37   37   38   42   42   42   45   46   47
+   50:    47   48   48   49   49   52   53   53   56   58
+   60:    58   58   58   59   59   61   63   64   65   65
+   70:    66   66   66   67   69   70   70   72   73   73
+   80:    73   74   76   77   81   82   82   84   85   87
+   90:    87   88   88   89   90   90   98   98   99   99
+
+Sorted values:
+    0:    27   57   90   20   91   21   63   25   78    3
+   10:    14   50   23   36   96   12   18   43   98   11
+   20:    28   44   75   54   41   53    7   39   60   66
+   30:    86   62    0    1   13   94   83   85   37   74
+   40:    30   42   79   56   46   92   99   29   32   55
+   50:    65   48   97   35   95   33    6   69   22   52
+   60:    58   76   89   45   88   64   31   40   61   87
+   70:     4   10   26   17    8    2   51   47    5   19
+   80:    72   59   93   73   84    9   68   81   38   49
+   90:    82   15   24   71   77   80   34   70   16   67
+";
+
 /// A demonstration: runs on a backend, returns its text.
 type DemoFn = fn(&Backend) -> mgpu::Result<String>;
 
 /// Every demonstration with its golden text, in the binary's order.
-const GOLDEN: [(&str, DemoFn, &str); 8] = [
+const GOLDEN: [(&str, DemoFn, &str); 10] = [
     ("scan", scan_demo, SCAN_DEMO),
     ("lbs", load_balance_demo, LBS_DEMO),
     ("expand", interval_expand_demo, EXPAND_DEMO),
@@ -253,6 +327,8 @@ const GOLDEN: [(&str, DemoFn, &str); 8] = [
     ("insert", bulk_insert_demo, INSERT_DEMO),
     ("segreduce", seg_reduce_demo, SEGREDUCE_DEMO),
     ("reducebykey", reduce_by_key_demo, RBK_DEMO),
+    ("sortkeys", sort_keys_demo, SORT_KEYS_DEMO),
+    ("sortpairs", sort_pairs_demo, SORT_PAIRS_DEMO),
 ];
 
 /// Runs every demonstration of [`GOLDEN`] on `backend` and compares its exact text.
@@ -300,7 +376,11 @@ fn binary_prints_the_backend_then_the_demonstrations() {
 #[test]
 fn binary_runs_named_demonstrations_and_refuses_unknown_ones() {
     let bin = env!("CARGO_BIN_EXE_mgpu-demo");
-    for (name, golden) in [("scan", SCAN_DEMO), ("lbs", LBS_DEMO)] {
+    for (name, golden) in [
+        ("scan", SCAN_DEMO),
+        ("lbs", LBS_DEMO),
+        ("sortpairs", SORT_PAIRS_DEMO),
+    ] {
         let out = Command::new(bin).arg(name).output().unwrap();
         assert!(out.status.success(), "{name}: {out:?}");
         let stdout = String::from_utf8(out.stdout).unwrap();
@@ -312,7 +392,7 @@ fn binary_runs_named_demonstrations_and_refuses_unknown_ones() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         "mgpu-demo: unknown demonstration `nope`; known: scan, lbs, expand, move, remove, insert, \
-         segreduce, reducebykey\n"
+         segreduce, reducebykey, sortkeys, sortpairs\n"
     );
 }
 

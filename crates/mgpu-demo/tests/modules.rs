@@ -25,6 +25,7 @@ fn the_demo_runs_cubins_where_they_are_built_and_ptx_entries_elsewhere() {
         "bulk",
         "intervalmove",
         "loadbalance",
+        "merge",
         "partition",
         "scan",
         "segreduce",

@@ -346,7 +346,7 @@ mgpu_runtime::queued_and_blocking! {
     ///     ko.as_mut_slice(), vo.as_mut_slice(), Less).unwrap().wait().unwrap();
     /// assert_eq!((ko.to_vec().unwrap(), vo.to_vec().unwrap()), (vec![1, 1, 2, 4], vec![10.0, -1.0, -2.0, 40.0]));
     /// ```
-    pub fn merge_pairs_into[D: Device, K: Element, V: SortValue, C: SortComparator<K>](
+    pub fn merge_pairs_into[D: Device, K: Element, V: SortValue, C](
         a_keys: DeviceSlice<'_, K, D>,
         a_values: DeviceSlice<'_, V, D>,
         b_keys: DeviceSlice<'_, K, D>,
@@ -355,7 +355,7 @@ mgpu_runtime::queued_and_blocking! {
         values_out: DeviceSliceMut<'_, V, D>,
         comp: C,
     ) -> Result<Pending<D>>
-    where [C: MergeKernels<K, V::Bits>]
+    where [C: SortComparator<K> + MergeKernels<K, V::Bits>]
     {
         let (_, mut keys_out) = (comp, keys_out);
         checks::merge_pairs(
@@ -458,12 +458,12 @@ mgpu_runtime::queued_and_blocking! {
     /// assert_eq!(k.to_vec().unwrap(), vec![3, 2, 1, 1]);
     /// assert_eq!(v.to_vec().unwrap(), vec![1.5, 3.5, 0.5, 2.5]);
     /// ```
-    pub fn mergesort_pairs_into[D: Device, K: Element, V: SortValue, C: SortComparator<K>](
+    pub fn mergesort_pairs_into[D: Device, K: Element, V: SortValue, C](
         keys: DeviceSliceMut<'_, K, D>,
         values: DeviceSliceMut<'_, V, D>,
         comp: C,
     ) -> Result<Pending<D>>
-    where [C: MergeKernels<K, V::Bits>]
+    where [C: SortComparator<K> + MergeKernels<K, V::Bits>]
     {
         let (_, mut keys) = (comp, keys);
         checks::sort_pairs(keys.len(), values.len())?;
@@ -508,12 +508,12 @@ mgpu_runtime::queued_and_blocking! {
     /// mgpu_merge::mergesort_indices_into(k.as_mut_slice(), p.as_mut_slice(), Less).unwrap().wait().unwrap();
     /// assert_eq!(p.to_vec().unwrap(), vec![1, 3, 2, 0]);
     /// ```
-    pub fn mergesort_indices_into[D: Device, K: Element, I: SortIndex, C: SortComparator<K>](
+    pub fn mergesort_indices_into[D: Device, K: Element, I: SortIndex, C](
         keys: DeviceSliceMut<'_, K, D>,
         indices: DeviceSliceMut<'_, I, D>,
         comp: C,
     ) -> Result<Pending<D>>
-    where [C: MergeKernels<K, I>]
+    where [C: SortComparator<K> + MergeKernels<K, I>]
     {
         let (_, mut keys, mut indices) = (comp, keys, indices);
         checks::sort_indices::<I>(keys.len(), indices.len())?;
