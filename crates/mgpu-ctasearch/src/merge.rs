@@ -92,9 +92,57 @@ pub unsafe fn serial_merge_guarded<T, K, C, const VT: usize>(
     a_end: u32,
     b_begin: u32,
     b_end: u32,
-    _comp: C,
+    comp: C,
 ) -> ([T; VT], [u32; VT])
 where
+    T: Copy + Default,
+    K: Keys<T>,
+    C: Comparator<T>,
+{
+    let mut out = [T::default(); VT];
+    let mut idx = [0u32; VT];
+    serial_merge_guarded_with::<T, K, C, VT>(
+        keys,
+        a_begin,
+        a_end,
+        b_begin,
+        b_end,
+        comp,
+        |i, k, g| {
+            out[i] = k;
+            idx[i] = g;
+        },
+    );
+    (out, idx)
+}
+
+/// [`serial_merge_guarded`] handing each of the `VT` outputs to `emit(i, key, index)` as
+/// it is made, instead of returning them: a kernel that writes them straight to shared
+/// memory keeps no register array of outputs (a merge tile then fits more CTAs on an SM).
+///
+/// # Safety
+/// As [`serial_merge_guarded`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_ctasearch::serial_merge_guarded_with;
+/// let keys = [3i32, 5, 1, 5, 7];
+/// let mut out = Vec::new();
+/// unsafe { serial_merge_guarded_with::<_, _, _, 5>(&keys[..], 0, 2, 2, 5, Less, |_, k, i| out.push((k, i))) };
+/// assert_eq!(out, [(1, 2), (3, 0), (5, 1), (5, 3), (7, 4)]);
+/// ```
+#[inline(always)]
+pub unsafe fn serial_merge_guarded_with<T, K, C, const VT: usize>(
+    keys: K,
+    a_begin: u32,
+    a_end: u32,
+    b_begin: u32,
+    b_end: u32,
+    _comp: C,
+    mut emit: impl FnMut(usize, T, u32),
+) where
     T: Copy + Default,
     K: Keys<T>,
     C: Comparator<T>,
@@ -110,12 +158,9 @@ where
     } else {
         T::default()
     };
-    let mut out = [a_key; VT];
-    let mut idx = [0u32; VT];
     for i in 0..VT {
         let p = b >= b_end || (a < a_end && !C::compare(&b_key, &a_key));
-        out[i] = if p { a_key } else { b_key };
-        idx[i] = if p { a } else { b };
+        emit(i, if p { a_key } else { b_key }, if p { a } else { b });
         if i + 1 < VT {
             if p {
                 a += 1;
@@ -130,5 +175,4 @@ where
             }
         }
     }
-    (out, idx)
 }

@@ -18,11 +18,13 @@
 use core::mem::size_of;
 use mgpu_core::{Comparator, Cta, Element};
 use mgpu_ctasearch::{
-    blocksort_pass, compute_merge_range, merge_path, serial_merge_guarded, Lower,
+    blocksort_pass, compute_merge_range, merge_path, serial_merge_guarded,
+    serial_merge_guarded_with, Lower,
 };
 use mgpu_loadstore::{
-    global_to_thread_order_guarded, regs_to_shared_strided, regs_to_shared_thread,
-    thread_order_to_global_guarded, transfer_merge_values_shared,
+    global_to_thread_order_guarded, regs_to_global_strided_guarded, regs_to_shared_strided,
+    regs_to_shared_thread, shared_to_regs_strided, thread_order_to_global_guarded,
+    transfer_merge_values_shared,
 };
 use mgpu_sortnetwork::odd_even_transpose_sort_pairs;
 
@@ -111,6 +113,16 @@ pub struct MergeArgs<K, V> {
     pub vals_out: *mut V,
     /// The error word ([`ERROR_ORDER`]).
     pub error: *mut u32,
+    /// A mergesort's "unsorted" word (zeroed before the blocksort, which sets it when a
+    /// tile, or the pair across tiles, is out of order; the passes do nothing while it is
+    /// 0: the input was sorted). Null for a merge.
+    pub unsorted: *mut u32,
+    /// Blocksort: the other ping-pong buffer of the passes (null without passes), which a
+    /// tile found sorted writes too, so that a sorted input is in both (the passes then
+    /// skip, and the result is where the last pass would have left it).
+    pub also_keys: *mut K,
+    /// Blocksort: the values of `also_keys`.
+    pub also_vals: *mut V,
     /// [`FLAG_INDICES`], [`FLAG_CHECK`].
     pub flags: u32,
 }
@@ -129,6 +141,9 @@ impl<K, V> Default for MergeArgs<K, V> {
             keys_out: core::ptr::null_mut(),
             vals_out: core::ptr::null_mut(),
             error: core::ptr::null_mut(),
+            unsorted: core::ptr::null_mut(),
+            also_keys: core::ptr::null_mut(),
+            also_vals: core::ptr::null_mut(),
             flags: 0,
         }
     }
@@ -143,15 +158,15 @@ pub const fn blocksort_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_byte
     nt * vt * (k_bytes + v_bytes)
 }
 
-/// Shared bytes of [`merge`]: the tile's keys, then (with values) one source index per
-/// output.
+/// Shared bytes of [`merge`]: the tile's input keys, its merged keys, then (with values)
+/// one source index per output.
 ///
 /// ```
-/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 0), 4352 * 8);
-/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 4), 4352 * 12);
+/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 0), 4352 * 16);
+/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 4), 4352 * 20);
 /// ```
 pub const fn merge_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: usize) -> usize {
-    nt * vt * (k_bytes + if v_bytes > 0 { 4 } else { 0 })
+    nt * vt * (2 * k_bytes + if v_bytes > 0 { 4 } else { 0 })
 }
 
 #[inline(always)]
@@ -232,6 +247,55 @@ pub unsafe fn blocksort<
                 vals_sh,
             );
         }
+    }
+    // A tile already in order (and after the key before it) is stored as it is: the
+    // stable sort of it is itself. Any other marks the input unsorted for the passes.
+    let mut bad = false;
+    for i in 1..VT {
+        if first + (i as u32) < count {
+            bad |= Cmp::compare(&keys[i], &keys[i - 1]);
+        }
+    }
+    if first > 0 && first < count {
+        bad |= Cmp::compare(&keys[0], &*keys_sh.add(first as usize - 1));
+    }
+    if tid == 0 && gid > 0 {
+        bad |= Cmp::compare(&keys[0], &*args.a_keys.add(gid as usize - 1));
+    }
+    if !cta.sync_or(bad) {
+        // `keys_sh` (and `vals_sh`, when loaded) hold the tile in natural order.
+        let k = shared_to_regs_strided::<C, K, NT, VT>(cta, keys_sh);
+        let v: [V; VT] = if !V::HAS {
+            [V::default(); VT]
+        } else if args.flags & FLAG_INDICES != 0 {
+            core::array::from_fn(|i| V::from_index(gid + (tid as usize + i * NT) as u64))
+        } else {
+            shared_to_regs_strided::<C, V, NT, VT>(cta, vals_sh)
+        };
+        let store = |kp: *mut K, vp: *mut V| {
+            if !kp.is_null() {
+                regs_to_global_strided_guarded::<C, K, NT, VT>(
+                    cta,
+                    &k,
+                    kp.wrapping_add(gid as usize),
+                    count as usize,
+                );
+                if V::HAS {
+                    regs_to_global_strided_guarded::<C, V, NT, VT>(
+                        cta,
+                        &v,
+                        vp.wrapping_add(gid as usize),
+                        count as usize,
+                    );
+                }
+            }
+        };
+        store(args.keys_out, args.vals_out);
+        store(args.also_keys, args.also_vals);
+        return;
+    }
+    if tid == 0 && !args.unsorted.is_null() {
+        cta.raise_error(args.unsorted, 1);
     }
     // A partial thread fills its empty slots with its largest key, which the stable
     // network leaves after the real ones (the seed's padding); the merges below read only
@@ -363,6 +427,9 @@ pub unsafe fn merge<
     args: &MergeArgs<K, V>,
 ) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
+    if !args.unsorted.is_null() && *args.unsorted == 0 {
+        return; // a mergesort of sorted input: the blocksort left it in both buffers
+    }
     let nv = (NT * VT) as u64;
     let block = cta.block() as u64;
     let tid = cta.tid();
@@ -394,7 +461,7 @@ pub unsafe fn merge<
     }
     let (a_len, count) = ((r.a1 - r.a0) as u32, count as u32);
     let keys_sh = cta.shared::<K>(0);
-    let idx_sh = cta.shared::<u32>(NT * VT * size_of::<K>());
+    let idx_sh = cta.shared::<u32>(2 * NT * VT * size_of::<K>());
     let (a_src, b_src) = (
         args.a_keys.add(r.a0 as usize),
         args.b_keys.add(r.b0 as usize),
@@ -459,25 +526,31 @@ pub unsafe fn merge<
         Lower,
         Cmp::default(),
     );
-    let (keys, idx) = serial_merge_guarded::<K, _, Cmp, VT>(
+    // The outputs go straight to their own region of shared memory (no register array of
+    // them: more tiles fit on an SM), in thread order, with their source indices.
+    let out_sh = cta.shared::<K>(NT * VT * size_of::<K>());
+    let first = (VT as u32 * tid) as usize;
+    serial_merge_guarded_with::<K, _, Cmp, VT>(
         keys_sh,
         mp,
         a_len,
         a_len + diag - mp,
         count,
         Cmp::default(),
+        |i, k, g| {
+            *out_sh.add(first + i) = k;
+            if V::HAS {
+                *idx_sh.add(first + i) = g;
+            }
+        },
     );
-    cta.sync(); // every thread is done reading the keys
-    if V::HAS {
-        // Made visible by the barrier inside the keys' store.
-        regs_to_shared_thread::<C, u32, VT>(cta, &idx, idx_sh);
-    }
-    thread_order_to_global_guarded::<C, K, NT, VT>(
+    cta.sync();
+    let y = shared_to_regs_strided::<C, K, NT, VT>(cta, out_sh);
+    regs_to_global_strided_guarded::<C, K, NT, VT>(
         cta,
-        &keys,
+        &y,
         args.keys_out.add(gid as usize),
         count as usize,
-        keys_sh,
     );
     if V::HAS {
         transfer_merge_values_shared::<C, V, NT, VT>(

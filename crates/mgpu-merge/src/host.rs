@@ -174,11 +174,17 @@ where
     let temp_keys = Temp::<K, D>::new(dev, if passes > 0 { n } else { 0 })?;
     let temp_vals = Temp::<V, D>::new(dev, if passes > 0 && V::HAS { n } else { 0 })?;
     let error = ErrorWord::zeroed(dev)?;
+    let unsorted = Temp::<u32, D>::zeroed(dev, 1)?;
     // The blocksort writes where the passes, alternating, end in the caller's buffers.
     let (mut src, mut dst) = ((keys, vals), (temp_keys.as_mut_ptr(), temp_vals.as_mut_ptr()));
     if passes % 2 == 1 {
         core::mem::swap(&mut src, &mut dst);
     }
+    let (also_keys, also_vals) = if passes > 0 {
+        dst
+    } else {
+        (core::ptr::null_mut(), core::ptr::null_mut())
+    };
     let mut args = MergeArgs {
         a_keys: input.0,
         a_vals: input.1,
@@ -186,6 +192,9 @@ where
         keys_out: src.0,
         vals_out: src.1,
         error: error.as_mut_ptr(),
+        unsorted: unsorted.as_mut_ptr(),
+        also_keys,
+        also_vals: if V::HAS { also_vals } else { core::ptr::null_mut() },
         flags,
         ..Default::default()
     };
@@ -207,6 +216,7 @@ where
             keys_out: dst.0,
             vals_out: dst.1,
             error: error.as_mut_ptr(),
+            unsorted: unsorted.as_mut_ptr(),
             ..Default::default()
         };
         // SAFETY: `mp` has grid + 1 partitions; sources and destinations `n` elements.

@@ -41,6 +41,27 @@ pub mod tuning {
         threads_per_sm4: 768,
         threads_per_sm8: 512,
     };
+
+    /// The merge tiles: [`SORT`]'s shape (a mergesort pass merges the blocksort's tiles),
+    /// built to fit 1024 threads per SM for 4-byte keys alone and 512 for wider ones
+    /// (1536 spilled, as did i32 pairs at 768: the loads of a tile in flight take `VT`
+    /// registers).
+    /// The tiles are bound by their loads in flight, and write their merged keys straight
+    /// to shared memory (no register array of them), so more of them fit: on an H100 at
+    /// 2^24 with 768 threads per SM, a merge of i32 keys took 2.24 times a copy.
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// let t = mgpu_merge::kernels::tuning::MERGE;
+    /// assert_eq!(t.shape(Arch::Sm90).nv(4), mgpu_merge::kernels::tuning::SORT.shape(Arch::Sm90).nv(4));
+    /// assert_eq!((t.min_ctas_per_sm(4, 256), t.min_ctas_per_sm(8, 256)), (4, 2));
+    /// ```
+    pub const MERGE: Tuning = Tuning {
+        sm70: SORT.sm70,
+        sm90: SORT.sm90,
+        threads_per_sm4: 1024,
+        threads_per_sm8: 512,
+    };
 }
 
 mgpu_core::kernel_types! {
@@ -66,7 +87,7 @@ mgpu_core::kernel_types! {
     /// assert_eq!(K::ENTRY, "merge_merge_pairs_f64_u32_greater");
     /// ```
     pub struct Merge {
-        tuning: tuning::SORT,
+        tuning: tuning::MERGE,
         shared: device::merge_shared_bytes(NT, VT, size_of::<K>(), size_of::<V>()),
         body: device::merge,
     }
@@ -125,7 +146,7 @@ macro_rules! for_each_merge_instance {
         $crate::__core::family_instance! {
             $mode $crate::kernels<$k, (), $crate::__core::$cmp>, width: $k, name: [$k _ $name];
             impl MergeKernels<$k, ()> for $crate::__core::$cmp {
-                [Blocksort merge_blocksort SORT], [Merge merge_merge SORT];
+                [Blocksort merge_blocksort SORT], [Merge merge_merge MERGE];
             }
         }
         $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u32);
@@ -136,7 +157,7 @@ macro_rules! for_each_merge_instance {
             $mode $crate::kernels<$k, $v, $crate::__core::$cmp>, width: $k,
                 name: [$k _ $v _ $name];
             impl MergeKernels<$k, $v> for $crate::__core::$cmp {
-                [Blocksort merge_blocksort_pairs SORT], [Merge merge_merge_pairs SORT];
+                [Blocksort merge_blocksort_pairs SORT], [Merge merge_merge_pairs MERGE];
             }
         }
     };
