@@ -204,7 +204,16 @@ where
         let coop = 2usize << pass;
         // SAFETY: `src.0` holds the `n` keys the kernel before this one writes.
         let lists = unsafe { DeviceSlice::<K, D>::from_raw(dev, src.0 as u64, n) };
-        let mp = mgpu_partition::mergesort_partitions(lists, nv, coop, C::default())?;
+        // SAFETY: `unsorted` outlives the queued kernels (the pool reuses it only after).
+        let mp = unsafe {
+            mgpu_partition::mergesort_partitions_unless(
+                lists,
+                nv,
+                coop,
+                C::default(),
+                unsorted.as_mut_ptr(),
+            )?
+        };
         args = MergeArgs {
             a_keys: src.0,
             a_vals: src.1,

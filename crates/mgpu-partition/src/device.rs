@@ -115,6 +115,9 @@ pub struct MergeArgs<T> {
     pub upper: u32,
     /// log2 of the lanes that search each partition together, 0 to 5.
     pub lanes_log2: u32,
+    /// Null, or a word that, when 0, makes the kernel do nothing: a mergesort's
+    /// "unsorted" word (`mgpu_merge`), 0 when the input was sorted and the passes skip.
+    pub skip_unless: *const u32,
 }
 
 /// Arguments of the binary-search partition kernel.
@@ -350,7 +353,8 @@ unsafe fn integer_merge_path<C: Cta, I: Idx, KA: Keys<I>, KB: Keys<I>, B: Search
 /// let b = [2u32, 4, 6, 8];
 /// let mut out = vec![0u64; 3];
 /// let args = MergeArgs { a: a.as_ptr(), b: b.as_ptr(), a_count: 4, b_count: 4, nv: 4,
-///     coop: 0, num_partitions: 3, out: out.as_mut_ptr(), upper: 0, lanes_log2: 3 };
+///     coop: 0, num_partitions: 3, out: out.as_mut_ptr(), upper: 0, lanes_log2: 3,
+///     skip_unless: core::ptr::null() };
 /// // 8 lanes per partition: threads 0..24 search, 24..32 have no partition.
 /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe {
 ///     merge_partition::<_, u32, Less, 32>(cta, &args)
@@ -363,6 +367,9 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
     args: &MergeArgs<T>,
 ) {
     cta.launch_dependents(); // the kernel after may start its CTAs now
+    if !args.skip_unless.is_null() && *args.skip_unless == 0 {
+        return;
+    }
     let p = partition_id::<C, NT>(cta, args.lanes_log2);
     if p >= args.num_partitions {
         return;

@@ -261,6 +261,7 @@ pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
             out,
             upper: bounds.is_upper() as u32,
             lanes_log2,
+            skip_unless: core::ptr::null(),
         }
     })
 }
@@ -292,7 +293,39 @@ pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
     keys: DeviceSlice<'_, T, D>,
     nv: usize,
     coop: usize,
+    comp: C,
+) -> Result<Temp<u64, D>> {
+    // SAFETY: a null word is never read.
+    unsafe { mergesort_partitions_unless(keys, nv, coop, comp, core::ptr::null()) }
+}
+
+/// [`mergesort_partitions`] whose kernel does nothing when the device word `unsorted`
+/// (non-null) reads 0 as it runs: a mergesort's flag that its input was already sorted,
+/// so that the passes skip without a round trip to the host (`mgpu_merge`).
+///
+/// # Safety
+/// `unsorted` is null or a device word that stays valid until the kernel has run.
+///
+/// # Errors
+/// As [`mergesort_partitions`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let k = DeviceVec::from_slice(&dev, &[1u32, 4, 6, 7, 2, 3, 5, 8]).unwrap();
+/// let flag = DeviceVec::from_slice(&dev, &[1u32]).unwrap();
+/// let mp = unsafe { mgpu_partition::mergesort_partitions_unless(k.as_slice(), 4, 2, Less, flag.as_slice().as_ptr()) }.unwrap();
+/// assert_eq!(mp.to_vec().unwrap(), vec![0, 2, 0]);
+/// ```
+pub unsafe fn mergesort_partitions_unless<D: Device, T: Element, C: MergeComparator<T>>(
+    keys: DeviceSlice<'_, T, D>,
+    nv: usize,
+    coop: usize,
     _comp: C,
+    unsorted: *const u32,
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     if coop < 2 || !coop.is_power_of_two() {
@@ -313,6 +346,7 @@ pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
             out,
             upper: 0,
             lanes_log2,
+            skip_unless: unsorted,
         }
     })
 }

@@ -131,6 +131,7 @@ fn check_merge<D: Device, C: MergeComparator<u32>>(
             out,
             upper: upper as u32,
             lanes_log2,
+            skip_unless: core::ptr::null(),
         });
         assert_eq!(
             out, want,
@@ -649,6 +650,7 @@ fn group_sizes<D: Device>(dev: &D, t: Target) {
                 out,
                 upper: 0,
                 lanes_log2,
+                skip_unless: core::ptr::null(),
             }
         });
         // CSR and LBS over n / 4 rows (objects) of 3 items on average, a quarter empty.
