@@ -169,6 +169,49 @@ pub trait Cta {
     /// Back off for about `ns` nanoseconds while spinning (`nanosleep`); a no-op in the
     /// simulator.
     fn backoff(&self, ns: u32);
+    /// Starts copying `*src` (global memory) to `*dst` (shared memory) without holding
+    /// the value in a register (`cp.async.ca.shared.global`, sm_80 and later; `T` of 4, 8
+    /// or 16 bytes, any other size copied plainly): a tile's loads can all be in flight
+    /// at no register cost. The copy is visible to this thread after
+    /// [`Cta::async_copy_wait`], and to the CTA after that and a barrier. A plain copy on
+    /// sm_70 builds and in the simulator.
+    ///
+    /// # Safety
+    /// `src` is readable global memory and `dst` writable shared memory, each aligned for
+    /// `T`; neither is touched by this thread again before [`Cta::async_copy_wait`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{sim, Cta};
+    /// let src = [7u64, 9];
+    /// let mut out = [0u64; 2];
+    /// let (s, o) = (src.as_ptr() as usize, out.as_mut_ptr() as usize);
+    /// sim::launch(1, 2, 16, &|cta: &sim::SimCta| unsafe {
+    ///     let sh = cta.shared::<u64>(0);
+    ///     let t = cta.tid() as usize;
+    ///     cta.async_copy(sh.add(t), (s as *const u64).add(t));
+    ///     cta.async_copy_wait();
+    ///     cta.sync();
+    ///     *(o as *mut u64).add(t) = *sh.add(1 - t);
+    /// });
+    /// assert_eq!(out, [9, 7]);
+    /// ```
+    #[inline(always)]
+    unsafe fn async_copy<T: Copy>(&self, dst: *mut T, src: *const T) {
+        *dst = *src;
+    }
+    /// Waits for this thread's [`Cta::async_copy`]s (`cp.async.wait_all`); a no-op on
+    /// sm_70 builds and in the simulator.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mgpu_core::{sim, Cta};
+    /// sim::launch(1, 32, 0, &|cta: &sim::SimCta| cta.async_copy_wait());
+    /// ```
+    #[inline(always)]
+    fn async_copy_wait(&self) {}
     /// Programmatic dependent launch, the dependent side: wait until the grid this launch
     /// depends on has finished and its writes are visible (`griddepcontrol.wait`, sm_90).
     /// Call it before reading what that grid wrote. A no-op for a launch without the

@@ -186,6 +186,44 @@ impl Cta for NvptxCta {
         r
     }
     #[inline(always)]
+    unsafe fn async_copy<T: Copy>(&self, dst: *mut T, src: *const T) {
+        // PTX ISA 7.0, sm_80: absent from the sm_70 build.
+        #[cfg(not(mgpu_arch = "sm_70"))]
+        {
+            macro_rules! cp {
+                ($bytes:literal, $cache:literal) => {
+                    asm!(
+                        concat!(
+                            "{{ .reg .u64 %ga; .reg .u32 %sa; cvta.to.shared.u64 %ga, {d}; ",
+                            "cvt.u32.u64 %sa, %ga; cp.async.", $cache, ".shared.global [%sa], [{g}], ",
+                            $bytes, "; }}"
+                        ),
+                        d = in(reg64) dst,
+                        g = in(reg64) src,
+                        options(nostack)
+                    )
+                };
+            }
+            match core::mem::size_of::<T>() {
+                4 => cp!("4", "ca"),
+                8 => cp!("8", "ca"),
+                16 => cp!("16", "cg"),
+                _ => *dst = *src,
+            }
+        }
+        #[cfg(mgpu_arch = "sm_70")]
+        {
+            *dst = *src;
+        }
+    }
+    #[inline(always)]
+    fn async_copy_wait(&self) {
+        #[cfg(not(mgpu_arch = "sm_70"))]
+        unsafe {
+            asm!("cp.async.wait_all;", options(nostack))
+        }
+    }
+    #[inline(always)]
     fn grid_dependency_wait(&self) {
         // PTX ISA 7.8, sm_90: absent from the sm_70 build.
         #[cfg(not(mgpu_arch = "sm_70"))]

@@ -22,9 +22,8 @@ use mgpu_ctasearch::{
     serial_merge_guarded_with, Lower,
 };
 use mgpu_loadstore::{
-    global_to_thread_order_guarded, regs_to_global_strided_guarded, regs_to_shared_strided,
-    regs_to_shared_thread, shared_to_regs_strided, thread_order_to_global_guarded,
-    transfer_merge_values_shared,
+    global_to_thread_order_guarded, regs_to_global_strided_guarded, regs_to_shared_thread,
+    shared_to_regs_strided, thread_order_to_global_guarded, transfer_merge_values_shared,
 };
 use mgpu_sortnetwork::odd_even_transpose_sort_pairs;
 
@@ -467,17 +466,17 @@ pub unsafe fn merge<
         args.b_keys.add(r.b0 as usize),
     );
 
-    // A then B into shared memory, all loads in flight together (coalesced, strided).
-    let x: [K; VT] = core::array::from_fn(|k| {
+    // A then B into shared memory, all loads in flight together (coalesced, strided),
+    // copied asynchronously: no register holds them (positions past `count` are never
+    // read).
+    for k in 0..VT {
         let p = tid + (k * NT) as u32;
         if p < a_len {
-            *a_src.add(p as usize)
+            cta.async_copy(keys_sh.add(p as usize), a_src.add(p as usize));
         } else if p < count {
-            *b_src.add((p - a_len) as usize)
-        } else {
-            K::default()
+            cta.async_copy(keys_sh.add(p as usize), b_src.add((p - a_len) as usize));
         }
-    });
+    }
     let check = args.flags & FLAG_CHECK != 0;
     // Thread 0: the keys before the ranges, for the checks.
     let (mut before_a, mut before_b) = (None, None);
@@ -489,7 +488,7 @@ pub unsafe fn merge<
             before_b = Some(*b_src.sub(1));
         }
     }
-    regs_to_shared_strided::<C, K, NT, VT>(cta, &x, keys_sh);
+    cta.async_copy_wait();
     cta.sync();
 
     if check {

@@ -54,13 +54,13 @@ pub mod tuning {
     /// use mgpu_core::Arch;
     /// let t = mgpu_merge::kernels::tuning::MERGE;
     /// assert_eq!(t.shape(Arch::Sm90).nv(4), mgpu_merge::kernels::tuning::SORT.shape(Arch::Sm90).nv(4));
-    /// assert_eq!((t.min_ctas_per_sm(4, 256), t.min_ctas_per_sm(8, 256)), (4, 2));
+    /// assert_eq!((t.min_ctas_per_sm(4, 256), t.min_ctas_per_sm(8, 256)), (6, 3));
     /// ```
     pub const MERGE: Tuning = Tuning {
         sm70: SORT.sm70,
         sm90: SORT.sm90,
-        threads_per_sm4: 1024,
-        threads_per_sm8: 512,
+        threads_per_sm4: 1536,
+        threads_per_sm8: 768,
     };
 }
 
