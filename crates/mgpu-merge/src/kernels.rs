@@ -43,12 +43,13 @@ pub mod tuning {
     };
 
     /// The merge tiles: [`SORT`]'s shape (a mergesort pass merges the blocksort's tiles),
-    /// built to fit 1024 threads per SM for 4-byte keys alone and 512 for wider ones
-    /// (1536 spilled, as did i32 pairs at 768: the loads of a tile in flight take `VT`
-    /// registers).
-    /// The tiles are bound by their loads in flight, and write their merged keys straight
-    /// to shared memory (no register array of them), so more of them fit: on an H100 at
-    /// 2^24 with 768 threads per SM, a merge of i32 keys took 2.24 times a copy.
+    /// built to fit 1536 threads per SM for 4-byte keys alone (40 registers) and 768 for
+    /// wider ones (76 to 80 for pairs). The tiles are bound by their loads in flight: they
+    /// load with `cp.async` (no register holds a load) and write their merged keys straight
+    /// to shared memory (no register array of them), so that many fit. On an H100 at
+    /// 2^24 a merge of i32 keys took 2.24 times a copy at 768 threads per SM with both in
+    /// registers, 1.62 at 1024 with the outputs in shared memory, 1.55 at 1536 with
+    /// `cp.async` (docs/merge.md).
     ///
     /// ```
     /// use mgpu_core::Arch;
