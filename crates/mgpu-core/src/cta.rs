@@ -238,3 +238,38 @@ pub trait Cta {
     /// ```
     fn launch_dependents(&self) {}
 }
+
+/// Reads `*p` from global memory as streaming data, read once (`ld.global.cs`: evicted
+/// first from the caches), so that it does not push out data that is read again (SpMV's
+/// vector, gathered while its values and columns stream past). A plain read off the GPU.
+///
+/// # Safety
+/// `p` is readable global memory, aligned for `T` (4 or 8 bytes; other sizes read plainly).
+///
+/// # Examples
+///
+/// ```
+/// let x = [3u64, 4];
+/// assert_eq!(unsafe { mgpu_core::load_streaming(x.as_ptr().add(1)) }, 4);
+/// ```
+#[inline(always)]
+pub unsafe fn load_streaming<T: Copy>(p: *const T) -> T {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        use core::arch::asm;
+        match core::mem::size_of::<T>() {
+            4 => {
+                let r: u32;
+                asm!("ld.global.cs.b32 {r}, [{p}];", r = out(reg32) r, p = in(reg64) p, options(nostack, readonly));
+                return core::mem::transmute_copy(&r);
+            }
+            8 => {
+                let r: u64;
+                asm!("ld.global.cs.b64 {r}, [{p}];", r = out(reg64) r, p = in(reg64) p, options(nostack, readonly));
+                return core::mem::transmute_copy(&r);
+            }
+            _ => {}
+        }
+    }
+    *p
+}

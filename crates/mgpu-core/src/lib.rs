@@ -70,7 +70,7 @@ mod nvptx;
 pub mod sim;
 
 pub use bounds::Bounds;
-pub use cta::{Cta, WARP_SIZE};
+pub use cta::{load_streaming, Cta, WARP_SIZE};
 #[cfg(not(target_arch = "nvptx64"))]
 pub use error::{Error, Result};
 pub use family::{EntryName, Shape, Tuning};

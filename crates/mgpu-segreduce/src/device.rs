@@ -243,12 +243,13 @@ impl<T: Element, I: Idx, Mul: BinaryOp<T>> Values<T, I> for SpmvWith<Mul> {
     type Pre = I;
     #[inline(always)]
     unsafe fn pre(args: &SegReduceArgs<T, I>, i: usize) -> I {
-        *args.cols.add(i)
+        // Streaming: read once, and not to push the gathered vector out of L2.
+        mgpu_core::load_streaming(args.cols.add(i))
     }
     #[inline(always)]
     unsafe fn value_at(args: &SegReduceArgs<T, I>, i: usize, col: I, bad: &mut u32) -> T {
         match gather(args, col, bad) {
-            Some(x) => Mul::apply(*args.data.add(i), x),
+            Some(x) => Mul::apply(mgpu_core::load_streaming(args.data.add(i)), x),
             None => T::ZERO,
         }
     }
@@ -284,7 +285,7 @@ impl<T: Element, I: Idx> Values<T, I> for SpmvUnary {
     type Pre = I;
     #[inline(always)]
     unsafe fn pre(args: &SegReduceArgs<T, I>, i: usize) -> I {
-        *args.cols.add(i)
+        mgpu_core::load_streaming(args.cols.add(i))
     }
     #[inline(always)]
     unsafe fn value_at(args: &SegReduceArgs<T, I>, _: usize, col: I, bad: &mut u32) -> T {
