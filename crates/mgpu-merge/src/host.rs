@@ -194,7 +194,7 @@ where
         error: error.as_mut_ptr(),
         unsorted: unsorted.as_mut_ptr(),
         also_keys,
-        also_vals: if V::HAS { also_vals } else { core::ptr::null_mut() },
+        also_vals,
         flags,
         ..Default::default()
     };
