@@ -70,7 +70,10 @@ pub use lbs::{
     cta_load_balance, cta_load_balance_shared_len, load_balance_tile, serial_load_balance_search,
     serial_load_balance_search_guarded, LoadBalanceTile,
 };
-pub use merge::{serial_merge, serial_merge_guarded, serial_merge_guarded_with};
+pub use merge::{
+    serial_merge, serial_merge_guarded, serial_merge_guarded_with, serial_merge_padded,
+    serial_merge_padded_with,
+};
 pub use range::{
     blocksort_pass, compute_merge_range, find_mergesort_frame, find_mergesort_interval,
     BlocksortPass, MergeRange, MergesortFrame,

@@ -176,3 +176,107 @@ pub unsafe fn serial_merge_guarded_with<T, K, C, const VT: usize>(
         }
     }
 }
+
+/// [`serial_merge_guarded_with`] without branches: each step makes its output with
+/// selects and loads the next key from the list it took from with one unconditional read,
+/// so a warp never diverges on the keys (the guarded form branches twice a step). The
+/// price is its contract: `keys` must also be readable one past each list, at `a_end` and
+/// at `b_end` (the values read there are never used; a tile's shared memory gives each
+/// list that slot by padding). As there, outputs past the two lists' total are
+/// unspecified.
+///
+/// # Safety
+/// `keys` is readable at `a_begin..=a_end` and `b_begin..=b_end`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_ctasearch::serial_merge_padded_with;
+/// // A = keys[0..2], B = keys[2..5], and one readable slot past B (keys[5]).
+/// let keys = [3i32, 5, 1, 5, 7, 0];
+/// let mut out = Vec::new();
+/// unsafe { serial_merge_padded_with::<_, _, _, 5>(&keys[..], 0, 2, 2, 5, Less, |_, k, i| out.push((k, i))) };
+/// assert_eq!(out, [(1, 2), (3, 0), (5, 1), (5, 3), (7, 4)]);
+/// ```
+#[inline(always)]
+pub unsafe fn serial_merge_padded_with<T, K, C, const VT: usize>(
+    keys: K,
+    a_begin: u32,
+    a_end: u32,
+    b_begin: u32,
+    b_end: u32,
+    _comp: C,
+    mut emit: impl FnMut(usize, T, u32),
+) where
+    T: Copy,
+    K: Keys<T>,
+    C: Comparator<T>,
+{
+    let (mut a, mut b) = (a_begin, b_begin);
+    let mut a_key = keys.key(a as usize);
+    let mut b_key = keys.key(b as usize);
+    for i in 0..VT {
+        let p = b >= b_end || (a < a_end && !C::compare(&b_key, &a_key));
+        emit(i, if p { a_key } else { b_key }, if p { a } else { b });
+        if i + 1 < VT {
+            // Past both ends (a partial tile) the reads stay at a_end and b_end.
+            // (`p` is false only while B has keys.)
+            a += (p && a < a_end) as u32;
+            b += !p as u32;
+            let next = keys.key(if p { a } else { b } as usize);
+            if p {
+                a_key = next;
+            } else {
+                b_key = next;
+            }
+        }
+    }
+}
+
+/// [`serial_merge_padded_with`] returning the `VT` merged keys and their positions in
+/// `keys`, as [`serial_merge_guarded`] does.
+///
+/// # Safety
+/// As [`serial_merge_padded_with`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_ctasearch::serial_merge_padded;
+/// let keys = [3i32, 5, 1, 5, 7, 0]; // keys[5]: the slot past B
+/// let (k, i): ([i32; 6], [u32; 6]) = unsafe { serial_merge_padded(&keys[..], 0, 2, 2, 5, Less) };
+/// assert_eq!(&k[..5], &[1, 3, 5, 5, 7]);
+/// assert_eq!(&i[..5], &[2, 0, 1, 3, 4]);
+/// ```
+#[inline(always)]
+pub unsafe fn serial_merge_padded<T, K, C, const VT: usize>(
+    keys: K,
+    a_begin: u32,
+    a_end: u32,
+    b_begin: u32,
+    b_end: u32,
+    comp: C,
+) -> ([T; VT], [u32; VT])
+where
+    T: Copy + Default,
+    K: Keys<T>,
+    C: Comparator<T>,
+{
+    let mut out = [T::default(); VT];
+    let mut idx = [0u32; VT];
+    serial_merge_padded_with::<T, K, C, VT>(
+        keys,
+        a_begin,
+        a_end,
+        b_begin,
+        b_end,
+        comp,
+        |i, k, g| {
+            out[i] = k;
+            idx[i] = g;
+        },
+    );
+    (out, idx)
+}

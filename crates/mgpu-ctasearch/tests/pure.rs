@@ -140,6 +140,15 @@ proptest! {
         for t in 0..n {
             prop_assert_eq!((k[t], idx[t]), want[diag as usize + t]);
         }
+        // Branch-free, with one readable slot past B (past A is B's first key): the same
+        // outputs, whatever that slot holds.
+        let mut padded = keys.clone();
+        padded.push(start as u32 % 7);
+        let (k3, idx3): ([u32; VT], [u32; VT]) =
+            unsafe { serial_merge_padded(&padded[..], mp, na, na + diag - mp, na + nb, Less) };
+        for t in 0..n {
+            prop_assert_eq!((k3[t], idx3[t]), want[diag as usize + t]);
+        }
         // Unguarded, with halos (A's and B's next keys after each list), when VT outputs
         // remain: the precondition of the unguarded form.
         if n == VT {

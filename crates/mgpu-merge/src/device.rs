@@ -18,8 +18,8 @@
 use core::mem::size_of;
 use mgpu_core::{Comparator, Cta, Element};
 use mgpu_ctasearch::{
-    blocksort_pass, compute_merge_range, merge_path, serial_merge_guarded,
-    serial_merge_guarded_with, Lower,
+    blocksort_pass, compute_merge_range, merge_path, serial_merge_padded, serial_merge_padded_with,
+    Lower,
 };
 use mgpu_loadstore::{
     global_to_thread_order_guarded, regs_to_global_strided_guarded, regs_to_shared_thread,
@@ -148,24 +148,37 @@ impl<K, V> Default for MergeArgs<K, V> {
     }
 }
 
-/// Shared bytes of [`blocksort`]: the tile's keys, then its values.
+/// Bytes of a tile's keys in shared memory: `nv` keys and one more slot (the branch-free
+/// serial merge, [`serial_merge_padded_with`], reads one past each list), rounded up to 16
+/// bytes so that what follows is aligned.
 ///
 /// ```
-/// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 4), 2 * 4352 * 4);
+/// assert_eq!(mgpu_merge::device::keys_region_bytes(4352, 4), 17424);
 /// ```
-pub const fn blocksort_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: usize) -> usize {
-    nt * vt * (k_bytes + v_bytes)
+pub const fn keys_region_bytes(nv: usize, k_bytes: usize) -> usize {
+    ((nv + 1) * k_bytes).div_ceil(16) * 16
 }
 
-/// Shared bytes of [`merge`]: the tile's input keys, its merged keys, then (with values)
-/// one source index per output.
+/// Shared bytes of [`blocksort`]: the tile's keys ([`keys_region_bytes`]), then its
+/// values.
 ///
 /// ```
-/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 0), 4352 * 16);
-/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 4), 4352 * 20);
+/// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 4), 17424 + 4352 * 4);
+/// ```
+pub const fn blocksort_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: usize) -> usize {
+    keys_region_bytes(nt * vt, k_bytes) + nt * vt * v_bytes
+}
+
+/// Shared bytes of [`merge`]: the tile's input keys ([`keys_region_bytes`]), its merged
+/// keys, then (with values) one source index per output.
+///
+/// ```
+/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 0), 34832 + 4352 * 8);
+/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 4), 34832 + 4352 * 12);
 /// ```
 pub const fn merge_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: usize) -> usize {
-    nt * vt * (2 * k_bytes + if v_bytes > 0 { 4 } else { 0 })
+    let idx = if v_bytes > 0 { 4 } else { 0 };
+    keys_region_bytes(nt * vt, k_bytes) + nt * vt * (k_bytes + idx)
 }
 
 #[inline(always)]
@@ -223,7 +236,7 @@ pub unsafe fn blocksort<
     let tid = cta.tid();
     let first = tid * VT as u32;
     let keys_sh = cta.shared::<K>(0);
-    let vals_sh = cta.shared::<V>(NT * VT * size_of::<K>());
+    let vals_sh = cta.shared::<V>(keys_region_bytes(NT * VT, size_of::<K>()));
 
     // The tile in thread order (thread `tid` holds positions `VT * tid + i`).
     let mut keys = global_to_thread_order_guarded::<C, K, NT, VT>(
@@ -339,7 +352,8 @@ pub unsafe fn blocksort<
             Lower,
             Cmp::default(),
         );
-        let (k, idx) = serial_merge_guarded::<K, _, Cmp, VT>(
+        // (The slot past the tile's keys makes the padded form's reads safe.)
+        let (k, idx) = serial_merge_padded::<K, _, Cmp, VT>(
             keys_sh,
             p.a0 + mp,
             p.a1,
@@ -460,7 +474,9 @@ pub unsafe fn merge<
     }
     let (a_len, count) = ((r.a1 - r.a0) as u32, count as u32);
     let keys_sh = cta.shared::<K>(0);
-    let idx_sh = cta.shared::<u32>(2 * NT * VT * size_of::<K>());
+    let out_sh = cta.shared::<K>(keys_region_bytes(NT * VT, size_of::<K>()));
+    let idx_sh =
+        cta.shared::<u32>(keys_region_bytes(NT * VT, size_of::<K>()) + NT * VT * size_of::<K>());
     let (a_src, b_src) = (
         args.a_keys.add(r.a0 as usize),
         args.b_keys.add(r.b0 as usize),
@@ -468,13 +484,14 @@ pub unsafe fn merge<
 
     // A then B into shared memory, all loads in flight together (coalesced, strided),
     // copied asynchronously: no register holds them (positions past `count` are never
-    // read).
+    // read). Tile position `p` comes from `a_src + p` or `b_src - a_len + p`: one select
+    // of the base, no branch.
+    let b_shifted = b_src.wrapping_sub(a_len as usize);
     for k in 0..VT {
         let p = tid + (k * NT) as u32;
-        if p < a_len {
-            cta.async_copy(keys_sh.add(p as usize), a_src.add(p as usize));
-        } else if p < count {
-            cta.async_copy(keys_sh.add(p as usize), b_src.add((p - a_len) as usize));
+        let base = if p < a_len { a_src } else { b_shifted };
+        if p < count {
+            cta.async_copy(keys_sh.add(p as usize), base.wrapping_add(p as usize));
         }
     }
     let check = args.flags & FLAG_CHECK != 0;
@@ -526,10 +543,11 @@ pub unsafe fn merge<
         Cmp::default(),
     );
     // The outputs go straight to their own region of shared memory (no register array of
-    // them: more tiles fit on an SM), in thread order, with their source indices.
-    let out_sh = cta.shared::<K>(NT * VT * size_of::<K>());
+    // them: more tiles fit on an SM), in thread order, with their source indices. The
+    // merge reads one past each range: A's is B's first key, B's at `count <= NV` is the
+    // keys region's spare slot (never written: its value is never used).
     let first = (VT as u32 * tid) as usize;
-    serial_merge_guarded_with::<K, _, Cmp, VT>(
+    serial_merge_padded_with::<K, _, Cmp, VT>(
         keys_sh,
         mp,
         a_len,

@@ -168,9 +168,14 @@ where
     if n == 0 {
         return Ok(Pending::done());
     }
-    let nv = S::Blocksort::NV as usize;
+    // The blocksort's tiles are `per_sort` merge tiles (a power of two): its sorted lists
+    // are what the first pass merges in pairs.
+    let nv = S::Merge::NV as usize;
+    let per_sort = S::Blocksort::NV as usize / nv;
+    debug_assert!(per_sort.is_power_of_two() && per_sort * nv == S::Blocksort::NV as usize);
+    let sort_grid = grid_of(n, S::Blocksort::NV as usize)?;
     let grid = grid_of(n, nv)?;
-    let passes = (grid as usize).next_power_of_two().trailing_zeros();
+    let passes = (sort_grid as usize).next_power_of_two().trailing_zeros();
     let temp_keys = Temp::<K, D>::new(dev, if passes > 0 { n } else { 0 })?;
     let temp_vals = Temp::<V, D>::new(dev, if passes > 0 && V::HAS { n } else { 0 })?;
     let error = ErrorWord::zeroed(dev)?;
@@ -199,9 +204,9 @@ where
         ..Default::default()
     };
     // SAFETY: the inputs and the first destination have `n` elements.
-    unsafe { dev.launch::<S::Blocksort>(grid, &args)? };
+    unsafe { dev.launch::<S::Blocksort>(sort_grid, &args)? };
     for pass in 0..passes {
-        let coop = 2usize << pass;
+        let coop = (2 * per_sort) << pass;
         // SAFETY: `src.0` holds the `n` keys the kernel before this one writes.
         let lists = unsafe { DeviceSlice::<K, D>::from_raw(dev, src.0 as u64, n) };
         // SAFETY: `unsorted` outlives the queued kernels (the pool reuses it only after).

@@ -22,28 +22,30 @@ pub const MODULE: &str = "merge";
 pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
-    /// The blocksort and the merge tiles (one shape: a mergesort's first merge pass
-    /// merges the blocksort's tiles): 256 threads of 17 keys on sm_90 (an odd `VT` keeps
-    /// the thread-order shared-memory accesses free of bank conflicts; 4352 keys a tile
-    /// make 2^27 keys 15 merge passes, 2^24 12), 128 of 7 on sm_70. The width is a key's
-    /// and its value's bytes together: built to fit 768 threads per SM for 4-byte keys
-    /// alone (66 registers) and 512 for wider pairs (a thread holds its keys, their
-    /// source indices and its values; i32 pairs spilled at 80 registers).
+    /// The blocksort: 512 threads of 17 keys on sm_90 (an odd `VT` keeps the thread-order
+    /// shared-memory accesses free of bank conflicts), 8704 keys a tile, two of
+    /// [`MERGE`]'s tiles, so that 2^24 keys take 11 merge passes and 2^27 keys 14 (with
+    /// 256-thread tiles: 12 and 15; on an H100 the larger tile measured 2 % faster at
+    /// both sizes). 128 of 7 on sm_70. The width is a key's and its value's bytes together:
+    /// built to fit 1024 threads per SM for 4-byte keys alone (56 registers) and 512 for
+    /// wider pairs (a thread holds its keys, their source indices and its values). A
+    /// blocksort tile is a power-of-two number of merge tiles (the host's passes start
+    /// from lists of that many).
     ///
     /// ```
     /// use mgpu_core::Arch;
     /// let t = mgpu_merge::kernels::tuning::SORT;
-    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm70).nv(8)), (4352, 896));
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm70).nv(8)), (8704, 896));
     /// ```
     pub const SORT: Tuning = Tuning {
         sm70: Shape::uniform(128, 7),
-        sm90: Shape::uniform(256, 17),
-        threads_per_sm4: 768,
+        sm90: Shape::uniform(512, 17),
+        threads_per_sm4: 1024,
         threads_per_sm8: 512,
     };
 
-    /// The merge tiles: [`SORT`]'s shape (a mergesort pass merges the blocksort's tiles),
-    /// built to fit 1536 threads per SM for 4-byte keys alone (40 registers) and 768 for
+    /// The merge tiles: 256 threads of 17 keys on sm_90 ([`SORT`]'s shape on sm_70), built
+    /// to fit 1536 threads per SM for 4-byte keys alone (40 registers) and 768 for
     /// wider ones (76 to 80 for pairs). The tiles are bound by their loads in flight: they
     /// load with `cp.async` (no register holds a load) and write their merged keys straight
     /// to shared memory (no register array of them), so that many fit. On an H100 at
@@ -54,12 +56,12 @@ pub mod tuning {
     /// ```
     /// use mgpu_core::Arch;
     /// let t = mgpu_merge::kernels::tuning::MERGE;
-    /// assert_eq!(t.shape(Arch::Sm90).nv(4), mgpu_merge::kernels::tuning::SORT.shape(Arch::Sm90).nv(4));
+    /// assert_eq!(2 * t.shape(Arch::Sm90).nv(4), mgpu_merge::kernels::tuning::SORT.shape(Arch::Sm90).nv(4));
     /// assert_eq!((t.min_ctas_per_sm(4, 256), t.min_ctas_per_sm(8, 256)), (6, 3));
     /// ```
     pub const MERGE: Tuning = Tuning {
         sm70: SORT.sm70,
-        sm90: SORT.sm90,
+        sm90: Shape::uniform(256, 17),
         threads_per_sm4: 1536,
         threads_per_sm8: 768,
     };
@@ -72,8 +74,8 @@ mgpu_core::kernel_types! {
     ///
     /// ```
     /// use mgpu_core::{Kernel, Less};
-    /// type K = mgpu_merge::kernels::Blocksort<i32, (), Less, 256, 17>;
-    /// assert_eq!((K::ENTRY, K::NV), ("merge_blocksort_i32_less", 4352));
+    /// type K = mgpu_merge::kernels::Blocksort<i32, (), Less, 512, 17>;
+    /// assert_eq!((K::ENTRY, K::NV), ("merge_blocksort_i32_less", 8704));
     /// ```
     pub struct Blocksort {
         tuning: tuning::SORT,
