@@ -1,6 +1,6 @@
 // Bounds for mgpu's interval move and bulk remove, in plain CUDA (no mgpu code). Copy
-// ratios: median of 11 timed calls over a device-to-device copy's of n 4-byte words, same
-// process, at n = 2^24 and 2^27 outputs, with the benchmark's mean-10 counts (uniform in
+// ratios: median of 15 timed calls (common.cuh) over a device-to-device copy's of n
+// 4-byte words, same process, at n = 2^24 and 2^27 outputs, with the benchmark's mean-10 counts (uniform in
 // [0, 20]) and the intervals laid out in two random orders for gather and scatter.
 //
 // - Interval move with precomputed objects (no search), random or sequential gather and
@@ -27,35 +27,7 @@
 #include <string>
 #include <vector>
 #include <cuda_runtime.h>
-
-#define CK(x)                                                                              \
-    do {                                                                                   \
-        cudaError_t e = (x);                                                               \
-        if (e) {                                                                           \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(e), __LINE__);         \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
-
-// Median time of f() in ms over 11 calls after 2 warm-ups.
-template <class F> float median_ms(F f) {
-    std::vector<float> t;
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    for (int i = 0; i < 13; i++) {
-        cudaEventRecord(a);
-        f();
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float ms;
-        cudaEventElapsedTime(&ms, a, b);
-        if (i >= 2) t.push_back(ms);
-    }
-    CK(cudaGetLastError());
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
+#include "common.cuh"
 
 // Item i (of VT per thread, strided) of object lbs[i]: dst[s + rank] = src[g + rank].
 template <int VT>

@@ -24,37 +24,7 @@
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
-
-#define CK(x)                                                                              \
-    do {                                                                                   \
-        cudaError_t e = (x);                                                               \
-        if (e) {                                                                           \
-            printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
-
-// Median time of f() in ms over 15 calls after 2 warm-ups.
-template <class F> float median_ms(F f) {
-    std::vector<float> t;
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int i = 0; i < 17; i++) {
-        CK(cudaEventRecord(a));
-        f();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (i >= 2) t.push_back(ms);
-    }
-    CK(cudaGetLastError());
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
+#include "common.cuh"
 
 // A device buffer of n T's, freed at scope exit.
 template <class T> struct Buf {

@@ -99,21 +99,7 @@ where
     K: Keys<T>,
     C: Comparator<T>,
 {
-    let mut out = [T::default(); VT];
-    let mut idx = [0u32; VT];
-    serial_merge_guarded_with::<T, K, C, VT>(
-        keys,
-        a_begin,
-        a_end,
-        b_begin,
-        b_end,
-        comp,
-        |i, k, g| {
-            out[i] = k;
-            idx[i] = g;
-        },
-    );
-    (out, idx)
+    collected::<T, K, C, VT, false>(keys, a_begin, a_end, b_begin, b_end, comp)
 }
 
 /// [`serial_merge_guarded`] handing each of the `VT` outputs to `emit(i, key, index)` as
@@ -264,19 +250,35 @@ where
     K: Keys<T>,
     C: Comparator<T>,
 {
+    collected::<T, K, C, VT, true>(keys, a_begin, a_end, b_begin, b_end, comp)
+}
+
+/// The array forms: the `VT` outputs of [`serial_merge_padded_with`] (`PADDED`) or
+/// [`serial_merge_guarded_with`] with their positions.
+#[inline(always)]
+unsafe fn collected<T, K, C, const VT: usize, const PADDED: bool>(
+    keys: K,
+    a_begin: u32,
+    a_end: u32,
+    b_begin: u32,
+    b_end: u32,
+    comp: C,
+) -> ([T; VT], [u32; VT])
+where
+    T: Copy + Default,
+    K: Keys<T>,
+    C: Comparator<T>,
+{
     let mut out = [T::default(); VT];
     let mut idx = [0u32; VT];
-    serial_merge_padded_with::<T, K, C, VT>(
-        keys,
-        a_begin,
-        a_end,
-        b_begin,
-        b_end,
-        comp,
-        |i, k, g| {
-            out[i] = k;
-            idx[i] = g;
-        },
-    );
+    let emit = |i: usize, k: T, g: u32| {
+        out[i] = k;
+        idx[i] = g;
+    };
+    if PADDED {
+        serial_merge_padded_with::<T, K, C, VT>(keys, a_begin, a_end, b_begin, b_end, comp, emit);
+    } else {
+        serial_merge_guarded_with::<T, K, C, VT>(keys, a_begin, a_end, b_begin, b_end, comp, emit);
+    }
     (out, idx)
 }
