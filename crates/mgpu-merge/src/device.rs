@@ -474,9 +474,9 @@ pub unsafe fn merge<
     }
     let (a_len, count) = ((r.a1 - r.a0) as u32, count as u32);
     let keys_sh = cta.shared::<K>(0);
-    let out_sh = cta.shared::<K>(keys_region_bytes(NT * VT, size_of::<K>()));
-    let idx_sh =
-        cta.shared::<u32>(keys_region_bytes(NT * VT, size_of::<K>()) + NT * VT * size_of::<K>());
+    let keys_bytes = keys_region_bytes(NT * VT, size_of::<K>());
+    let out_sh = cta.shared::<K>(keys_bytes);
+    let idx_sh = cta.shared::<u32>(keys_bytes + NT * VT * size_of::<K>());
     let (a_src, b_src) = (
         args.a_keys.add(r.a0 as usize),
         args.b_keys.add(r.b0 as usize),

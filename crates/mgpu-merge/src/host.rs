@@ -170,10 +170,10 @@ where
     }
     // The blocksort's tiles are `per_sort` merge tiles (a power of two): its sorted lists
     // are what the first pass merges in pairs.
-    let nv = S::Merge::NV as usize;
-    let per_sort = S::Blocksort::NV as usize / nv;
-    debug_assert!(per_sort.is_power_of_two() && per_sort * nv == S::Blocksort::NV as usize);
-    let sort_grid = grid_of(n, S::Blocksort::NV as usize)?;
+    let (nv, sort_nv) = (S::Merge::NV as usize, S::Blocksort::NV as usize);
+    let per_sort = sort_nv / nv;
+    debug_assert!(per_sort.is_power_of_two() && per_sort * nv == sort_nv);
+    let sort_grid = grid_of(n, sort_nv)?;
     let grid = grid_of(n, nv)?;
     let passes = (sort_grid as usize).next_power_of_two().trailing_zeros();
     let temp_keys = Temp::<K, D>::new(dev, if passes > 0 { n } else { 0 })?;
