@@ -26,14 +26,16 @@
 //! # Ahead-of-time cubins
 //!
 //! Even one entry's JIT compile costs tens of milliseconds, and a cold call pays it for
-//! every kernel it launches. For the architectures of [`CUBIN_ARCHS`] the crate also
-//! embeds each family's machine code, `cubin/<family>_<arch>.cubin`, built from that
-//! very PTX by the CUDA toolkit's `ptxas` (`cargo xtask cubin`, a pinned release) and
-//! recorded in `cubin/manifest.txt` with the PTX's [`ptx_digest`]. The build script
-//! embeds a cubin only when the digest matches the PTX beside it, so a stale cubin can
-//! never run: [`cubin`] hands it out, and `mgpu-runtime` loads it on a device of exactly
-//! that architecture (a cubin for `sm_90` runs on compute capability 9.0 only), with the
-//! PTX as the fallback everywhere else.
+//! every kernel it launches. For the architectures of [`CUBIN_ARCHS`] each family also
+//! has machine code, `cubin/<family>_<arch>.cubin`, built from that very PTX by the CUDA
+//! toolkit's `ptxas` (`cargo xtask cubin`, a pinned release) and recorded in
+//! `cubin/manifest.txt` with the PTX's [`ptx_digest`]. The cubins are a crate of their
+//! own, `mgpu-kernels-cubin` (in `cubin/`), so that neither package nears the registry's
+//! size limit. This crate's build script records the digest of each PTX it embeds, and
+//! [`cubin`] hands out a family's cubin only when the digest recorded for it matches, so
+//! a stale cubin can never run. `mgpu-runtime` loads it on a device of exactly that
+//! architecture (a cubin for `sm_90` runs on compute capability 9.0 only), with the PTX
+//! as the fallback everywhere else.
 //!
 //! # Adding a family
 //!
@@ -72,7 +74,8 @@ use std::sync::OnceLock;
 
 mod digest;
 mod split;
-pub use digest::{manifest_line, ptx_digest};
+pub use digest::ptx_digest;
+pub use mgpu_kernels_cubin::manifest_line;
 pub use split::{entry_module, PtxIndex};
 
 /// The architectures every family is built for, in the order of the table: `sm_70`
@@ -96,15 +99,15 @@ pub const ARCHS: [&str; 2] = ["sm_70", "sm_90"];
 /// ```
 pub const CUBIN_ARCHS: [&str; 1] = ["sm_90"];
 
-/// One registered family: its name, and its PTX and cubin for each of [`ARCHS`], in
-/// order, deflated by build.rs and inflated on first use (a cubin that build.rs did not
-/// embed is empty).
+/// One registered family: its name, and for each of [`ARCHS`], in order, its PTX
+/// (deflated by build.rs, inflated on first use), that PTX's digest, and its cubin
+/// (inflated on first use; empty when `mgpu-kernels-cubin` has none built from this PTX).
 struct Family {
     name: &'static str,
     packed: [&'static [u8]; 2],
+    digest: [&'static str; 2],
     text: [OnceLock<&'static str>; 2],
     index: [OnceLock<PtxIndex<'static>>; 2],
-    packed_cubin: [&'static [u8]; 2],
     cubin: [OnceLock<&'static [u8]>; 2],
 }
 
@@ -124,15 +127,19 @@ impl Family {
         self.index[a].get_or_init(|| PtxIndex::new(self.ptx(a)))
     }
 
-    /// The cubin for arch index `a` (empty when none is embedded), inflated once and kept.
+    /// The cubin for arch index `a`, inflated once and kept: empty unless
+    /// `mgpu-kernels-cubin` has one recorded as built from this very PTX.
     fn cubin(&self, a: usize) -> &'static [u8] {
         self.cubin[a].get_or_init(|| {
-            if self.packed_cubin[a].is_empty() {
-                return &[];
+            let name = format!("{}_{}.cubin", self.name, ARCHS[a]);
+            match mgpu_kernels_cubin::find(&name) {
+                Some(c) if c.ptx_digest == self.digest[a] => {
+                    let bytes = miniz_oxide::inflate::decompress_to_vec(c.deflated)
+                        .expect("mgpu-kernels-ptx: the embedded cubin does not inflate");
+                    Box::leak(bytes.into_boxed_slice())
+                }
+                _ => &[],
             }
-            let bytes = miniz_oxide::inflate::decompress_to_vec(self.packed_cubin[a])
-                .expect("mgpu-kernels-ptx: the embedded cubin does not inflate");
-            Box::leak(bytes.into_boxed_slice())
         })
     }
 }
@@ -150,12 +157,12 @@ macro_rules! families {
                     include_bytes!(concat!(env!("OUT_DIR"), "/", stringify!($family), "_sm_70.ptx.deflate")),
                     include_bytes!(concat!(env!("OUT_DIR"), "/", stringify!($family), "_sm_90.ptx.deflate")),
                 ],
+                digest: [
+                    include_str!(concat!(env!("OUT_DIR"), "/", stringify!($family), "_sm_70.ptx.digest")),
+                    include_str!(concat!(env!("OUT_DIR"), "/", stringify!($family), "_sm_90.ptx.digest")),
+                ],
                 text: [OnceLock::new(), OnceLock::new()],
                 index: [OnceLock::new(), OnceLock::new()],
-                packed_cubin: [
-                    include_bytes!(concat!(env!("OUT_DIR"), "/", stringify!($family), "_sm_70.cubin.deflate")),
-                    include_bytes!(concat!(env!("OUT_DIR"), "/", stringify!($family), "_sm_90.cubin.deflate")),
-                ],
                 cubin: [OnceLock::new(), OnceLock::new()],
             },)*
         ];

@@ -240,10 +240,14 @@ pub struct Package {
     pub manifest_path: String,
     /// Names of its bin targets.
     pub bins: Vec<String>,
+    /// Its version.
+    pub version: String,
+    /// Whether it may be published (`publish` not `false` or an empty list).
+    pub publishable: bool,
 }
 
 /// The workspace's packages, from `cargo metadata --no-deps`.
-fn workspace_packages(root: &Path) -> Result<Vec<Package>> {
+pub fn workspace_packages(root: &Path) -> Result<Vec<Package>> {
     let mut cmd = cargo();
     cmd.current_dir(root)
         .args(["metadata", "--no-deps", "--format-version", "1"]);
@@ -269,10 +273,15 @@ pub fn parse_metadata(text: &str) -> Result<Vec<Package>> {
             .filter_map(|t| t.get("name").and_then(Value::as_str))
             .map(str::to_string)
             .collect();
+        // `cargo metadata` writes `publish: null` for "anywhere" and a list of registries
+        // otherwise (`publish = false` is the empty list).
+        let publishable = !matches!(p.get("publish"), Some(Value::Array(r)) if r.is_empty());
         packages.push(Package {
             name: field("name").to_string(),
             manifest_path: field("manifest_path").to_string(),
             bins,
+            version: field("version").to_string(),
+            publishable,
         });
     }
     Ok(packages)
@@ -421,12 +430,15 @@ mod tests {
 
     #[test]
     fn metadata_packages_and_bins() {
-        let text = r#"{"packages":[{"name":"mgpu-demo","manifest_path":"/w/crates/mgpu-demo/Cargo.toml","targets":[{"kind":["bin"],"name":"mgpu-demo"}]},{"name":"mgpu-benches","manifest_path":"/w/benches/Cargo.toml","targets":[{"kind":["lib"],"name":"mgpu_benches"}]}],"workspace_root":"/w","version":1}"#;
+        let text = r#"{"packages":[{"name":"mgpu-demo","version":"0.1.0","publish":[],"manifest_path":"/w/crates/mgpu-demo/Cargo.toml","targets":[{"kind":["bin"],"name":"mgpu-demo"}]},{"name":"mgpu-scan","version":"0.2.0","publish":null,"manifest_path":"/w/crates/mgpu-scan/Cargo.toml","targets":[{"kind":["lib"],"name":"mgpu_scan"}]}],"workspace_root":"/w","version":1}"#;
         let p = parse_metadata(text).unwrap();
         assert_eq!(p.len(), 2);
         assert_eq!(p[0].bins, ["mgpu-demo"]);
         assert!(p[1].bins.is_empty());
-        assert_eq!(p[1].manifest_path, "/w/benches/Cargo.toml");
+        assert_eq!(p[1].manifest_path, "/w/crates/mgpu-scan/Cargo.toml");
+        assert!(!p[0].publishable);
+        assert!(p[1].publishable);
+        assert_eq!(p[1].version, "0.2.0");
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! `cargo xtask cubin [--check]`: builds the ahead-of-time cubins of every kernel family
 //! from its committed PTX with the CUDA toolkit's `ptxas`, a pinned release
 //! ([`PTXAS_VERSION`]), and records each in `kernels-ptx/cubin/manifest.txt` with the
-//! digest of the PTX it was built from (`mgpu-kernels-ptx` embeds only cubins whose
-//! digest matches, so a stale one falls back to the PTX and never runs).
+//! digest of the PTX it was built from. The folder is the crate `mgpu-kernels-cubin`;
+//! `mgpu-kernels-ptx` hands out only cubins whose digest matches its PTX, so a stale one
+//! falls back to the PTX and never runs.
 //!
 //! `ptxas` runs on any x86-64 Linux machine, no GPU needed. It is `$MGPU_PTXAS` when set,
 //! else the copy under `target/ptxas/<version>/`, which this command fetches the first
@@ -20,6 +21,9 @@ use crate::util::{display_path, output, run, workspace_root, Result};
 #[allow(dead_code)]
 mod digest;
 
+#[path = "../../kernels-ptx/cubin/src/manifest.rs"]
+mod manifest;
+
 /// The `ptxas` release the committed cubins are built with.
 pub const PTXAS_VERSION: &str = "12.9.86";
 
@@ -30,7 +34,8 @@ const PTXAS_WHEEL: (&str, &str) = ("nvidia-cuda-nvcc-cu12", "nvidia/cuda_nvcc/bi
 /// the PTX of the same architecture.
 pub const CUBIN_ARCHS: [&str; 1] = ["sm_90"];
 
-/// The folder of the committed cubins and their manifest, relative to the workspace root.
+/// The folder of the committed cubins and their manifest (the crate `mgpu-kernels-cubin`),
+/// relative to the workspace root.
 const CUBIN_DIR: &str = "kernels-ptx/cubin";
 
 /// The manifest's first lines.
@@ -123,7 +128,10 @@ pub fn cubin(check: bool) -> Result<()> {
 pub fn manifest_problems(root: &Path, families: &[String]) -> Result<Vec<String>> {
     let path = root.join(CUBIN_DIR).join("manifest.txt");
     let manifest = fs::read_to_string(&path).unwrap_or_default();
-    let recorded: Vec<_> = manifest.lines().filter_map(digest::manifest_line).collect();
+    let recorded: Vec<_> = manifest
+        .lines()
+        .filter_map(manifest::manifest_line)
+        .collect();
     let mut problems = Vec::new();
     let hint = "rebuild with cargo xtask cubin (cargo xtask ptx does) and commit";
     for family in families {

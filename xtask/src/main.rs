@@ -8,6 +8,7 @@ mod diverge;
 mod gpu;
 mod json;
 mod lint;
+mod package;
 mod ptx;
 mod util;
 
@@ -24,7 +25,8 @@ commands:
                       (local memory, .extern .func, .version too high, divergent
                       barriers), or the cubin manifest records other PTX
   ptx --out DIR       write the PTX into DIR instead (variants for MGPU_PTX_DIR)
-  cubin               rebuild kernels-ptx/cubin/<family>_sm_90.cubin from the committed
+  cubin               rebuild kernels-ptx/cubin/<family>_sm_90.cubin (the crate
+                      mgpu-kernels-cubin) from the committed
                       PTX with ptxas 12.9.86 (fetched from PyPI, or $MGPU_PTXAS), and
                       their manifest (cargo xtask ptx does this after the PTX)
   cubin --check       rebuild them in target/ and fail if a committed cubin differs
@@ -36,6 +38,9 @@ commands:
                       every GPU test under compute-sanitizer (memcheck, racecheck,
                       synccheck, initcheck, or LIST), sizes capped: the bundle's
                       run.sh --sanitize, built into target/bundle-sanitize
+  package [ARGS..]    cargo package every publishable crate (each built from its
+                      package) and fail when one is over crates.io's 10 MiB; ARGS go
+                      to cargo package (e.g. --allow-dirty)
   bundle [--out DIR]  stripped demo, benchmark and GPU test binaries + run.sh in DIR
                       (default bundle/), for a GPU machine without Rust
   help                this text";
@@ -69,6 +74,7 @@ fn dispatch(args: &[String]) -> util::Result<()> {
         },
         Some("test-gpu") => gpu::test_gpu(gpu::parse_args(rest)?),
         Some("bundle") => bundle::bundle(parse_bundle_args(rest)?),
+        Some("package") => package::package(rest),
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
             Ok(())

@@ -54,6 +54,11 @@
 //! # Ok::<(), mgpu::Error>(())
 //! ```
 
+// The README's example (what crates.io shows) is a doctest too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod algorithms;
 mod backend;
 mod buffer;
