@@ -735,7 +735,7 @@ macro_rules! kernel_set {
 
 /// A family crate's root, after its `pub mod device; pub mod kernels;`: declares `mod
 /// host;` (the file `src/host.rs`, compiled for the host only), re-exports its items at
-/// the crate root, and names this crate `__core`, the path the family's exported macros
+/// the crate root, and names this crate's items `__core`, the path the family's exported macros
 /// (its instance list and entry points) reach the kit through.
 ///
 /// # Examples
@@ -759,6 +759,6 @@ macro_rules! family_crate {
         pub use host::*;
 
         #[doc(hidden)]
-        pub use $crate as __core;
+        pub use $crate::__kit as __core;
     };
 }

@@ -93,6 +93,14 @@ pub use nvptx::NvptxCta;
 #[doc(hidden)]
 pub use paste as __paste;
 
+/// Everything public in this crate, under one path: `family_crate!` re-exports it as a
+/// family's `__core`, the path the family's exported macros reach the kit through (a
+/// module, because `use $crate as name` needs a newer compiler than our rust-version).
+#[doc(hidden)]
+pub mod __kit {
+    pub use crate::*;
+}
+
 /// Marker re-exported so `kernel_entry!` expansions need no direct dependency on core.
 #[doc(hidden)]
 pub mod __private {
