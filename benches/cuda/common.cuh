@@ -1,8 +1,12 @@
-// What the plain-CUDA benchmarks share (bounds.cu, peers.cu): checked CUDA calls and the
+// What the plain-CUDA benchmarks share (bounds.cu, peers.cu): checked CUDA calls, the
 // timing method of ../../shared/ANCHORS.md (median of 15 timed calls after 2 warm-ups,
-// CUDA events).
+// CUDA events), mgpu-bench's input generators (a port of benches/src/lib.rs's `Rng`,
+// `CountDist` and `counts_covering`, bit-identical), and the minimal-traffic kernels of
+// the `bound` rows.
 #pragma once
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -18,7 +22,7 @@
     } while (0)
 
 // Median time of f() in ms over 15 calls after 2 warm-ups.
-template <class F> float median_ms(F f) {
+template <class F> float median_ms(F&& f) {
     std::vector<float> t;
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
@@ -37,4 +41,150 @@ template <class F> float median_ms(F f) {
     cudaEventDestroy(b);
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
+}
+
+// ---- mgpu-bench's inputs (benches/src/lib.rs), bit for bit ------------------------------
+
+// splitmix64, as `mgpu_benches::Rng`.
+struct Rng {
+    uint64_t s;
+    explicit Rng(uint64_t seed) : s(seed) {}
+    uint64_t next_u64() {
+        s += 0x9E3779B97F4A7C15ull;
+        uint64_t z = s;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [0, bound).
+    uint64_t below(uint64_t bound) {
+        return (uint64_t)(((unsigned __int128)next_u64() * bound) >> 64);
+    }
+    // Uniform in [0, 1).
+    double unit() { return (double)(next_u64() >> 11) / (double)(1ull << 53); }
+};
+
+// `CountDist::Uniform { max }` and `CountDist::Pareto { mean }` (the heavy-tailed one is
+// not needed here).
+struct CountDist {
+    bool pareto;
+    uint32_t param;  // max (uniform) or mean (Pareto)
+    static CountDist uniform(uint32_t max) { return {false, max}; }
+    static CountDist pareto_mean(uint32_t mean) { return {true, mean}; }
+    uint32_t draw(Rng& rng) const {
+        if (!pareto) return (uint32_t)rng.below((uint64_t)param + 1);
+        double u = 1.0 - rng.unit();  // (0, 1]
+        double x = (double)param / 3.0 / std::pow(u, 1.0 / 1.5);
+        double f = std::floor(x);
+        uint64_t v = f >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)f;  // Rust's `as u64`
+        return (uint32_t)std::min<uint64_t>(v, 1ull << 20);
+    }
+};
+
+// Counts drawn from `dist` until they cover exactly `total` items (the last one cut).
+inline std::vector<uint32_t> counts_covering(size_t total, CountDist dist, Rng& rng) {
+    std::vector<uint32_t> counts;
+    size_t left = total;
+    while (left > 0) {
+        size_t c = std::min<size_t>(dist.draw(rng), left);
+        counts.push_back((uint32_t)c);
+        left -= c;
+    }
+    return counts;
+}
+
+// Exclusive scan of counts in place (`mgpu_cpu::scan_counts_exclusive_in_place`).
+inline void scan_exclusive_in_place(std::vector<uint32_t>& c) {
+    uint32_t sum = 0;
+    for (auto& x : c) {
+        uint32_t v = x;
+        x = sum;
+        sum += v;
+    }
+}
+
+// ---- minimal-traffic kernels ------------------------------------------------------------
+
+// Reads `in_vecs` and writes `out_vecs` 16-byte vectors, grid-stride, four vectors in
+// flight per thread: a row's minimal traffic as one read stream and one write stream. Each
+// store writes the running XOR of what the thread has read; the final store (never taken
+// on the zero inputs the benchmarks use) keeps the loads that no regular store depends
+// on. `out` holds at least one vector.
+__global__ void __launch_bounds__(256) stream_bound(const int4* __restrict__ in, size_t in_vecs,
+                                                    int4* __restrict__ out, size_t out_vecs) {
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const size_t end = in_vecs > out_vecs ? in_vecs : out_vecs;
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    int4 acc{0, 0, 0, 0};
+    for (; i + 3 * stride < end; i += 4 * stride) {
+        int4 v[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            size_t j = i + k * stride;
+            v[k] = j < in_vecs ? in[j] : int4{0, 0, 0, 0};
+        }
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            size_t j = i + k * stride;
+            acc.x ^= v[k].x, acc.y ^= v[k].y, acc.z ^= v[k].z, acc.w ^= v[k].w;
+            if (j < out_vecs) out[j] = acc;
+        }
+    }
+    for (; i < end; i += stride) {
+        if (i < in_vecs) {
+            int4 v = in[i];
+            acc.x ^= v.x, acc.y ^= v.y, acc.z ^= v.z, acc.w ^= v.w;
+        }
+        if (i < out_vecs) out[i] = acc;
+    }
+    if (acc.x == 0x7eadbeef && acc.y == 0x1234567 && acc.z == -5 && acc.w == 0x0f0f0f0f) out[0] = acc;
+}
+
+// CSR SpMV's minimal traffic: n = 4 * quads nonzeros (values as 16-byte pairs, columns as
+// 16-byte quads, both streamed with evict-first loads so that they leave L2 to the vector),
+// each value times its gathered vector element x[col], summed per thread, four quads (16
+// gathers) in flight; then the row starts read (`csr_vecs` 16-byte vectors) and the
+// results written (`y_vecs` 16-byte pairs of doubles), each result depending on the sum
+// and a row start.
+__device__ __forceinline__ double spmv_quad(const double2* __restrict__ vals,
+                                            const int4* __restrict__ cols,
+                                            const double* __restrict__ x, size_t q) {
+    int4 c = __ldcs(cols + q);
+    double2 a = __ldcs(vals + 2 * q), b = __ldcs(vals + 2 * q + 1);
+    return a.x * __ldg(x + c.x) + a.y * __ldg(x + c.y) + b.x * __ldg(x + c.z) + b.y * __ldg(x + c.w);
+}
+
+__global__ void __launch_bounds__(256) spmv_bound(const double2* __restrict__ vals,
+                                                  const int4* __restrict__ cols,
+                                                  const double* __restrict__ x, size_t quads,
+                                                  const int4* __restrict__ csr, size_t csr_vecs,
+                                                  double2* __restrict__ y, size_t y_vecs) {
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    double acc = 0;
+    for (; q + 3 * stride < quads; q += 4 * stride) {
+        double p[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) p[k] = spmv_quad(vals, cols, x, q + k * stride);
+        acc += (p[0] + p[1]) + (p[2] + p[3]);
+    }
+    for (; q < quads; q += stride) acc += spmv_quad(vals, cols, x, q);
+    const size_t end = csr_vecs > y_vecs ? csr_vecs : y_vecs;
+    double keep = 0;
+    for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < end; j += stride) {
+        int4 r = j < csr_vecs ? csr[j] : int4{0, 0, 0, 0};
+        double2 v = make_double2(acc + r.x + r.z, acc + r.y + r.w);
+        if (j < y_vecs) y[j] = v;
+        else keep += v.x + v.y;
+    }
+    if (keep == 1.25e300 || acc == 1.25e300) y[0] = make_double2(keep, acc);  // keeps every load
+}
+
+// Blocks of 256 threads that `kernel` keeps resident on the whole device (one wave).
+template <class K> int resident_grid(K kernel) {
+    int dev, sms, per;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, 256, 0));
+    return sms * std::max(per, 1);
 }
