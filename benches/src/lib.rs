@@ -4,8 +4,11 @@
 //! calls after 2 warm-ups with CUDA events, and the **copy ratio**, the median time over the
 //! median time of a device-to-device copy of `n` 4-byte elements in the same process) and
 //! the criterion benches of the CPU backend. This library holds what the binary shares:
-//! input generators, the row type and the CSV/JSON/SVG writers, and the cold-start
-//! table ([`ColdRow`], [`COLD_START_OPS`]).
+//! input generators, the row type and the CSV/JSON/SVG writers, the cold-start
+//! table ([`ColdRow`], [`COLD_START_OPS`]), and the side-by-side report of mgpu and its
+//! peers ([`report`]: `mgpu-bench --peers FILE` reads the output of `benches/cuda/peers.cu`
+//! with [`parse_peers`] and writes [`Report`]'s CSV, JSON, markdown table and per-family
+//! SVG charts).
 //!
 //! # Examples
 //!
@@ -19,6 +22,17 @@
 //! ```
 
 use std::fmt::Write as _;
+
+use svg::{svg_bar, svg_open, xml_escape};
+use table::{case_fields, csv_table, json_table, Field, CASE_COLUMNS};
+
+pub mod report;
+mod svg;
+mod table;
+
+pub use report::{
+    civil_date, family_of, parse_peers, today, Peers, Report, ReportRow, BOUND, FAMILIES, MGPU,
+};
 
 /// Deterministic pseudo-random numbers (splitmix64), so every run benchmarks the same input.
 pub struct Rng(u64);
@@ -92,6 +106,36 @@ impl Row {
             gbps: bytes as f64 / (median_ms * 1e-3) / 1e9,
         }
     }
+
+    /// The column names of [`to_csv`] and [`to_json`], in the order of the row's fields.
+    ///
+    /// ```
+    /// assert_eq!(mgpu_benches::Row::COLUMNS[6], "copy_ratio");
+    /// ```
+    pub const COLUMNS: [&str; 9] = [
+        CASE_COLUMNS[0],
+        CASE_COLUMNS[1],
+        CASE_COLUMNS[2],
+        CASE_COLUMNS[3],
+        "median_ms",
+        "copy_ms",
+        "copy_ratio",
+        "elems_per_s",
+        "gb_per_s",
+    ];
+
+    /// The row's fields, formatted, in the order of [`Row::COLUMNS`].
+    fn fields(&self) -> Vec<Field<'_>> {
+        let mut f = case_fields(&self.op, &self.ty, &self.input, self.n);
+        f.extend([
+            Field::Num(format!("{:.6}", self.median_ms)),
+            Field::Num(format!("{:.6}", self.copy_ms)),
+            Field::Num(format!("{:.4}", self.copy_ratio)),
+            Field::Num(format!("{:.4e}", self.elems_per_s)),
+            Field::Num(format!("{:.2}", self.gbps)),
+        ]);
+        f
+    }
 }
 
 /// The median of `xs` (sorted in place).
@@ -109,6 +153,20 @@ pub fn median(xs: &mut [f64]) -> f64 {
     }
 }
 
+/// `n` as `2^k` when it is a power of two, else in decimal.
+///
+/// ```
+/// assert_eq!(mgpu_benches::size_label(1 << 24), "2^24");
+/// assert_eq!(mgpu_benches::size_label(1000), "1000");
+/// ```
+pub fn size_label(n: usize) -> String {
+    if n.is_power_of_two() {
+        format!("2^{}", n.trailing_zeros())
+    } else {
+        n.to_string()
+    }
+}
+
 /// The rows as CSV (RFC 4180: text fields quoted, since inputs such as `uniform[0,16)`
 /// hold commas).
 ///
@@ -118,88 +176,54 @@ pub fn median(xs: &mut [f64]) -> f64 {
 /// assert!(line.starts_with("\"reduce\",\"i32\",\"uniform[0,16)\",4,"), "{line}");
 /// ```
 pub fn to_csv(rows: &[Row]) -> String {
-    let q = |t: &str| format!("\"{}\"", t.replace('"', "\"\""));
-    let mut s = String::from("op,type,input,n,median_ms,copy_ms,copy_ratio,elems_per_s,gb_per_s\n");
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{:.6},{:.6},{:.4},{:.4e},{:.2}",
-            q(&r.op),
-            q(&r.ty),
-            q(&r.input),
-            r.n,
-            r.median_ms,
-            r.copy_ms,
-            r.copy_ratio,
-            r.elems_per_s,
-            r.gbps
-        );
-    }
-    s
+    let fields: Vec<_> = rows.iter().map(Row::fields).collect();
+    csv_table(&Row::COLUMNS, &fields)
 }
 
-/// The rows as a JSON array (with the device name).
+/// The rows as a JSON document, `{"device": ..., "rows": [{...}, ...]}` (strings escaped).
 ///
 /// ```
 /// let r = mgpu_benches::Row::new("reduce", "i32", "u", 4, 1.0, 2.0, 16);
-/// assert!(mgpu_benches::to_json("H100", &[r]).contains("\"copy_ratio\": 0.5000"));
+/// let json = mgpu_benches::to_json("H100 \"SXM\"", &[r]);
+/// assert!(json.contains("\"copy_ratio\": 0.5000"));
+/// assert!(json.contains("\"device\": \"H100 \\\"SXM\\\"\","));
 /// ```
 pub fn to_json(device: &str, rows: &[Row]) -> String {
-    let mut s = format!(
-        "{{\n  \"device\": \"{}\",\n  \"rows\": [\n",
-        device.replace('"', "'")
-    );
-    for (i, r) in rows.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "    {{\"op\": \"{}\", \"type\": \"{}\", \"input\": \"{}\", \"n\": {}, \"median_ms\": {:.6}, \"copy_ms\": {:.6}, \"copy_ratio\": {:.4}, \"elems_per_s\": {:.4e}, \"gb_per_s\": {:.2}}}{}",
-            r.op,
-            r.ty,
-            r.input,
-            r.n,
-            r.median_ms,
-            r.copy_ms,
-            r.copy_ratio,
-            r.elems_per_s,
-            r.gbps,
-            if i + 1 < rows.len() { "," } else { "" }
-        );
-    }
-    s.push_str("  ]\n}\n");
-    s
+    let fields: Vec<_> = rows.iter().map(Row::fields).collect();
+    json_table(&[("device", device)], &Row::COLUMNS, &fields)
 }
 
 /// A horizontal bar chart of throughput (GB/s), one bar per row, as SVG.
 ///
 /// ```
 /// let r = mgpu_benches::Row::new("reduce", "i32", "u", 4, 1.0, 2.0, 16);
-/// assert!(mgpu_benches::to_svg("H100", &[r]).starts_with("<svg"));
+/// let svg = mgpu_benches::to_svg("H100 <SXM>", &[r]);
+/// assert!(svg.starts_with("<svg") && svg.contains("H100 &lt;SXM&gt;"));
 /// ```
 pub fn to_svg(device: &str, rows: &[Row]) -> String {
-    let bar_h = 18;
-    let left = 360;
+    let bar_h = 18.0;
+    let left = 360.0;
     let width = 900;
-    let height = 40 + rows.len() * (bar_h + 6) + 20;
+    let height = 40 + rows.len() * 24 + 20;
     let max = rows.iter().map(|r| r.gbps).fold(1.0, f64::max);
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"monospace\" font-size=\"12\">\n<text x=\"10\" y=\"20\" font-size=\"14\">mgpu throughput on {} (GB/s moved; label: copy ratio)</text>\n",
-        device.replace('<', "")
+    let mut s = svg_open(
+        width,
+        height,
+        &format!("mgpu throughput on {device} (GB/s moved; label: copy ratio)"),
     );
     for (i, r) in rows.iter().enumerate() {
-        let y = 36 + i * (bar_h + 6);
-        let w = ((width - left - 80) as f64 * r.gbps / max).max(1.0);
+        let y = 36.0 + i as f64 * (bar_h + 6.0);
+        let w = ((width as f64 - left - 80.0) * r.gbps / max).max(1.0);
         let _ = writeln!(
             s,
-            "<text x=\"10\" y=\"{}\">{} {} n=2^{:.0}</text><rect x=\"{left}\" y=\"{y}\" width=\"{w:.0}\" height=\"{bar_h}\" fill=\"#4a7ab5\"/><text x=\"{:.0}\" y=\"{}\">{:.0} GB/s ({:.2})</text>",
-            y + 13,
-            r.op,
-            r.ty,
-            (r.n as f64).log2(),
-            left as f64 + w + 4.0,
-            y + 13,
-            r.gbps,
-            r.copy_ratio
+            "<text x=\"10\" y=\"{}\">{} {} n={}</text>",
+            y + 13.0,
+            xml_escape(&r.op),
+            xml_escape(&r.ty),
+            size_label(r.n)
         );
+        let label = format!("{:.0} GB/s ({:.2})", r.gbps, r.copy_ratio);
+        svg_bar(&mut s, left, y, w, bar_h, "#4a7ab5", &r.input, &label);
     }
     s.push_str("</svg>\n");
     s
@@ -315,23 +339,24 @@ fn ms_or_failed(v: Option<f64>) -> String {
 /// );
 /// ```
 pub fn cold_start_csv(rows: &[ColdRow]) -> String {
-    let q = |t: &str| format!("\"{}\"", t.replace('"', "\"\""));
-    let f = |v: &Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
-    let mut s = String::from("op,type,n");
+    let mut columns = vec!["op".to_string(), "type".into(), "n".into()];
     for what in ["first_call_ms", "process_ms"] {
-        for load in COLD_LOADS {
-            let _ = write!(s, ",{what}_{load}");
-        }
+        columns.extend(COLD_LOADS.map(|load| format!("{what}_{load}")));
     }
-    s.push('\n');
-    for r in rows {
-        let _ = write!(s, "{},{},{}", q(&r.op), q(&r.ty), r.n);
-        for v in r.first_call_ms.iter().chain(&r.process_ms) {
-            let _ = write!(s, ",{}", f(v));
-        }
-        s.push('\n');
-    }
-    s
+    let fields: Vec<Vec<Field>> = rows
+        .iter()
+        .map(|r| {
+            let mut f = vec![
+                Field::Text(&r.op),
+                Field::Text(&r.ty),
+                Field::Num(r.n.to_string()),
+            ];
+            let ms = |v: &Option<f64>| Field::Num(v.map(|v| format!("{v:.3}")).unwrap_or_default());
+            f.extend(r.first_call_ms.iter().chain(&r.process_ms).map(ms));
+            f
+        })
+        .collect();
+    csv_table(&columns, &fields)
 }
 
 /// The cold-start rows as a plain-text table for the terminal: the first call's ms per
@@ -356,8 +381,7 @@ pub fn cold_start_table(rows: &[ColdRow]) -> String {
     }
     s.push('\n');
     for r in rows {
-        let n = format!("2^{:.0}", (r.n as f64).log2());
-        let _ = write!(s, "{:<22} {:<5} {n:>5}", r.op, r.ty);
+        let _ = write!(s, "{:<22} {:<5} {:>5}", r.op, r.ty, size_label(r.n));
         for &v in r.first_call_ms.iter().chain(&r.process_ms) {
             let _ = write!(s, " {:>20}", ms_or_failed(v));
         }

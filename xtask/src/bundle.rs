@@ -1,6 +1,7 @@
 //! `cargo xtask bundle [--out DIR]`: stripped release demo, benchmark and GPU test
 //! binaries plus a `run.sh`, in one folder that runs on a GPU machine without Rust
-//! (DESIGN.md §6).
+//! (DESIGN.md §6), and the CUDA sources of the benchmark's peers (`benches/cuda/*.cu`,
+//! `*.cuh`, into `cuda/`), which `run.sh --peers` builds there with nvcc.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -22,6 +23,12 @@ const DEMO: (&str, &str) = ("mgpu-demo", "mgpu-demo");
 
 /// The GPU benchmark: (package, bin). Skipped with a warning while it does not exist.
 const BENCH: (&str, &str) = ("mgpu-benches", "mgpu-bench");
+
+/// The CUDA sources of the benchmark's peers and bound kernels, relative to the workspace.
+const CUDA_SOURCES: &str = "benches/cuda";
+
+/// Where the bundle keeps them (`run.sh --peers` builds `cuda/peers` there).
+const BUNDLE_CUDA: &str = "cuda";
 
 /// A test executable that cargo built.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +134,12 @@ pub fn bundle(out: Option<PathBuf>) -> Result<()> {
         eprintln!("warning: no test executable has an ignored (GPU) test");
     }
 
+    let sources = copy_cuda_sources(&root.join(CUDA_SOURCES), &out.join(BUNDLE_CUDA))?;
+    eprintln!(
+        "xtask: {BUNDLE_CUDA}/: {} (built by run.sh --peers)",
+        sources.join(", ")
+    );
+
     let script = out.join("run.sh");
     fs::write(&script, run_script(&test_names, &large_only, with_bench))
         .map_err(|e| format!("{}: {e}", script.display()))?;
@@ -134,11 +147,13 @@ pub fn bundle(out: Option<PathBuf>) -> Result<()> {
 
     let size = dir_size(&out)?;
     eprintln!(
-        "xtask: bundle {}: {} + {} test binar{} + run.sh, {}",
+        "xtask: bundle {}: {} + {} test binar{} + {} CUDA source{} + run.sh, {}",
         display_path(&out),
         copied.join(" + "),
         test_names.len(),
         if test_names.len() == 1 { "y" } else { "ies" },
+        sources.len(),
+        plural(sources.len()),
         mib(size)
     );
     let packed = pack(&out)?;
@@ -207,9 +222,13 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// Creates `out`, removing what an earlier bundle left there (`run.sh`, the demo,
-/// the benchmark, `test-*`); other files are left alone.
+/// the benchmark, `test-*`, the `cuda/` folder); other files are left alone.
 fn prepare_out_dir(out: &Path) -> Result<()> {
     fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let cuda = out.join(BUNDLE_CUDA);
+    if cuda.is_dir() {
+        fs::remove_dir_all(&cuda).map_err(|e| format!("{}: {e}", cuda.display()))?;
+    }
     for entry in fs::read_dir(out).map_err(|e| format!("{}: {e}", out.display()))? {
         let entry = entry.map_err(|e| format!("{}: {e}", out.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -404,6 +423,32 @@ pub fn count_large_tests(listing: &str) -> usize {
         .count()
 }
 
+/// Whether a file name is a CUDA source the bundle carries (`.cu`, `.cuh`).
+fn is_cuda_source(name: &str) -> bool {
+    name.ends_with(".cu") || name.ends_with(".cuh")
+}
+
+/// Copies the CUDA sources of folder `from` (not its subfolders, nor what was built there)
+/// into `to`, created here; returns their names, sorted. A few tens of KiB.
+fn copy_cuda_sources(from: &Path, to: &Path) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
+        let entry = entry.map_err(|e| format!("{}: {e}", from.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if is_cuda_source(&name) && entry.path().is_file() {
+            names.push(name);
+        }
+    }
+    names.sort();
+    fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    for name in &names {
+        let (src, dst) = (from.join(name), to.join(name));
+        fs::copy(&src, &dst)
+            .map_err(|e| format!("copy {} to {}: {e}", src.display(), dst.display()))?;
+    }
+    Ok(names)
+}
+
 /// Copies an executable into the bundle, keeping its permissions.
 fn copy_exe(from: &Path, to: &Path) -> Result<()> {
     fs::copy(from, to).map_err(|e| format!("copy {} to {}: {e}", from.display(), to.display()))?;
@@ -486,6 +531,38 @@ Finished something
         let listing = "gpu::scan_u32: test\ngpu::scan_f64: test\n\n2 tests, 0 benchmarks\n";
         assert_eq!(count_listed_tests(listing), 2);
         assert_eq!(count_listed_tests("\n0 tests, 0 benchmarks\n"), 0);
+    }
+
+    #[test]
+    fn copies_the_cuda_sources_alone() {
+        let dir = std::env::temp_dir().join(format!("mgpu-xtask-cuda-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let (from, to) = (dir.join("cuda-src"), dir.join("bundle/cuda"));
+        fs::create_dir_all(from.join("sub.cu")).unwrap();
+        for name in [
+            "peers.cu",
+            "common.cuh",
+            "bounds.cu",
+            "peers",
+            "notes.md",
+            "x.cu.bak",
+        ] {
+            fs::write(from.join(name), name).unwrap();
+        }
+        let names = copy_cuda_sources(&from, &to).unwrap();
+        assert_eq!(names, ["bounds.cu", "common.cuh", "peers.cu"]);
+        let mut copied: Vec<String> = fs::read_dir(&to)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        copied.sort();
+        assert_eq!(copied, names);
+        assert_eq!(fs::read_to_string(to.join("peers.cu")).unwrap(), "peers.cu");
+        // A new bundle starts from an empty cuda/ folder.
+        fs::write(to.join("peers"), "built on the GPU machine").unwrap();
+        prepare_out_dir(&dir.join("bundle")).unwrap();
+        assert!(!to.exists());
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

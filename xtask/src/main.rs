@@ -42,7 +42,8 @@ commands:
                       package) and fail when one is over crates.io's 10 MiB; ARGS go
                       to cargo package (e.g. --allow-dirty)
   bundle [--out DIR]  stripped demo, benchmark and GPU test binaries + run.sh in DIR
-                      (default bundle/), for a GPU machine without Rust
+                      (default bundle/), with the CUDA peers and bounds sources in
+                      DIR/cuda/ (run.sh --peers), for a GPU machine without Rust
   help                this text";
 
 /// Parses the command line, runs the command and turns an error into exit code 1.

@@ -13,14 +13,22 @@
 //! context, fills a 2^20 input, and times from just before the call to after a
 //! synchronize. Prints a table and writes `cold_start.csv` to `--out DIR`.
 //!
-//! Usage: `mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING] [--cold-start]`
-//! (`--out DIR` is created when missing).
+//! `--peers FILE` adds the side-by-side report: FILE is the output of the peers binary
+//! (`benches/cuda/peers.cu`: CUB, cuSPARSE and each row's bound, timed the same way), read
+//! and checked before anything is measured ([`parse_peers`]). After mgpu's rows it writes
+//! [`Report`]'s `report.csv`, `report.json`, `report.md` (the markdown table, also
+//! printed) and `report-<family>.svg` for each family with a row, besides the `bench.*`
+//! files; it warns when the peers ran on another GPU. `bundle/run.sh --peers` builds and
+//! runs the peers, then this.
+//!
+//! Usage: `mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING] [--peers FILE]
+//! [--cold-start]` (`--out DIR` is created when missing).
 
 use cudarc::driver::sys::CUevent_flags;
 use mgpu_benches::{
-    cold_start_csv, cold_start_table, counts_covering, median, parse_cold_ms, random_layout,
-    to_csv, to_json, to_svg, ColdRow, CountDist, Rng, Row, COLD_LOADS, COLD_MS_PREFIX,
-    COLD_START_LOG2, COLD_START_OPS,
+    cold_start_csv, cold_start_table, counts_covering, median, parse_cold_ms, parse_peers,
+    random_layout, to_csv, to_json, to_svg, today, ColdRow, CountDist, Peers, Report, Rng, Row,
+    COLD_LOADS, COLD_MS_PREFIX, COLD_START_LOG2, COLD_START_OPS,
 };
 use mgpu_core::{Element, EqualTo, Less, Plus};
 use mgpu_runtime::{Context, Device, DeviceVec, Pending, Result};
@@ -766,11 +774,46 @@ fn cold_start(out_dir: &std::path::Path, only: Option<&str>) -> bool {
         .all(|r| r.first_call_ms.iter().all(Option::is_some))
 }
 
+/// `--peers FILE`: the peers' output, read and parsed before anything is measured; exits
+/// when it cannot be.
+fn read_peers(path: &str) -> Peers {
+    let parsed = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {path}: {e}"))
+        .and_then(|text| parse_peers(&text).map_err(|e| format!("{path}: {e}")));
+    parsed.unwrap_or_else(|e| {
+        eprintln!("mgpu-bench --peers: {e}");
+        std::process::exit(1);
+    })
+}
+
+/// Writes mgpu's rows with the peers' as `report.csv`, `report.json`, `report.md` and
+/// `report-<family>.svg` through `write`, and prints the markdown table.
+fn write_report(device: &str, rows: &[Row], peers: &Peers, write: impl Fn(&str, String)) {
+    let report = Report::new(device, &today(), rows, peers);
+    let kept = report.rows.len() - rows.len();
+    if kept < peers.rows.len() {
+        println!(
+            "report: {} of the peers' {} rows left out (families or sizes not measured here)",
+            peers.rows.len() - kept,
+            peers.rows.len()
+        );
+    }
+    let table = report.markdown();
+    print!("{table}");
+    write("report.csv", report.csv());
+    write("report.json", report.json());
+    write("report.md", table);
+    for family in report.families() {
+        write(&format!("report-{family}.svg"), report.svg(family));
+    }
+}
+
 fn main() {
     let mut out_dir = String::from(".");
     let mut sizes = vec![20u32, 24, 27];
     let mut only = None;
     let mut cold = false;
+    let mut peers_file = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -799,10 +842,13 @@ fn main() {
                     .collect()
             }
             "--only" => only = args.next(),
+            "--peers" => peers_file = Some(args.next().expect("--peers FILE")),
             _ => {
                 eprintln!(
                     "usage: mgpu-bench [--out DIR] [--sizes 20,24,27] [--only SUBSTRING] \
-                     [--cold-start]"
+                     [--peers FILE] [--cold-start]\n  \
+                     --peers FILE: the output of benches/cuda/peers.cu; adds report.csv, \
+                     report.json, report.md and report-<family>.svg to --out"
                 );
                 std::process::exit(2);
             }
@@ -812,6 +858,11 @@ fn main() {
         eprintln!("mgpu-bench: cannot create --out {out_dir}: {e}");
         std::process::exit(1);
     }
+    if cold && peers_file.is_some() {
+        eprintln!("mgpu-bench: --peers goes with the benchmark rows, not --cold-start");
+        std::process::exit(2);
+    }
+    let peers = peers_file.as_deref().map(read_peers);
     if cold {
         let ok = cold_start(std::path::Path::new(&out_dir), only.as_deref());
         std::process::exit(if ok { 0 } else { 1 });
@@ -829,6 +880,13 @@ fn main() {
         "device: {} (sm_{}{}, {} SMs)",
         info.name, info.compute_capability.0, info.compute_capability.1, info.sm_count
     );
+    if let Some(p) = peers.as_ref().filter(|p| !p.same_device(&info.name)) {
+        eprintln!(
+            "mgpu-bench: warning: the peers ran on {:?}, mgpu runs on {:?}: their copy ratios \
+             are from another GPU",
+            p.device, info.name
+        );
+    }
     let mut b = Bench {
         ctx: &ctx,
         rows: Vec::new(),
@@ -876,4 +934,7 @@ fn main() {
     write("bench.csv", to_csv(&b.rows));
     write("bench.json", to_json(&info.name, &b.rows));
     write("bench.svg", to_svg(&info.name, &b.rows));
+    if let Some(peers) = &peers {
+        write_report(&info.name, &b.rows, peers, write);
+    }
 }

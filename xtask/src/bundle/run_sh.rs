@@ -1,6 +1,6 @@
 //! The bundle's `run.sh`: the script that runs the demo, the GPU test binaries and the
-//! benchmark on a GPU machine without Rust, with its `--sanitize`, `--large` and `--cold`
-//! modes.
+//! benchmark on a GPU machine without Rust, with its `--sanitize`, `--large`, `--cold` and
+//! `--peers` modes.
 
 /// The sanitizer tools of `run.sh --sanitize`, in the order they run.
 pub const SANITIZER_TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
@@ -62,12 +62,7 @@ fn cold_branch(with_bench: bool) -> String {
     if with_bench {
         s.push_str(
             r#"    if [ -x ./mgpu-bench ]; then
-        if run_bench --cold-start; then
-            passed=$((passed + 1))
-        else
-            failed=$((failed + 1))
-            failed_names+=("mgpu-bench --cold-start")
-        fi
+        counted "mgpu-bench --cold-start" run_bench --cold-start
     fi
 "#,
         );
@@ -79,6 +74,60 @@ fn cold_branch(with_bench: bool) -> String {
     printf '%s\n' "${cold_summary[@]}"
 "#,
     );
+    s
+}
+
+/// The nvcc command line of `run.sh --peers` after the compiler, run in the bundle folder:
+/// the peers binary from the bundle's `cuda/peers.cu` (H100 and H200: sm_90).
+pub const PEERS_NVCC_ARGS: &str = "-O3 -arch=sm_90 -o cuda/peers cuda/peers.cu -lcusparse";
+
+/// The `--peers` branch of `run.sh` (an `elif` of its mode test): builds the peers
+/// (`benches/cuda/peers.cu`, carried in the bundle's `cuda/`) with `${NVCC:-nvcc}`, else
+/// `/usr/local/cuda/bin/nvcc`, runs them at the `--sizes` of the bench arguments (else
+/// their default) into `${OUT:-.}/peers.tsv`, and then, when the bundle has the benchmark,
+/// `mgpu-bench --peers ${OUT:-.}/peers.tsv --out ${OUT:-.}` with the bench arguments. A
+/// missing nvcc or peers source stops the script (exit 2); a failed build or peers run
+/// (a `MISMATCH`) counts as a failure and skips the benchmark.
+fn peers_branch(with_bench: bool) -> String {
+    let mut s = String::from(
+        r#"elif [ "$mode" = peers ]; then
+    nvcc="${NVCC:-nvcc}"
+    if ! command -v "$nvcc" >/dev/null 2>&1; then
+        if [ -z "${NVCC:-}" ] && [ -x /usr/local/cuda/bin/nvcc ]; then
+            nvcc=/usr/local/cuda/bin/nvcc
+        else
+            echo "run.sh: nvcc not found ($nvcc, /usr/local/cuda/bin/nvcc): --peers builds cuda/peers.cu with the CUDA toolkit; install it or set NVCC" >&2
+            exit 2
+        fi
+    fi
+    if [ ! -f cuda/peers.cu ]; then
+        echo "run.sh: this bundle has no cuda/peers.cu; make it again with cargo xtask bundle" >&2
+        exit 2
+    fi
+    mkdir -p "${OUT:-.}"
+    # The peers' sizes: the --sizes of the bench arguments, else the peers' default.
+    peers_args=()
+    for ((i = 0; i + 1 < ${#bench_args[@]}; i++)); do
+        if [ "${bench_args[i]}" = --sizes ]; then
+            peers_args=(--sizes "${bench_args[i + 1]}")
+        fi
+    done
+"#,
+    );
+    s.push_str(&format!(
+        "    echo \"== $nvcc {PEERS_NVCC_ARGS}\"\n    if counted \"nvcc cuda/peers.cu\" \"$nvcc\" {PEERS_NVCC_ARGS} \\\n        && counted cuda/peers run_peers ${{peers_args[@]+\"${{peers_args[@]}}\"}}; then\n"
+    ));
+    if with_bench {
+        s.push_str(
+            "        counted \"mgpu-bench --peers\" run_bench --peers \"${OUT:-.}/peers.tsv\"\n",
+        );
+    } else {
+        s.push_str(
+            "        echo \"run.sh: no mgpu-bench in this bundle; no report, the peers' rows \
+             alone are in ${OUT:-.}/peers.tsv\"\n",
+        );
+    }
+    s.push_str("    fi\n");
     s
 }
 
@@ -97,6 +146,12 @@ pub fn run_script(tests: &[String], large_only: &[String], with_bench: bool) -> 
 #                                       kernels from cubins, per-entry PTX and whole-family
 #                                       PTX (MGPU_KERNEL_LOAD=cubin|entry|family), then
 #                                       mgpu-bench --cold-start (each operation's first call)
+#   ./run.sh --peers [--bench-args ARGS...]
+#                                       the side-by-side report: builds cuda/peers.cu
+#                                       (CUB, cuSPARSE, bounds) with ${NVCC:-nvcc} (else
+#                                       /usr/local/cuda/bin/nvcc), runs it at the --sizes of
+#                                       ARGS into ${OUT:-.}/peers.tsv, then mgpu-bench
+#                                       --peers that file ARGS (report.csv, .json, .md, .svg)
 #   ./run.sh --sanitize [--tools LIST]  the demo and every GPU test binary under
 #                                       compute-sanitizer (LIST: comma-separated, default
 #                                       memcheck,racecheck,synccheck,initcheck), sizes
@@ -129,8 +184,9 @@ bench_args=()
         --large) mode=large; shift ;;
         --sanitize) mode=sanitize; shift ;;
         --cold) mode=cold; shift ;;
+        --peers) mode=peers; shift ;;
         --tools) tools="${2:-}"; shift 2 || { echo "run.sh: --tools needs a list" >&2; exit 2; } ;;
-        *) echo "run.sh: unknown argument $1 (usage: ./run.sh [--large | --cold | --sanitize [--tools LIST]] [--bench-args ARGS...])" >&2; exit 2 ;;
+        *) echo "run.sh: unknown argument $1 (usage: ./run.sh [--large | --cold | --peers | --sanitize [--tools LIST]] [--bench-args ARGS...])" >&2; exit 2 ;;
     esac
 done
 
@@ -166,17 +222,36 @@ now_ms() {
     fi
 }
 
+# counted NAME COMMAND [ARGS...]: runs COMMAND and counts it passed, or failed as NAME
+# (saying so); returns its status.
+counted() {
+    local name="$1"
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        local rc=$?
+        echo "run.sh: $name FAILED (exit $rc)"
+        failed=$((failed + 1))
+        failed_names+=("$name")
+        return "$rc"
+    fi
+}
+
 # One test binary: run_test NAME [HARNESS ARGS...]; counts it passed or failed.
 run_test() {
     local t="$1"
     shift
     echo "== $t --ignored --test-threads=1 $*"
-    if "./$t" --ignored --test-threads=1 "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        failed_names+=("$t")
-    fi
+    counted "$t" "./$t" --ignored --test-threads=1 "$@"
+}
+
+# The peers binary of run.sh --peers: run_peers [ARGS...] runs ./cuda/peers ARGS, its
+# output also into ${OUT:-.}/peers.tsv; returns the peers' status.
+run_peers() {
+    echo "== cuda/peers ${*:+$* }> ${OUT:-.}/peers.tsv"
+    ./cuda/peers "$@" | tee "${OUT:-.}/peers.tsv"
+    return "${PIPESTATUS[0]}"
 }
 
 # The benchmark: run_bench [ARGS...] runs ./mgpu-bench ARGS --out ${OUT:-.} and the
@@ -240,6 +315,7 @@ elif [ "$mode" = sanitize ]; then
 "#,
     );
     s.push_str(&cold_branch(with_bench));
+    s.push_str(&peers_branch(with_bench));
     s.push_str(
         r#"else
     echo "== mgpu-demo"
@@ -309,7 +385,7 @@ mod tests {
         assert!(s.contains("elif [ \"$mode\" = cold ]; then"));
         assert!(s.contains("    export CUDA_CACHE_DISABLE=1\n"));
         assert!(s.contains("MGPU_KERNEL_LOAD=$load ./mgpu-demo"));
-        assert!(s.contains("        if run_bench --cold-start; then\n"));
+        assert!(s.contains("        counted \"mgpu-bench --cold-start\" run_bench --cold-start\n"));
         assert!(s.contains("cold_demo.csv"));
         // The other modes are as they were: the cold branch comes before the normal one.
         let cold = s.find("elif [ \"$mode\" = cold ]").unwrap();
@@ -328,20 +404,53 @@ mod tests {
         assert!(s.contains("no mgpu-bench in this bundle; no cold-start table"));
     }
 
+    /// The folder of [`run_stub_bundle`]'s bundle `name`.
+    fn stub_dir(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("mgpu-xtask-run-sh-{name}-{}", std::process::id()))
+    }
+
+    /// Removes the stub bundles of these names.
+    fn remove_stub_dirs(names: &[&str]) {
+        for name in names {
+            let _ = fs::remove_dir_all(stub_dir(name));
+        }
+    }
+
+    /// A stub nvcc: logs its arguments and writes, at its `-o`, a stub peers binary that
+    /// logs its own, prints a device line and a row, and then, when `PEERS_STUB_RC` is set
+    /// and not 0, a `MISMATCH` line and exits with it.
+    const NVCC_STUB: &str = r#"#!/usr/bin/env bash
+echo "nvcc $*" >> "$(dirname "$0")/log"
+out=
+while [ $# -gt 0 ]; do
+    if [ "$1" = -o ]; then out="$2"; fi
+    shift
+done
+cat > "$out" <<'STUB'
+#!/usr/bin/env bash
+echo "peers $*" >> "$(dirname "$0")/../log"
+printf '# device\tStub GPU\nrow\treduce\ti32\tu\t1048576\tcub\t0.01\t1.0\n'
+if [ "${PEERS_STUB_RC:-0}" != 0 ]; then echo "MISMATCH reduce"; exit "$PEERS_STUB_RC"; fi
+STUB
+chmod +x "$out"
+"#;
+
     /// Runs `run.sh` with `args` in a folder of stub binaries (shell scripts that log
-    /// their arguments and the cold-start variables), when bash is there. Returns the exit
-    /// status, the output and the log, or `None` without bash.
+    /// their arguments and the cold-start variables), with `cuda/peers.cu` and the stub
+    /// nvcc `nvcc-stub` (see [`NVCC_STUB`]), when bash is there. `env` is set for it, `{dir}`
+    /// in a value standing for the folder; `NVCC` is unset unless `env` sets it. Returns
+    /// the exit status, the output and the log, or `None` without bash.
     fn run_stub_bundle(
         name: &str,
         with_bench: bool,
         args: &[&str],
+        env: &[(&str, &str)],
     ) -> Option<(i32, String, String, PathBuf)> {
         let bash = Command::new("bash").arg("--version").output().ok()?;
         if !bash.status.success() {
             return None;
         }
-        let dir =
-            std::env::temp_dir().join(format!("mgpu-xtask-run-sh-{name}-{}", std::process::id()));
+        let dir = stub_dir(name);
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         let stub = "#!/usr/bin/env bash\n\
@@ -355,19 +464,27 @@ mod tests {
             fs::write(dir.join(bin), stub).unwrap();
             make_executable(&dir.join(bin)).unwrap();
         }
+        fs::write(dir.join("nvcc-stub"), NVCC_STUB).unwrap();
+        make_executable(&dir.join("nvcc-stub")).unwrap();
+        fs::create_dir_all(dir.join("cuda")).unwrap();
+        fs::write(dir.join("cuda/peers.cu"), "// peers\n").unwrap();
         fs::write(
             dir.join("run.sh"),
             run_script(&["test-mgpu-scan-gpu".into()], &[], with_bench),
         )
         .unwrap();
-        let out = Command::new("bash")
-            .arg(dir.join("run.sh"))
+        let mut cmd = Command::new("bash");
+        cmd.arg(dir.join("run.sh"))
             .args(args)
             .env("OUT", dir.join("results"))
             .env_remove("CUDA_CACHE_DISABLE")
             .env_remove("MGPU_KERNEL_LOAD")
-            .output()
-            .unwrap();
+            .env_remove("NVCC")
+            .env_remove("PEERS_STUB_RC");
+        for (k, v) in env {
+            cmd.env(k, v.replace("{dir}", &dir.display().to_string()));
+        }
+        let out = cmd.output().unwrap();
         let log = fs::read_to_string(dir.join("log")).unwrap_or_default();
         let text = String::from_utf8_lossy(&out.stdout).to_string()
             + &String::from_utf8_lossy(&out.stderr);
@@ -376,7 +493,7 @@ mod tests {
 
     #[test]
     fn run_script_cold_mode_runs_the_demo_each_way_and_the_cold_start_bench() {
-        let Some((code, text, log, dir)) = run_stub_bundle("cold", true, &["--cold"]) else {
+        let Some((code, text, log, dir)) = run_stub_bundle("cold", true, &["--cold"], &[]) else {
             return;
         };
         assert_eq!(code, 0, "{text}");
@@ -398,21 +515,108 @@ mod tests {
             assert!(line.starts_with(&label) && line.ends_with(",ok"), "{csv}");
         }
         // The normal mode is untouched: the JIT cache stays on, nothing is set.
-        let (code, text, log, _) = run_stub_bundle("normal", true, &[]).unwrap();
+        let (code, text, log, _) = run_stub_bundle("normal", true, &[], &[]).unwrap();
         assert_eq!(code, 0, "{text}");
         assert!(log.starts_with("mgpu-demo  cache= load=\n"), "{log}");
         assert!(log.contains("test-mgpu-scan-gpu --ignored --test-threads=1 --skip large_"));
         assert!(!log.contains("--cold-start"), "{log}");
         // Without the benchmark, --cold times the demo alone.
-        let (code, text, log, _) = run_stub_bundle("nobench", false, &["--cold"]).unwrap();
+        let (code, text, log, _) = run_stub_bundle("nobench", false, &["--cold"], &[]).unwrap();
         assert_eq!(code, 0, "{text}");
         assert_eq!(log.lines().count(), 3, "{log}");
         assert!(text.contains("no cold-start table"), "{text}");
-        for d in ["cold", "normal", "nobench"] {
-            let _ = fs::remove_dir_all(
-                std::env::temp_dir().join(format!("mgpu-xtask-run-sh-{d}-{}", std::process::id())),
-            );
-        }
+        remove_stub_dirs(&["cold", "normal", "nobench"]);
+    }
+
+    #[test]
+    fn run_script_has_a_peers_mode() {
+        let s = run_script(&["test-mgpu-scan-gpu".into()], &[], true);
+        assert!(s.contains("#   ./run.sh --peers [--bench-args ARGS...]\n"));
+        assert!(s.contains("        --peers) mode=peers; shift ;;\n"));
+        assert!(s.contains("--large | --cold | --peers | --sanitize"));
+        assert!(s.contains("    nvcc=\"${NVCC:-nvcc}\"\n"));
+        assert!(s.contains("            nvcc=/usr/local/cuda/bin/nvcc\n"));
+        assert!(s.contains(&format!(
+            "    if counted \"nvcc cuda/peers.cu\" \"$nvcc\" {PEERS_NVCC_ARGS} \\\n        \
+             && counted cuda/peers run_peers ${{peers_args[@]+\"${{peers_args[@]}}\"}}; then\n"
+        )));
+        assert_eq!(
+            PEERS_NVCC_ARGS,
+            "-O3 -arch=sm_90 -o cuda/peers cuda/peers.cu -lcusparse"
+        );
+        assert!(s.contains("            peers_args=(--sizes \"${bench_args[i + 1]}\")\n"));
+        assert!(s.contains("    ./cuda/peers \"$@\" | tee \"${OUT:-.}/peers.tsv\"\n"));
+        assert!(s.contains(
+            "        counted \"mgpu-bench --peers\" run_bench --peers \"${OUT:-.}/peers.tsv\"\n"
+        ));
+        // The peers branch is an elif of its own, before the normal mode.
+        let peers = s.find("elif [ \"$mode\" = peers ]; then").unwrap();
+        let normal = s.find("else\n    echo \"== mgpu-demo\"").unwrap();
+        assert!(s.find("elif [ \"$mode\" = cold ]").unwrap() < peers && peers < normal);
+        let s = run_script(&[], &[], false);
+        assert!(s.contains("elif [ \"$mode\" = peers ]; then"));
+        assert!(!s.contains("run_bench --peers"));
+        assert!(s.contains("no mgpu-bench in this bundle; no report"));
+    }
+
+    #[test]
+    fn run_script_peers_mode_builds_and_runs_the_peers_then_the_report() {
+        let nvcc = [("NVCC", "{dir}/nvcc-stub")];
+        let args = [
+            "--peers",
+            "--bench-args",
+            "--only",
+            "scan",
+            "--sizes",
+            "20,24",
+        ];
+        let Some((code, text, log, dir)) = run_stub_bundle("peers", true, &args, &nvcc) else {
+            return;
+        };
+        assert_eq!(code, 0, "{text}");
+        let results = dir.join("results").display().to_string();
+        assert_eq!(
+            log,
+            format!(
+                "nvcc {PEERS_NVCC_ARGS}\n\
+                 peers --sizes 20,24\n\
+                 mgpu-bench --peers {results}/peers.tsv --out {results} --only scan \
+                 --sizes 20,24 cache= load=\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("3 passed, 0 failed"), "{text}");
+        let tsv = fs::read_to_string(dir.join("results/peers.tsv")).unwrap();
+        assert!(
+            tsv.starts_with("# device\tStub GPU\nrow\treduce\t"),
+            "{tsv}"
+        );
+        // No --sizes: the peers' default.
+        let (code, text, log, _) =
+            run_stub_bundle("peers-default", true, &["--peers"], &nvcc).unwrap();
+        assert_eq!(code, 0, "{text}");
+        assert!(log.contains("\npeers \nmgpu-bench --peers "), "{log}");
+        // A peer's wrong result fails the run, and the benchmark is not run.
+        let env = [nvcc[0], ("PEERS_STUB_RC", "1")];
+        let (code, text, log, _) =
+            run_stub_bundle("peers-mismatch", true, &["--peers"], &env).unwrap();
+        assert_eq!(code, 1, "{text}");
+        assert!(
+            text.contains("run.sh: cuda/peers FAILED (exit 1)"),
+            "{text}"
+        );
+        assert!(text.contains("1 passed, 1 failed"), "{text}");
+        assert!(text.contains("MISMATCH reduce"), "{text}");
+        assert!(text.contains("run.sh: failed: cuda/peers"), "{text}");
+        assert!(!log.contains("mgpu-bench"), "{log}");
+        // Without nvcc, it says so and stops before anything runs.
+        let missing = [("NVCC", "{dir}/no-such-nvcc")];
+        let (code, text, log, _) =
+            run_stub_bundle("peers-nvcc", true, &["--peers"], &missing).unwrap();
+        assert_eq!(code, 2, "{text}");
+        assert!(text.contains("run.sh: nvcc not found ("), "{text}");
+        assert!(log.is_empty(), "{log}");
+        remove_stub_dirs(&["peers", "peers-default", "peers-mismatch", "peers-nvcc"]);
     }
 
     #[test]
