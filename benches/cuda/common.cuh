@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 #include <cuda_runtime.h>
 
@@ -64,33 +65,63 @@ struct Rng {
     double unit() { return (double)(next_u64() >> 11) / (double)(1ull << 53); }
 };
 
-// `CountDist::Uniform { max }` and `CountDist::Pareto { mean }` (the heavy-tailed one is
-// not needed here).
+// `CountDist`: `Uniform { max }`, `Pareto { mean }` and `HeavyTailed`.
 struct CountDist {
-    bool pareto;
+    enum Kind { Uniform, Pareto, Heavy } kind;
     uint32_t param;  // max (uniform) or mean (Pareto)
-    static CountDist uniform(uint32_t max) { return {false, max}; }
-    static CountDist pareto_mean(uint32_t mean) { return {true, mean}; }
-    uint32_t draw(Rng& rng) const {
-        if (!pareto) return (uint32_t)rng.below((uint64_t)param + 1);
+    static CountDist uniform(uint32_t max) { return {Uniform, max}; }
+    static CountDist pareto_mean(uint32_t mean) { return {Pareto, mean}; }
+    static CountDist heavy_tailed() { return {Heavy, 0}; }
+    // `CountDist::name`, the benchmark rows' input string.
+    std::string name() const {
+        if (kind == Uniform) return "uniform[0," + std::to_string(param) + "]";
+        if (kind == Pareto) return "pareto(1.5) mean " + std::to_string(param);
+        return "heavy-tailed";
+    }
+    // floor(scale / u^(1/1.5)) for u in (0, 1], capped at 2^20 (Rust's saturating `as u64`).
+    static uint32_t pareto(Rng& rng, double scale) {
         double u = 1.0 - rng.unit();  // (0, 1]
-        double x = (double)param / 3.0 / std::pow(u, 1.0 / 1.5);
-        double f = std::floor(x);
-        uint64_t v = f >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)f;  // Rust's `as u64`
+        double f = std::floor(scale / std::pow(u, 1.0 / 1.5));
+        uint64_t v = f >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)f;
         return (uint32_t)std::min<uint64_t>(v, 1ull << 20);
+    }
+    uint32_t draw(Rng& rng) const {
+        if (kind == Uniform) return (uint32_t)rng.below((uint64_t)param + 1);
+        if (kind == Pareto) return pareto(rng, (double)param / 3.0);
+        if (rng.below(10) != 0) return 0;
+        return pareto(rng, 33.3);
     }
 };
 
-// Counts drawn from `dist` until they cover exactly `total` items (the last one cut).
+// Counts drawn from `dist` until they cover exactly `total` items (the last one cut), with
+// the heavy-tailed distribution's planted count of 2^20 (when `total` allows) at a random
+// position.
 inline std::vector<uint32_t> counts_covering(size_t total, CountDist dist, Rng& rng) {
+    const size_t planted = dist.kind == CountDist::Heavy && total >= (1u << 21) ? 1u << 20 : 0;
     std::vector<uint32_t> counts;
-    size_t left = total;
+    size_t left = total - planted;
     while (left > 0) {
         size_t c = std::min<size_t>(dist.draw(rng), left);
         counts.push_back((uint32_t)c);
         left -= c;
     }
+    if (planted > 0) {
+        size_t at = rng.below(counts.size() + 1);
+        counts.insert(counts.begin() + at, (uint32_t)planted);
+    }
     return counts;
+}
+
+// `random_layout`: start offsets of intervals of `counts` laid out back to back in a
+// random order (Fisher-Yates from the back, as mgpu-bench draws it).
+inline std::vector<uint32_t> random_layout(const std::vector<uint32_t>& counts, Rng& rng) {
+    std::vector<size_t> order(counts.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = i;
+    for (size_t i = order.size(); i-- > 1;) std::swap(order[i], order[rng.below(i + 1)]);
+    std::vector<uint32_t> starts(counts.size());
+    uint32_t at = 0;
+    for (size_t o : order) starts[o] = at, at += counts[o];
+    return starts;
 }
 
 // Exclusive scan of counts in place (`mgpu_cpu::scan_counts_exclusive_in_place`).
@@ -178,6 +209,39 @@ __global__ void __launch_bounds__(256) spmv_bound(const double2* __restrict__ va
         else keep += v.x + v.y;
     }
     if (keep == 1.25e300 || acc == 1.25e300) y[0] = make_double2(keep, acc);  // keeps every load
+}
+
+// Interval move of the intervals themselves (no search): interval i, of scan[i + 1] -
+// scan[i] items (the last ends at `total`), copied from src[g[i]..] to dst[s[i]..]. Reads
+// 3 words per interval and each item once, writes each item once. `LANES` lanes per
+// interval (1: one thread walks its interval); intervals longer than `long_from` are
+// left to `move_chunks`.
+template <int LANES>
+__global__ void __launch_bounds__(256) move_intervals(const int* __restrict__ src, int* __restrict__ dst,
+                                                      const uint32_t* __restrict__ scan,
+                                                      const uint32_t* __restrict__ g,
+                                                      const uint32_t* __restrict__ s, size_t m,
+                                                      uint32_t total, uint32_t long_from) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const size_t step = (size_t)gridDim.x * blockDim.x / LANES;
+    const uint32_t lane = (uint32_t)(t % LANES);
+    for (size_t i = t / LANES; i < m; i += step) {
+        uint32_t b = scan[i], e = i + 1 < m ? scan[i + 1] : total;
+        if (e - b > long_from) continue;
+        const int* from = src + g[i];
+        int* to = dst + s[i];
+        for (uint32_t k = lane; k < e - b; k += LANES) to[k] = from[k];
+    }
+}
+
+// The long intervals of `move_intervals`, as chunks of up to 4096 items: chunk c copies
+// `len[c]` items from src[from[c]..] to dst[to[c]..], one CTA a chunk.
+__global__ void __launch_bounds__(256) move_chunks(const int* __restrict__ src, int* __restrict__ dst,
+                                                   const uint32_t* __restrict__ from,
+                                                   const uint32_t* __restrict__ to,
+                                                   const uint32_t* __restrict__ len) {
+    const uint32_t c = blockIdx.x, f = from[c], d = to[c], l = len[c];
+    for (uint32_t k = threadIdx.x; k < l; k += blockDim.x) dst[d + k] = src[f + k];
 }
 
 // Blocks of 256 threads that `kernel` keeps resident on the whole device (one wave).

@@ -18,6 +18,12 @@
 // Families (all when none is named):
 //   scan       scan_exclusive i32, f64 "uniform[0,16)" (DeviceScan::ExclusiveSum);
 //              reduce i32, f64 "uniform[0,16)" (DeviceReduce::Sum)
+//   intervals  bound rows only (CUB has no such operations), at mgpu-bench's count
+//              distributions "uniform[0,20]", "uniform[0,2]", "heavy-tailed":
+//              load_balance_search u32, interval_expand i32, f64, interval_expand_naive
+//              i32 (streams of their minimal traffic), interval_move i32 (a plain move of
+//              the same intervals: the fastest of 1, 4 and 32 lanes per interval, checked
+//              against the CPU at the smallest size)
 //   bulk       bulk_remove i32, i64 "random half" (DeviceSelect::Flagged, the keep flags
 //              made outside the timed calls from the removal indices);
 //              bulk_insert i32, i64 "n/2 sorted random" (DeviceMerge::MergePairs of
@@ -45,7 +51,7 @@
 //   row<TAB>op<TAB>type<TAB>input<TAB>n<TAB>library<TAB>ms<TAB>copy_ratio
 // library: cub, cusparse or bound; ms the median (%.5f); copy_ratio = ms / copy ms (%.4f).
 //
-// Usage: ./peers [scan] [bulk] [segreduce] [sort] [--sizes 20,24,27]   |   ./peers sort1
+// Usage: ./peers [scan] [intervals] [bulk] [segreduce] [sort] [--sizes 20,24,27]   |   ./peers sort1
 // Build on the GPU machine:
 //   nvcc -O3 -arch=sm_90 -o peers peers.cu -lcusparse
 #include <algorithm>
@@ -260,6 +266,79 @@ template <class T> void scan_rows(const Size& s) {
 void scan_family(const Size& s) {
     scan_rows<int32_t>(s);
     scan_rows<double>(s);
+}
+
+// ---- intervals: bound rows only (CUB has no load-balancing search or interval move) ----
+
+// The interval family's bounds at mgpu-bench's three count distributions (seed 0x1a7e ^ n,
+// counts covering n outputs, then the gather and the scatter layouts, as mgpu-bench draws
+// them): load_balance_search u32 (reads the m-word scan, writes n indices),
+// interval_expand i32 and f64 and interval_expand_naive i32 (read m values and the scan,
+// write n values), all streams of their minimal traffic; and interval_move i32, a plain
+// move of the same intervals at their gather and scatter starts (the fastest of one
+// thread, 4 lanes and 32 lanes per interval, intervals past 4096 items copied as
+// 4096-item chunks by a second kernel of one CTA a chunk).
+void intervals_family(const Size& s) {
+    const size_t n = s.n;
+    const CountDist dists[3] = {CountDist::uniform(20), CountDist::uniform(2),
+                                CountDist::heavy_tailed()};
+    for (const CountDist& dist : dists) {
+        const std::string input = dist.name();
+        Rng rng(0x1a7e ^ (uint64_t)n);
+        std::vector<uint32_t> counts = counts_covering(n, dist, rng);
+        const size_t m = counts.size();
+        bound_row(s, "load_balance_search", "u32", input, 4 * m, 4 * n);
+        bound_row(s, "interval_expand", "i32", input, 8 * m, 4 * n);
+        bound_row(s, "interval_expand", "f64", input, 12 * m, 8 * n);
+        bound_row(s, "interval_expand_naive", "i32", input, 8 * m, 4 * n);
+
+        std::vector<uint32_t> g = random_layout(counts, rng), sc = random_layout(counts, rng);
+        std::vector<uint32_t> scan = counts;
+        scan_exclusive_in_place(scan);
+        const uint32_t long_from = 4096;
+        std::vector<uint32_t> from, to, len;
+        for (size_t i = 0; i < m; i++)
+            if (counts[i] > long_from)
+                for (uint32_t k = 0; k < counts[i]; k += long_from) {
+                    from.push_back(g[i] + k);
+                    to.push_back(sc[i] + k);
+                    len.push_back(std::min(long_from, counts[i] - k));
+                }
+        Buf<int> src(n), dst(n);
+        src.zero();
+        Buf<uint32_t> dscan(scan), dg(g), ds(sc);
+        Buf<uint32_t> dfrom(from), dto(to), dlen(len);
+        const int chunks = (int)from.size();
+        auto move = [&](auto kernel, int lanes) {
+            int grid = (int)std::min<size_t>((m * lanes + 255) / 256, 132 * 64);
+            return median_ms([&] {
+                kernel<<<std::max(grid, 1), 256>>>(src.p, dst.p, dscan.p, dg.p, ds.p, m,
+                                                   (uint32_t)n, long_from);
+                if (chunks > 0) move_chunks<<<chunks, 256>>>(src.p, dst.p, dfrom.p, dto.p, dlen.p);
+            });
+        };
+        if (s.verify) {
+            // The bound moves the intervals: check it once, like the peers' results.
+            std::vector<int> h(n), want(n);
+            for (size_t i = 0; i < n; i++) h[i] = (int)(i * 2654435761u);
+            src.up(h);
+            for (size_t i = 0; i < m; i++)
+                for (uint32_t k = 0; k < counts[i]; k++) want[sc[i] + k] = h[g[i] + k];
+            for (int lanes : {1, 4, 32}) {
+                dst.zero();
+                if (lanes == 1) move(move_intervals<1>, 1);
+                if (lanes == 4) move(move_intervals<4>, 4);
+                if (lanes == 32) move(move_intervals<32>, 32);
+                expect(dst.down(), want,
+                       at_n("interval_move bound", "i32", input, n) + " lanes " +
+                           std::to_string(lanes));
+            }
+            src.zero();
+        }
+        float best = std::min({move(move_intervals<1>, 1), move(move_intervals<4>, 4),
+                               move(move_intervals<32>, 32)});
+        emit("interval_move", "i32", input, n, "bound", best, s.copy);
+    }
 }
 
 // ---- bulk: bulk_remove, bulk_insert -----------------------------------------------------
@@ -654,7 +733,8 @@ void sort_family(const Size& s, bool timed) {
 // ---- main -------------------------------------------------------------------------------
 
 [[noreturn]] void usage() {
-    printf("usage: peers [scan] [bulk] [segreduce] [sort] [--sizes 20,24,27]   |   peers sort1\n");
+    printf("usage: peers [scan] [intervals] [bulk] [segreduce] [sort] [--sizes 20,24,27]   |   "
+           "peers sort1\n");
     exit(2);
 }
 
@@ -678,7 +758,8 @@ int main(int argc, char** argv) {
             if (sizes.empty()) usage();
         } else if (a == "sort1") {
             sort1 = true;
-        } else if (a == "scan" || a == "bulk" || a == "segreduce" || a == "sort") {
+        } else if (a == "scan" || a == "intervals" || a == "bulk" || a == "segreduce" ||
+                   a == "sort") {
             families.push_back(a);
         } else {
             usage();
@@ -711,6 +792,7 @@ int main(int argc, char** argv) {
         printf("# copy\t%zu\t%.5f\n", s.n, s.copy);
         fflush(stdout);
         if (wants("scan")) scan_family(s);
+        if (wants("intervals")) intervals_family(s);
         if (wants("bulk")) bulk_family(s);
         if (wants("segreduce")) segreduce_family(s);
         if (wants("sort")) sort_family(s, true);
