@@ -136,6 +136,53 @@ where
     }
 }
 
+/// Real data (`tests/data/co2.csv`: Mauna Loa's weekly CO2, 1958 to 2001): the readings
+/// as f64 and f32 keys (the 59 missing weeks as NaN), and as i32 tenths of a ppm (the
+/// missing weeks as -1), seven copies back to back (within the simulator's budget) so
+/// that the sort crosses tiles of both tunings with every reading repeated. Keys, pairs
+/// (stability through the positions) and indices, by `Less` and `Greater`, bit for bit
+/// against the stable plain sort.
+fn real_co2(b: &Backend, t: Target) {
+    let readings: Vec<f64> = include_str!("../data/co2.csv")
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let (_, co2) = line.split_once(',').expect("date,co2");
+            if co2.trim().is_empty() {
+                f64::NAN
+            } else {
+                co2.trim().parse().expect("a reading")
+            }
+        })
+        .collect();
+    assert_eq!(readings.len(), 2284);
+    assert_eq!(readings.iter().filter(|x| x.is_nan()).count(), 59);
+    let keys: Vec<f64> = readings
+        .iter()
+        .copied()
+        .cycle()
+        .take(7 * readings.len())
+        .collect();
+    let narrow: Vec<f32> = keys.iter().map(|&x| x as f32).collect();
+    let tenths: Vec<i32> = keys
+        .iter()
+        .map(|&x| {
+            if x.is_nan() {
+                -1
+            } else {
+                (x * 10.0).round() as i32
+            }
+        })
+        .collect();
+    for n in t.sizes(&[readings.len(), keys.len()]) {
+        check_sort::<f64, Less>(b, t, "co2", &keys[..n]);
+        check_sort::<f64, Greater>(b, t, "co2", &keys[..n]);
+        check_sort::<f32, Less>(b, t, "co2", &narrow[..n]);
+        check_sort::<i32, Less>(b, t, "co2 tenths", &tenths[..n]);
+        check_sort::<i32, Greater>(b, t, "co2 tenths", &tenths[..n]);
+    }
+}
+
 /// Seed 004's 16 keys, sorted (its merge tree's last line), both ways.
 fn seed_sixteen_keys(b: &Backend, _: Target) {
     let keys = [
@@ -330,6 +377,7 @@ fn errors(b: &Backend, t: Target) {
 
 mgpu_testkit::backend_tests! {
     seed_sixteen_keys,
+    real_co2,
     sorts_i32 = sorts::<i32>,
     sorts_u32 = sorts::<u32>,
     sorts_i64 = sorts::<i64>,
