@@ -136,25 +136,14 @@ where
     }
 }
 
-/// Real data (`tests/data/co2.csv`: Mauna Loa's weekly CO2, 1958 to 2001): the readings
+/// Real data ([`kit::co2_weekly`]: Mauna Loa's weekly CO2, 1958 to 2001): the readings
 /// as f64 and f32 keys (the 59 missing weeks as NaN), and as i32 tenths of a ppm (the
 /// missing weeks as -1), seven copies back to back (within the simulator's budget) so
 /// that the sort crosses tiles of both tunings with every reading repeated. Keys, pairs
 /// (stability through the positions) and indices, by `Less` and `Greater`, bit for bit
 /// against the stable plain sort.
 fn real_co2(b: &Backend, t: Target) {
-    let readings: Vec<f64> = include_str!("../data/co2.csv")
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let (_, co2) = line.split_once(',').expect("date,co2");
-            if co2.trim().is_empty() {
-                f64::NAN
-            } else {
-                co2.trim().parse().expect("a reading")
-            }
-        })
-        .collect();
+    let readings: Vec<f64> = kit::co2_weekly().into_iter().map(|w| w.1).collect();
     assert_eq!(readings.len(), 2284);
     assert_eq!(readings.iter().filter(|x| x.is_nan()).count(), 59);
     let keys: Vec<f64> = readings

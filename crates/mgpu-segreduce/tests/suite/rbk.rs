@@ -172,6 +172,39 @@ fn key_types(b: &Backend, t: Target) {
     }
 }
 
+/// Real data ([`kit::co2_weekly`]: Mauna Loa's weekly CO2, 1958 to 2001), seven copies
+/// back to back: the readings in tenths of a ppm (missing weeks as 0) summed by year
+/// (i32 keys: real runs of about 52, a year's run also where one copy meets the next)
+/// and by whole-ppm value (f64 keys: consecutive weeks often share one; the 59 missing
+/// weeks are NaN keys, each a run of its own since NaN is not equal to itself).
+fn real_co2(b: &Backend, t: Target) {
+    let weeks = kit::co2_weekly();
+    let all: Vec<(u32, f64)> = weeks
+        .iter()
+        .copied()
+        .cycle()
+        .take(7 * weeks.len())
+        .collect();
+    for n in t.sizes(&[weeks.len(), all.len()]) {
+        let weeks = &all[..n];
+        let tenths: Vec<i64> = weeks
+            .iter()
+            .map(|w| {
+                if w.1.is_nan() {
+                    0
+                } else {
+                    (w.1 * 10.0).round() as i64
+                }
+            })
+            .collect();
+        let years: Vec<i32> = weeks.iter().map(|w| (w.0 / 10_000) as i32).collect();
+        let ppm: Vec<f64> = weeks.iter().map(|w| w.1.floor()).collect();
+        check::<i32, i64, Plus>(b, t, &format!("co2 by year, n = {n}"), &years, &tenths);
+        check::<f64, i64, Plus>(b, t, &format!("co2 by whole ppm, n = {n}"), &ppm, &tenths);
+        check::<i32, i64, Maximum>(b, t, &format!("co2 max by year, n = {n}"), &years, &tenths);
+    }
+}
+
 /// Every operator, and the non-commutative 2x2 matrix product (order across threads,
 /// tiles and chunks of tiles, one run of everything included).
 fn ops(b: &Backend, t: Target) {
@@ -242,5 +275,6 @@ mgpu_testkit::backend_tests! {
     rbk_key_types = key_types,
     rbk_ops = ops,
     rbk_random = random,
+    rbk_real_co2 = real_co2,
     rbk_bad_input = bad_input,
 }
