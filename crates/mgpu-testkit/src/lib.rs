@@ -29,7 +29,8 @@
 //! - **Check helpers**: [`expect_invalid`] (the bad-input error and its message) and
 //!   [`proptest_runner`] (a property with its case count inside a check function).
 //! - **Real data** ([`co2_weekly`]: Mauna Loa's weekly CO2 readings, with duplicates,
-//!   runs and missing weeks as NaN), for inputs nobody here made.
+//!   runs and missing weeks as NaN; [`lund_a_row_lengths`]: the row lengths of a real
+//!   sparse matrix), for inputs nobody here made.
 //! - **Seed 001's worked example** ([`seed001`]), which more than one suite checks.
 //! - **One suite, every backend**: a family's checks are written once, as functions of a
 //!   backend and its [`Target`]; [`backend_tests!`] makes one `#[test]` per check on the
@@ -75,7 +76,7 @@ pub use gen::{
 };
 /// `paste!`, for test files that name their tests from parts (`[<large_ $check>]`).
 pub use paste::paste;
-pub use real::co2_weekly;
+pub use real::{co2_weekly, lund_a_row_lengths};
 pub use reference::{
     bulk_insert, bulk_remove, exclusive_scan, inclusive_scan, interval_expand, interval_gather,
     interval_move, interval_scatter, load_balance_search, merge, merge_pairs, merge_sources,

@@ -238,6 +238,24 @@ fn mean_1_f64_u64(b: &Backend, t: Target) {
     }
 }
 
+/// Real counts: the row lengths of the sparse matrix `lund_a` (expanding per-row values
+/// to its nonzeros, CSR to COO), once and repeated past several tiles, as `f64` with
+/// `u32` indices and `i64` with `u64` indices.
+fn real_counts(b: &Backend, t: Target) {
+    let rows = kit::lund_a_row_lengths();
+    for copies in [1, 11] {
+        let counts: Vec<u64> = rows
+            .iter()
+            .copied()
+            .cycle()
+            .take(copies * rows.len())
+            .collect();
+        let what = format!("lund_a row lengths x{copies}");
+        check::<f64, u32>(b, t, &what, &counts, 9, true);
+        check::<i64, u64>(b, t, &what, &counts, 10, true);
+    }
+}
+
 /// Runs of 10^6 zero counts around small counts, and one count of 2^26 (within the
 /// budget, runs of a quarter of it and one count of half of it, so that the counts and
 /// the outputs each fit); one count holding all the work, all-zero counts, and the kit's
@@ -492,6 +510,7 @@ mgpu_testkit::backend_tests! {
     mean_10_i32_u32,
     mean_1_f64_u64,
     zero_runs_and_one_huge_count,
+    real_counts,
     every_type,
     random_counts_i32_u32 = random_counts::<i32, u32>,
     random_counts_f64_u64 = random_counts::<f64, u64>,

@@ -8,7 +8,8 @@
 //!   the tile and up to 10^8 outputs (the backend's budget: a few tiles on the simulator,
 //!   a million on the CPU, everything on CUDA, each size and the GPU time printed there),
 //!   the edge-case counts (runs of 10^6 zeros, one count of 2^26, all zero, the kit's
-//!   edge cases), random counts (proptest), every element type, generated inputs,
+//!   edge cases), real counts (the row lengths of the sparse matrix `lund_a`), random
+//!   counts (proptest), every element type, generated inputs,
 //!   overlapping scatters, and every bad-input error.
 //! - [`device`]: what only the crate's own launchers show, on the simulators and CUDA:
 //!   the counts forms (`interval_expand_counts`, `interval_move_counts`), outputs of the

@@ -70,6 +70,30 @@ fn both(b: &Backend, t: Target, what: &str, counts: &[u64]) {
     check::<u64>(b, t, what, counts);
 }
 
+/// Real counts: the row lengths of the sparse matrix `lund_a` (a CSR-to-COO expansion's
+/// search: each nonzero's row), once and repeated past several tiles of both tunings;
+/// and the weeks with a reading in each year of Mauna Loa's CO2 record (52 or 53, fewer
+/// where weeks are missing, 0 for the years before and after).
+fn real_counts(b: &Backend, t: Target) {
+    let rows = kit::lund_a_row_lengths();
+    for copies in [1, 3, 11] {
+        let c: Vec<u64> = rows
+            .iter()
+            .copied()
+            .cycle()
+            .take(copies * rows.len())
+            .collect();
+        both(b, t, &format!("lund_a row lengths x{copies}"), &c);
+    }
+    let mut per_year = vec![0u64; 50];
+    for (date, co2) in kit::co2_weekly() {
+        if !co2.is_nan() {
+            per_year[(date / 10_000 - 1955) as usize] += 1;
+        }
+    }
+    both(b, t, "co2 weeks per year", &per_year);
+}
+
 /// Counts uniform in [0, 20] (mean 10, `ANCHORS.md`) and [0, 2] (mean 1), up to 10^8
 /// work items within the budget.
 fn uniform_counts(b: &Backend, t: Target) {
@@ -258,6 +282,7 @@ mgpu_testkit::backend_tests! {
     uniform_counts,
     zero_runs_and_one_big_count,
     around_the_tile,
+    real_counts,
     random_counts_u32 = random_counts::<u32>,
     random_counts_u64 = random_counts::<u64>,
     bad_input,

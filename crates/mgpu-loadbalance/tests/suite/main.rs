@@ -7,8 +7,9 @@
 //!   example (golden), counts uniform in [0, 20] and [0, 2] up to 10^8 work items (the
 //!   backend's budget: a few tiles on the simulator, a million on the CPU, everything on
 //!   CUDA, each size and the GPU time printed there), runs of 10^6 zero counts, one count
-//!   of 2^26, the kit's edge cases, sizes around every tile, random counts (proptest), and
-//!   the bad-input errors.
+//!   of 2^26, the kit's edge cases, sizes around every tile, real counts (the row lengths
+//!   of the sparse matrix `lund_a`, Mauna Loa's weeks per year), random counts
+//!   (proptest), and the bad-input errors.
 //! - [`device`]: what only the crate's own launchers show, on the simulators and CUDA:
 //!   bad scans write nothing outside their outputs (also 3 * 10^6 objects), arbitrary
 //!   scans give the CPU backend's error or result (proptest), output lengths and a total
