@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{display_path, output, run, workspace_root, Result};
+use crate::util::{display_path, output, render, run, workspace_root, Result};
 
 #[path = "../../kernels-ptx/src/digest.rs"]
 #[allow(dead_code)]
@@ -55,17 +55,24 @@ pub fn cubin(check: bool) -> Result<()> {
     fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     let mut manifest = MANIFEST_HEADER.to_string();
     let mut problems = Vec::new();
+    let (mut spills, mut kernels) = (Vec::new(), 0usize);
     for family in &families {
         for arch in CUBIN_ARCHS {
             let ptx = crate::ptx::ptx_path(&root, family, arch);
             let text = fs::read(&ptx).map_err(|e| format!("{}: {e}", ptx.display()))?;
             let name = format!("{family}_{arch}.cubin");
             let built = scratch.join(&name);
-            run(Command::new(&ptxas)
-                .arg(format!("-arch={arch}"))
-                .arg(&ptx)
-                .arg("-o")
-                .arg(&built))?;
+            let log = ptxas_verbose(
+                Command::new(&ptxas)
+                    .arg(format!("-arch={arch}"))
+                    .arg("-v")
+                    .arg(&ptx)
+                    .arg("-o")
+                    .arg(&built),
+            )?;
+            let usage = parse_resource_usage(&log);
+            kernels += usage.len();
+            spills.extend(usage.into_iter().filter(Usage::spills));
             let bytes = fs::read(&built).map_err(|e| format!("{}: {e}", built.display()))?;
             let path = root.join(CUBIN_DIR).join(&name);
             if check {
@@ -92,18 +99,24 @@ pub fn cubin(check: bool) -> Result<()> {
             ));
         }
     }
-    let manifest_path = root.join(CUBIN_DIR).join("manifest.txt");
-    if check {
-        if fs::read_to_string(&manifest_path).ok().as_deref() != Some(manifest.as_str()) {
-            problems.push(format!(
-                "{} is not what cargo xtask cubin writes",
-                display_path(&manifest_path)
-            ));
+    let spill_report = spill_report(&spills);
+    for (name, text) in [("manifest.txt", &manifest), (SPILLS_FILE, &spill_report)] {
+        let path = root.join(CUBIN_DIR).join(name);
+        if check {
+            if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                problems.push(format!(
+                    "{} is not what cargo xtask cubin writes",
+                    display_path(&path)
+                ));
+            }
+        } else {
+            fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
         }
-    } else {
-        fs::write(&manifest_path, &manifest)
-            .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
     }
+    eprintln!(
+        "xtask: {} of {kernels} kernels spill registers to a local-memory stack ({CUBIN_DIR}/{SPILLS_FILE})",
+        spills.len()
+    );
     if problems.is_empty() {
         eprintln!(
             "xtask: cubin{}: {} cubins OK (ptxas {PTXAS_VERSION})",
@@ -119,6 +132,101 @@ pub fn cubin(check: bool) -> Result<()> {
         "{} cubin problem(s); rebuild with cargo xtask cubin and commit",
         problems.len()
     ))
+}
+
+/// The report of the kernels that spill, beside the manifest: what `ptxas -v` says of
+/// each kernel compiled with a local-memory stack. Written by `cargo xtask cubin` and
+/// compared by `--check`, so that a change in spills shows in review (PTX with no local
+/// memory, which `cargo xtask ptx --check` lints, can still spill in `ptxas` at the
+/// register cap that the launch bounds set).
+const SPILLS_FILE: &str = "spills.txt";
+
+/// The spill report's first lines.
+const SPILLS_HEADER: &str = "\
+# Kernels that ptxas compiles with a local-memory stack (registers spilled at the cap that
+# their launch bounds set), from `ptxas -v`; written by `cargo xtask cubin`; do not edit.
+# <kernel> <registers> <stack frame bytes> <spill store bytes> <spill load bytes>
+";
+
+/// One kernel's resources as `ptxas -v` reports them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Usage {
+    /// The entry's name.
+    pub name: String,
+    /// Registers a thread.
+    pub registers: u32,
+    /// Bytes of local-memory stack frame.
+    pub stack: u32,
+    /// Bytes of spill stores.
+    pub spill_stores: u32,
+    /// Bytes of spill loads.
+    pub spill_loads: u32,
+}
+
+impl Usage {
+    /// Whether the kernel uses a local-memory stack or spills.
+    pub fn spills(&self) -> bool {
+        self.stack + self.spill_stores + self.spill_loads > 0
+    }
+}
+
+/// Runs `ptxas -v` (`cmd`) and returns what it printed on stderr, where it reports each
+/// kernel's resources; fails when it cannot start or exits non-zero (its output shown).
+fn ptxas_verbose(cmd: &mut Command) -> Result<String> {
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run `{}`: {e}", render(cmd)))?;
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    if !out.status.success() {
+        return Err(format!("`{}` failed ({}):\n{log}", render(cmd), out.status));
+    }
+    Ok(log)
+}
+
+/// The kernels of a `ptxas -v` log with their registers, stack frame and spills, in the
+/// log's order.
+pub fn parse_resource_usage(log: &str) -> Vec<Usage> {
+    let number_before = |line: &str, what: &str| -> Option<u32> {
+        let end = line.find(what)?;
+        line[..end].split_whitespace().last()?.parse().ok()
+    };
+    let mut found: Vec<Usage> = Vec::new();
+    for line in log.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            let name = rest.split('\'').next().unwrap_or_default().to_string();
+            found.push(Usage {
+                name,
+                registers: 0,
+                stack: 0,
+                spill_stores: 0,
+                spill_loads: 0,
+            });
+        } else if let Some(u) = found.last_mut() {
+            if line.contains("bytes stack frame") {
+                u.stack = number_before(line, "bytes stack frame").unwrap_or(0);
+                u.spill_stores = number_before(line, "bytes spill stores").unwrap_or(0);
+                u.spill_loads = number_before(line, "bytes spill loads").unwrap_or(0);
+            } else if line.contains("registers") && line.contains("Used ") {
+                u.registers = number_before(line, "registers").unwrap_or(0);
+            }
+        }
+    }
+    found
+}
+
+/// The spill report: [`SPILLS_HEADER`] and one line per kernel of `spills`, sorted by
+/// name.
+fn spill_report(spills: &[Usage]) -> String {
+    let mut sorted = spills.to_vec();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut text = SPILLS_HEADER.to_string();
+    for u in sorted {
+        text.push_str(&format!(
+            "{} {} {} {} {}\n",
+            u.name, u.registers, u.stack, u.spill_stores, u.spill_loads
+        ));
+    }
+    text
 }
 
 /// The problems of the committed manifest against the committed PTX, without `ptxas`
@@ -202,4 +310,42 @@ fn fetch_ptxas(dir: &Path, path: &Path) -> Result<()> {
         .arg(dir)
         .arg(member)
         .arg(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resource_usage_from_a_ptxas_log() {
+        let log = "\
+ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'scan_downsweep_f64_plus' for 'sm_90'
+ptxas info    : Function properties for scan_downsweep_f64_plus
+    40 bytes stack frame, 36 bytes spill stores, 36 bytes spill loads
+ptxas info    : Used 40 registers, used 1 barriers, 40 bytes cumulative stack size
+ptxas info    : Compile time = 21.093 ms
+ptxas info    : Compiling entry function 'scan_partials_f32_plus' for 'sm_90'
+ptxas info    : Function properties for scan_partials_f32_plus
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 32 registers, used 1 barriers
+";
+        let u = parse_resource_usage(log);
+        assert_eq!(u.len(), 2);
+        assert_eq!(
+            u[0],
+            Usage {
+                name: "scan_downsweep_f64_plus".into(),
+                registers: 40,
+                stack: 40,
+                spill_stores: 36,
+                spill_loads: 36
+            }
+        );
+        assert!(u[0].spills());
+        assert_eq!((u[1].registers, u[1].spills()), (32, false));
+        let report = spill_report(&u[..1]);
+        assert!(report.starts_with(SPILLS_HEADER));
+        assert!(report.ends_with("scan_downsweep_f64_plus 40 40 36 36\n"));
+    }
 }
