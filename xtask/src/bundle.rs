@@ -263,7 +263,20 @@ pub struct Package {
     pub version: String,
     /// Whether it may be published (`publish` not `false` or an empty list).
     pub publishable: bool,
+    /// The registry metadata fields it sets ([`REGISTRY_FIELDS`]; strings non-empty,
+    /// lists with an entry).
+    pub metadata: Vec<&'static str>,
 }
+
+/// The manifest fields a published crate must set: what crates.io shows and searches.
+pub const REGISTRY_FIELDS: [&str; 6] = [
+    "description",
+    "license",
+    "readme",
+    "documentation",
+    "keywords",
+    "categories",
+];
 
 /// The workspace's packages, from `cargo metadata --no-deps`.
 pub fn workspace_packages(root: &Path) -> Result<Vec<Package>> {
@@ -295,12 +308,21 @@ pub fn parse_metadata(text: &str) -> Result<Vec<Package>> {
         // `cargo metadata` writes `publish: null` for "anywhere" and a list of registries
         // otherwise (`publish = false` is the empty list).
         let publishable = !matches!(p.get("publish"), Some(Value::Array(r)) if r.is_empty());
+        let metadata = REGISTRY_FIELDS
+            .into_iter()
+            .filter(|k| match p.get(k) {
+                Some(Value::Str(v)) => !v.is_empty(),
+                Some(Value::Array(v)) => !v.is_empty(),
+                _ => false,
+            })
+            .collect();
         packages.push(Package {
             name: field("name").to_string(),
             manifest_path: field("manifest_path").to_string(),
             bins,
             version: field("version").to_string(),
             publishable,
+            metadata,
         });
     }
     Ok(packages)
@@ -483,6 +505,7 @@ mod tests {
         assert_eq!(p[1].manifest_path, "/w/crates/mgpu-scan/Cargo.toml");
         assert!(!p[0].publishable);
         assert!(p[1].publishable);
+        assert!(p[0].metadata.is_empty());
         assert_eq!(p[1].version, "0.2.0");
     }
 

@@ -39,8 +39,9 @@ commands:
                       synccheck, initcheck, or LIST), sizes capped: the bundle's
                       run.sh --sanitize, built into target/bundle-sanitize
   package [ARGS..]    cargo package every publishable crate (each built from its
-                      package) and fail when one is over crates.io's 10 MiB; ARGS go
-                      to cargo package (e.g. --allow-dirty)
+                      package) and fail when one lacks registry metadata, its README
+                      or license texts, or is over crates.io's 10 MiB; ARGS go to
+                      cargo package (e.g. --allow-dirty)
   bundle [--out DIR]  stripped demo, benchmark and GPU test binaries + run.sh in DIR
                       (default bundle/), with the CUDA peers and bounds sources in
                       DIR/cuda/ (run.sh --peers), for a GPU machine without Rust

@@ -1,18 +1,24 @@
-//! `cargo xtask package [ARGS..]`: packages every publishable crate of the workspace with
-//! `cargo package` (which also builds each from its package, as crates.io will), then
-//! checks that each `.crate` is under crates.io's limit on an upload
-//! ([`CRATES_IO_LIMIT`]) and prints their sizes. `ARGS` go to `cargo package` (for
-//! example `--allow-dirty` or `--no-verify`).
+//! `cargo xtask package [ARGS..]`: checks that every publishable crate of the workspace
+//! sets the registry metadata ([`REGISTRY_FIELDS`]), packages them with `cargo package`
+//! (which also builds each from its package, as crates.io will), checks that each
+//! package holds its README and both license texts ([`PACKAGE_FILES`]; the unpacked copy
+//! that the build used) and that each `.crate` is under crates.io's limit on an upload
+//! ([`CRATES_IO_LIMIT`]), and prints their sizes. `ARGS` go to `cargo package` (for
+//! example `--allow-dirty`; with `--no-verify` there is no unpacked copy to look into).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::bundle::{workspace_packages, Package};
+use crate::bundle::{workspace_packages, Package, REGISTRY_FIELDS};
 use crate::json;
 use crate::util::{cargo, mib, output, run, workspace_root, Result};
 
 /// crates.io's limit on the size of an uploaded `.crate` (its `max_upload_size`).
 pub const CRATES_IO_LIMIT: u64 = 10 * 1024 * 1024;
+
+/// The files every package carries: its README and the texts of both licenses of
+/// `MIT OR Apache-2.0`.
+pub const PACKAGE_FILES: [&str; 3] = ["README.md", "LICENSE-MIT", "LICENSE-APACHE"];
 
 /// Entry point of `cargo xtask package`.
 pub fn package(args: &[String]) -> Result<()> {
@@ -21,6 +27,13 @@ pub fn package(args: &[String]) -> Result<()> {
         .into_iter()
         .filter(|p| p.publishable)
         .collect();
+    let missing = metadata_problems(&packages);
+    if !missing.is_empty() {
+        return Err(format!(
+            "registry metadata missing:\n  {}",
+            missing.join("\n  ")
+        ));
+    }
     let mut cmd = cargo();
     cmd.current_dir(&root).arg("package");
     for p in &packages {
@@ -35,6 +48,23 @@ pub fn package(args: &[String]) -> Result<()> {
             .map_err(|e| format!("{}: {e}", file.display()))?
             .len();
         sizes.push((p.name.as_str(), size));
+    }
+    if !args.iter().any(|a| a == "--no-verify") {
+        let mut absent = Vec::new();
+        for p in &packages {
+            let unpacked = dir.join(format!("{}-{}", p.name, p.version));
+            for f in PACKAGE_FILES {
+                if !unpacked.join(f).is_file() {
+                    absent.push(format!("{}: no {f}", p.name));
+                }
+            }
+        }
+        if !absent.is_empty() {
+            return Err(format!(
+                "packages without their files:\n  {}",
+                absent.join("\n  ")
+            ));
+        }
     }
     let report = size_report(&sizes);
     eprint!("{report}");
@@ -52,6 +82,19 @@ pub fn package(args: &[String]) -> Result<()> {
             over.join(", ")
         ))
     }
+}
+
+/// One line per registry field ([`REGISTRY_FIELDS`]) a package leaves unset.
+fn metadata_problems(packages: &[Package]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for p in packages {
+        for f in REGISTRY_FIELDS {
+            if !p.metadata.contains(&f) {
+                problems.push(format!("{}: no {f}", p.name));
+            }
+        }
+    }
+    problems
 }
 
 /// One line per package, `name size percent-of-limit`, largest first.
@@ -86,6 +129,27 @@ fn target_directory(root: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn metadata_problems_name_the_package_and_the_field() {
+        let pkg = |metadata: Vec<&'static str>| Package {
+            name: "mgpu-x".into(),
+            manifest_path: String::new(),
+            bins: Vec::new(),
+            version: "0.1.0".into(),
+            publishable: true,
+            metadata,
+        };
+        assert!(metadata_problems(&[pkg(REGISTRY_FIELDS.to_vec())]).is_empty());
+        let without_keywords: Vec<_> = REGISTRY_FIELDS
+            .into_iter()
+            .filter(|&f| f != "keywords")
+            .collect();
+        assert_eq!(
+            metadata_problems(&[pkg(without_keywords)]),
+            ["mgpu-x: no keywords"]
+        );
+    }
 
     #[test]
     fn report_lists_largest_first_with_percent_of_limit() {
