@@ -278,12 +278,17 @@ pub const REGISTRY_FIELDS: [&str; 6] = [
     "categories",
 ];
 
-/// The workspace's packages, from `cargo metadata --no-deps`.
-pub fn workspace_packages(root: &Path) -> Result<Vec<Package>> {
+/// What `cargo metadata --no-deps` prints for the workspace (JSON).
+pub fn cargo_metadata(root: &Path) -> Result<String> {
     let mut cmd = cargo();
     cmd.current_dir(root)
         .args(["metadata", "--no-deps", "--format-version", "1"]);
-    parse_metadata(&output(&mut cmd)?)
+    output(&mut cmd)
+}
+
+/// The workspace's packages, from `cargo metadata --no-deps`.
+fn workspace_packages(root: &Path) -> Result<Vec<Package>> {
+    parse_metadata(&cargo_metadata(root)?)
 }
 
 /// Reads the packages out of `cargo metadata` JSON.

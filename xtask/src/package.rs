@@ -7,11 +7,11 @@
 //! example `--allow-dirty`; with `--no-verify` there is no unpacked copy to look into).
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::bundle::{workspace_packages, Package, REGISTRY_FIELDS};
+use crate::bundle::{cargo_metadata, parse_metadata, Package, REGISTRY_FIELDS};
 use crate::json;
-use crate::util::{cargo, mib, output, run, workspace_root, Result};
+use crate::util::{cargo, mib, run, workspace_root, Result};
 
 /// crates.io's limit on the size of an uploaded `.crate` (its `max_upload_size`).
 pub const CRATES_IO_LIMIT: u64 = 10 * 1024 * 1024;
@@ -23,7 +23,8 @@ pub const PACKAGE_FILES: [&str; 3] = ["README.md", "LICENSE-MIT", "LICENSE-APACH
 /// Entry point of `cargo xtask package`.
 pub fn package(args: &[String]) -> Result<()> {
     let root = workspace_root();
-    let packages: Vec<Package> = workspace_packages(&root)?
+    let metadata = cargo_metadata(&root)?;
+    let packages: Vec<Package> = parse_metadata(&metadata)?
         .into_iter()
         .filter(|p| p.publishable)
         .collect();
@@ -40,7 +41,7 @@ pub fn package(args: &[String]) -> Result<()> {
         cmd.args(["-p", &p.name]);
     }
     run(cmd.args(args))?;
-    let dir = target_directory(&root)?.join("package");
+    let dir = target_directory(&metadata)?.join("package");
     let mut sizes = Vec::new();
     for p in &packages {
         let file = dir.join(format!("{}-{}.crate", p.name, p.version));
@@ -114,12 +115,9 @@ fn size_report(sizes: &[(&str, u64)]) -> String {
     text
 }
 
-/// The workspace's target directory, from `cargo metadata`.
-fn target_directory(root: &Path) -> Result<PathBuf> {
-    let mut cmd = cargo();
-    cmd.current_dir(root)
-        .args(["metadata", "--no-deps", "--format-version", "1"]);
-    let meta = json::parse(&output(&mut cmd)?).map_err(|e| format!("cargo metadata: {e}"))?;
+/// The workspace's target directory, from `cargo metadata` JSON.
+fn target_directory(metadata: &str) -> Result<PathBuf> {
+    let meta = json::parse(metadata).map_err(|e| format!("cargo metadata: {e}"))?;
     meta.get("target_directory")
         .and_then(json::Value::as_str)
         .map(PathBuf::from)
