@@ -364,6 +364,16 @@ pub struct SegReduceArgs<T, I> {
     pub codes: *const u32,
     /// Reduce-by-key: the outputs' length; more runs is [`ERROR_CAPACITY`].
     pub capacity: u64,
+    /// Reduce-by-key in one go (no plan): the head keys that [`crate::rbk::rbk_heads`]
+    /// left, as `key_words` 32-bit words a key (tile `t`'s from key `t * NT * VT`), which
+    /// [`crate::rbk::rbk_reduce`] copies to `keys_out`, so no launch of
+    /// [`crate::rbk::rbk_keys`] is needed. Null when a plan's key pass moves the keys.
+    pub head_keys: *const u32,
+    /// Reduce-by-key in one go: the first key of each run, `key_words` words a key
+    /// (`capacity` keys).
+    pub keys_out: *mut u32,
+    /// Reduce-by-key in one go: 32-bit words a key (1 or 2).
+    pub key_words: u32,
 }
 
 impl<T, I> Default for SegReduceArgs<T, I> {
@@ -394,6 +404,9 @@ impl<T, I> Default for SegReduceArgs<T, I> {
             run_count: null(),
             codes: null(),
             capacity: 0,
+            head_keys: null(),
+            keys_out: null_mut(),
+            key_words: 0,
         }
     }
 }

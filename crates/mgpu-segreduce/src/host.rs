@@ -966,13 +966,16 @@ impl<K: Element, D: Device> KeyPass<K, D> {
         unsafe { dev.launch_dependent::<S::Keys>(grid as u32, &args) }
     }
 
-    /// Pass 4 and the spine, queued: the values' reductions to `values_out`.
+    /// Pass 4 and the spine, queued: the values' reductions to `values_out`, and, given
+    /// `keys_out` (a reduction without a plan), pass 3's work too: the head keys to
+    /// `keys_out`, the capacity then the shorter of the two outputs.
     fn queue_values<T: Element, S: crate::kernels::rbk_values::KernelSet<T>>(
         &self,
         dev: &D,
         count: *const u64,
         values: DeviceSlice<'_, T, D>,
         mut values_out: DeviceSliceMut<'_, T, D>,
+        keys_out: Option<DeviceSliceMut<'_, K, D>>,
         error: &ErrorWord<D>,
     ) -> Result<()> {
         if S::Reduce::NV as usize != self.nv {
@@ -994,9 +997,15 @@ impl<K: Element, D: Device> KeyPass<K, D> {
             capacity: values_out.len() as u64,
             ..Default::default()
         };
-        // SAFETY: passes 1 and 2 filled codes and heads (a dependent launch: the kernel
-        // waits for the grid before it to end); `values_out` has `capacity` slots, `carry`
-        // one per tile.
+        if let Some(mut keys_out) = keys_out {
+            args.head_keys = self.head_keys.as_mut_ptr() as *const u32;
+            args.keys_out = keys_out.as_mut_ptr() as *mut u32;
+            args.key_words = K::WORDS as u32;
+            args.capacity = args.capacity.min(keys_out.len() as u64);
+        }
+        // SAFETY: passes 1 and 2 filled codes, heads and head_keys (a dependent launch: the
+        // kernel waits for the grid before it to end); `values_out` (and `keys_out`, when
+        // given) have `capacity` slots, `carry` one per tile.
         unsafe { dev.launch_dependent::<S::Reduce>(self.tiles as u32, &args)? };
         // The spine reads the runs from `heads`.
         queue_spine::<D, T, u64, S::Spine>(dev, &mut args)
@@ -1029,8 +1038,7 @@ where
     }
     let error = ErrorWord::zeroed(dev)?;
     let pass = queue_heads::<D, K, SK>(keys, count)?;
-    pass.queue_keys::<SK>(dev, count, keys_out, &error)?;
-    pass.queue_values::<T, SV>(dev, count, values, values_out, &error)?;
+    pass.queue_values::<T, SV>(dev, count, values, values_out, Some(keys_out), &error)?;
     Ok(Pending::new(error, &rbk_meaning(capacity)))
 }
 
@@ -1285,8 +1293,8 @@ impl<K: Element, D: Device, Eq: RbkKey<K>> ReduceByKeyPlan<K, D, Eq> {
         let error = ErrorWord::zeroed(&self.dev)?;
         let count = self.count.as_mut_ptr();
         match self.dev.arch() {
-            mgpu_core::Arch::Sm70 => pass.queue_values::<T, Op::Sm70>(&self.dev, count, values, values_out, &error)?,
-            mgpu_core::Arch::Sm90 => pass.queue_values::<T, Op::Sm90>(&self.dev, count, values, values_out, &error)?,
+            mgpu_core::Arch::Sm70 => pass.queue_values::<T, Op::Sm70>(&self.dev, count, values, values_out, None, &error)?,
+            mgpu_core::Arch::Sm90 => pass.queue_values::<T, Op::Sm90>(&self.dev, count, values, values_out, None, &error)?,
         }
         Ok(Pending::new(error, &rbk_meaning(self.runs)))
     }
