@@ -1,7 +1,7 @@
 //! Host launchers of scan and reduce, generic over [`Device`].
 
 use crate::device::{
-    ScanArgs, ERROR_OVERFLOW, FLAG_CHECK_MONOTONIC, FLAG_INCLUSIVE, FLAG_REDUCE_ONLY,
+    ordered_slots, ScanArgs, ERROR_OVERFLOW, FLAG_CHECK_MONOTONIC, FLAG_INCLUSIVE,
 };
 use crate::kernels::{KernelSet, ScanOp};
 use mgpu_core::{Element, Index, Kernel, Plus};
@@ -19,15 +19,14 @@ struct Job<T> {
     total: *mut T,
 }
 
-/// Queues the kernels of `job` with the kernel set `S` (of the device's architecture).
-/// Returns the error word when the job checks for overflow (look-back path), for the
-/// caller to read.
+/// Queues the kernel of `job` with the kernel set `S` (of the device's architecture): the
+/// scan (one launch, one CTA per tile) or the reduction (`reduce_only`). Returns the error
+/// word when the job checks for overflow (integer look-back), for the caller to read.
 fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     dev: &D,
     job: &Job<T>,
     reduce_only: bool,
 ) -> Result<Option<Temp<u32, D>>> {
-    let lookback = Op::LOOKBACK && !reduce_only;
     let nv = S::Partials::NV as usize;
     let tiles = job.n.div_ceil(nv);
     if tiles >= (1usize << 31) {
@@ -48,63 +47,49 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
         flags: job.flags,
         tiles_per_cta: 0,
     };
-    if lookback {
-        let (status, epoch) = dev.pool().epoch_block(dev, tiles)?;
-        let values = Temp::<T, D>::new(dev, if T::WORDS == 2 { 2 * tiles } else { 0 })?;
+    if reduce_only {
+        // As many CTAs as fit, each publishing its partial in the epoch block, one word
+        // per 32 bits of a partial.
+        let max_grid = (dev.info().sm_count as usize * S::Partials::MIN_CTAS_PER_SM as usize).max(1);
+        let per_cta = tiles.div_ceil(max_grid.min(tiles));
+        let grid = tiles.div_ceil(per_cta);
+        args.tiles_per_cta = per_cta as u32;
+        let (status, epoch) = dev.pool().epoch_block(dev, grid * T::WORDS)?;
         args.status = status as *mut u64;
         args.epoch = epoch;
-        args.values = values.as_mut_ptr();
-        let error = if job.flags & FLAG_CHECK_MONOTONIC != 0 {
-            Some(Temp::<u32, D>::zeroed(dev, 1)?)
-        } else {
-            None
-        };
-        if let Some(e) = &error {
-            args.error = e.as_mut_ptr();
-        }
-        // SAFETY: the buffers are sized as `device::lookback` documents.
-        unsafe { dev.launch::<S::Lookback>(tiles as u32, &args)? };
-        return Ok(error);
+        // SAFETY: `status` holds a word per 32 bits of each CTA's partial.
+        unsafe { dev.launch::<S::Partials>(grid as u32, &args)? };
+        return Ok(None);
     }
-    if job.flags & FLAG_CHECK_MONOTONIC != 0 {
+    if job.flags & FLAG_CHECK_MONOTONIC != 0 && !Op::LOOKBACK {
         return Err(Error::InvalidInput(
             "the overflow check needs an integer scan".into(),
         ));
     }
-    // A reduction runs `partials` alone, as many CTAs as fit; a float scan sizes the grid
-    // for the 40-register downsweep that shares it.
-    let ctas_per_sm = if reduce_only {
-        S::Partials::MIN_CTAS_PER_SM
+    // The look-back publishes one status word per tile (8-byte values: aggregates and
+    // inclusive prefixes in `values`); the ordered look-back one per 32 bits of a value,
+    // for every tile, group and superblock.
+    let (words, values) = if Op::LOOKBACK {
+        (tiles, if T::WORDS == 2 { 2 * tiles } else { 0 })
     } else {
-        S::Downsweep::MIN_CTAS_PER_SM
+        (T::WORDS * ordered_slots(tiles as u64) as usize, 0)
     };
-    let max_grid = (dev.info().sm_count as usize * ctas_per_sm as usize).max(1);
-    let per_cta = tiles.div_ceil(max_grid.min(tiles));
-    let grid = tiles.div_ceil(per_cta);
-    args.tiles_per_cta = per_cta as u32;
-    let values;
-    if reduce_only {
-        // The partials go to the epoch block, one word per 32 bits of a partial.
-        args.flags |= FLAG_REDUCE_ONLY;
-        let (status, epoch) = dev.pool().epoch_block(dev, grid * T::WORDS)?;
-        args.status = status as *mut u64;
-        args.epoch = epoch;
+    let (status, epoch) = dev.pool().epoch_block(dev, words)?;
+    let values = Temp::<T, D>::new(dev, values)?;
+    args.status = status as *mut u64;
+    args.epoch = epoch;
+    args.values = values.as_mut_ptr();
+    let error = if job.flags & FLAG_CHECK_MONOTONIC != 0 {
+        Some(Temp::<u32, D>::zeroed(dev, 1)?)
     } else {
-        values = Temp::<T, D>::new(dev, grid)?;
-        args.values = values.as_mut_ptr();
+        None
+    };
+    if let Some(e) = &error {
+        args.error = e.as_mut_ptr();
     }
-    // SAFETY (all three): a reduction's `status` holds a word per 32 bits of each CTA's
-    // partial, a scan's `values` one partial per CTA; the rest as for look-back.
-    unsafe { dev.launch::<S::Partials>(grid as u32, &args)? };
-    if !reduce_only {
-        let spine = ScanArgs {
-            n: grid as u64,
-            ..args
-        };
-        unsafe { dev.launch::<S::Spine>(1, &spine)? };
-        unsafe { dev.launch::<S::Downsweep>(grid as u32, &args)? };
-    }
-    Ok(None)
+    // SAFETY: the buffers are sized as `device::lookback` and `device::ordered` document.
+    unsafe { dev.launch::<S::Scan>(tiles as u32, &args)? };
+    Ok(error)
 }
 
 /// Dispatches on the device's architecture; returns the error word (see `queue`).

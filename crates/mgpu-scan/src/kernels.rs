@@ -1,11 +1,10 @@
-//! The scan family's kernels as [`Kernel`] types, their tuning, and the one list of
-//! instantiations that both the nvptx entry points and the host dispatch are generated
-//! from.
+//! The scan family's kernels as [`Kernel`](mgpu_core::Kernel) types, their tuning, and
+//! the one list of instantiations that both the nvptx entry points and the host dispatch
+//! are generated from.
 
 use crate::device::{self, ScanArgs};
-use core::marker::PhantomData;
 use core::mem::size_of;
-use mgpu_core::{AssociativeOp, Cta, Element, Kernel};
+use mgpu_core::{AssociativeOp, Element};
 
 /// The name of the PTX module (family) every scan kernel lives in.
 pub const MODULE: &str = "scan";
@@ -16,7 +15,7 @@ pub const MODULE: &str = "scan";
 pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
-    /// The look-back, spine and downsweep kernels: 256 threads of 15 (4-byte) or 7
+    /// The single-pass scans (look-back and ordered look-back): 256 threads of 15 (4-byte) or 7
     /// (8-byte) elements on sm_90, 11 or 5 on sm_70; built to fit 1536 threads per SM
     /// (40 registers a thread).
     ///
@@ -51,44 +50,22 @@ pub mod tuning {
 mgpu_core::kernel_types! {
     impl[T: Element, Op: AssociativeOp<T>] args: ScanArgs<T>, module: MODULE,
         width: size_of::<T>();
-    /// [`device::lookback`]: single-pass scan (integers).
+    /// [`device::lookback`]: single-pass scan with decoupled look-back (integers).
     pub struct Lookback { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::lookback }
-    /// [`device::partials`]: per-CTA reductions.
+    /// [`device::ordered`]: single-pass scan with an ordered look-back (floats).
+    pub struct Ordered { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::ordered }
+    /// [`device::partials`]: the reduction.
     pub struct Partials { tuning: tuning::REDUCE, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::partials }
-    /// [`device::spine`]: one-CTA scan of the partials.
-    pub struct Spine { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::spine }
-    /// [`device::downsweep`]: per-CTA scans from the partials (floats).
-    pub struct Downsweep { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::downsweep }
-}
-
-/// A kernel slot a type/operator pair does not use (floats have no look-back kernel,
-/// integers no downsweep). Never launched; not in the PTX.
-pub struct Unused<T>(PhantomData<T>);
-
-impl<T: Element> Kernel for Unused<T> {
-    type Args = ScanArgs<T>;
-    const MODULE: &'static str = MODULE;
-    const ENTRY: &'static str = "scan_unused";
-    const NT: u32 = 32;
-    const VT: u32 = 1;
-    const SHARED_BYTES: u32 = 0;
-    fn body<C: Cta>(_: &C, _: &ScanArgs<T>) {
-        unreachable!("the scan host never launches an unused kernel slot")
-    }
 }
 
 mgpu_core::kernel_set! {
-    /// The kernels of one type/operator pair for one architecture (every kernel of a set
-    /// has the same tile, `Partials::NV` values).
+    /// The kernels of one type/operator pair for one architecture (both kernels of a set
+    /// have the same tile, `Partials::NV` values).
     pub trait KernelSet<T> for ScanArgs<T> {
-        /// Single-pass scan, or [`Unused`].
-        Lookback,
-        /// Per-CTA reductions.
+        /// The scan: [`Lookback`] (integers) or [`Ordered`] (floats).
+        Scan,
+        /// The reduction.
         Partials,
-        /// One-CTA spine scan.
-        Spine,
-        /// Per-CTA downsweep, or [`Unused`].
-        Downsweep,
     }
 }
 
@@ -110,7 +87,9 @@ mgpu_core::kernel_set! {
 /// assert!(!<mgpu_core::Plus as ScanOp<f32>>::LOOKBACK);
 /// ```
 pub trait ScanOp<T: Element>: AssociativeOp<T> {
-    /// Whether the single-pass look-back scan is used (exactly associative: integers).
+    /// Whether the scan is the decoupled look-back, whose association order depends on
+    /// timing (exactly associative: integers); else the ordered look-back (floats), whose
+    /// order depends only on the size and the tile shape.
     const LOOKBACK: bool;
     /// The sm_90 kernels.
     type Sm90: KernelSet<T>;
@@ -118,7 +97,7 @@ pub trait ScanOp<T: Element>: AssociativeOp<T> {
     type Sm70: KernelSet<T>;
 }
 
-/// Elements per tile of the scan of `T` with `Op` on `arch` (every kernel of a set has the
+/// Elements per tile of the scan of `T` with `Op` on `arch` (both kernels of a set have the
 /// same tile).
 ///
 /// ```
@@ -134,8 +113,8 @@ pub fn nv<T: Element, Op: ScanOp<T>>(arch: mgpu_core::Arch) -> usize {
 /// maximum, minimum, bit_and, bit_or and bit_xor; every float type with the first four)
 /// and their kernels: `for_each_scan_instance!(entries)` makes the nvptx entry points
 /// (kernels-ptx/entries), `for_each_scan_instance!(host)` the entry names and the
-/// [`ScanOp`] impls, both with [`mgpu_core::family_instance!`]. Integers use the
-/// look-back kernel, floats the downsweep; the other slot is [`Unused`].
+/// [`ScanOp`] impls, both with [`mgpu_core::family_instance!`]. Integers scan with the
+/// [`Lookback`] kernel, floats with the [`Ordered`] one.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_each_scan_instance {
@@ -153,11 +132,11 @@ macro_rules! for_each_scan_instance {
     };
     (@instance $mode:ident, int, $t:ident, $op:ident, $name:ident) => {
         $crate::for_each_scan_instance!(@set $mode, $t, $op, $name, true, [Lookback scan_lookback SCAN],
-            [Partials scan_partials REDUCE], [Spine scan_spine SCAN], ($crate::kernels::Unused<$t>));
+            [Partials scan_partials REDUCE]);
     };
     (@instance $mode:ident, float, $t:ident, $op:ident, $name:ident) => {
-        $crate::for_each_scan_instance!(@set $mode, $t, $op, $name, false, ($crate::kernels::Unused<$t>),
-            [Partials scan_partials REDUCE], [Spine scan_spine SCAN], [Downsweep scan_downsweep SCAN]);
+        $crate::for_each_scan_instance!(@set $mode, $t, $op, $name, false, [Ordered scan_ordered SCAN],
+            [Partials scan_partials REDUCE]);
     };
     (@set $mode:ident, $t:ident, $op:ident, $name:ident, $lookback:literal, $($slot:tt),+) => {
         $crate::__core::family_instance! {

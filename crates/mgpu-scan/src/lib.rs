@@ -3,8 +3,9 @@
 //! Layer: **algorithms**. Depends on `mgpu-core`, `mgpu-ctascan`, `mgpu-loadstore` (device)
 //! and `mgpu-runtime` (host). `no_std` on nvptx64, where only the kernel bodies exist.
 //!
-//! - `device`: the kernel bodies (decoupled look-back for integers; deterministic
-//!   reduce-then-scan for floats).
+//! - `device`: the kernel bodies (single-pass scans: decoupled look-back for integers, an
+//!   ordered look-back for floats whose association order depends only on the size and
+//!   the tile shape; the reduction).
 //! - `kernels`: the kernels as types, their tuning tables, and the instantiation list.
 //! - `host` (re-exported at the top): the launchers, generic over
 //!   [`mgpu_runtime::Device`], so they run on a CUDA [`mgpu_runtime::Context`] and in the

@@ -1,13 +1,12 @@
 //! Decoupled look-back ([`lookback`], integers): the tile status words, warp 0's walk
-//! back over its predecessors, and the single-pass scan kernel.
+//! back over its predecessors, the single-pass scan kernel, and the tile's load and store
+//! steps, which [`ordered`](super::ordered) shares.
 
 use super::vec16::{apply_vec16, Vec16};
 use super::*;
 
-/// Publishes `status` and `v` for `tile`. 4-byte types: one 64-bit word, value in the low
-/// half, status in bits 32-33, epoch above; a relaxed 64-bit store is single-copy atomic,
-/// so readers see all of it or none. 8-byte types: the value goes to `values` (aggregates
-/// first, then inclusive prefixes) and a release store publishes `epoch << 2 | status`.
+/// Publishes `status` and `v` for `tile` ([`publish_word`] on word `tile`). 8-byte values
+/// go to `values`: aggregates first, then inclusive prefixes.
 #[inline(always)]
 pub(super) unsafe fn publish<C: Cta, T: Element>(
     cta: &C,
@@ -17,21 +16,12 @@ pub(super) unsafe fn publish<C: Cta, T: Element>(
     status: u32,
     v: T,
 ) {
-    if T::WORDS == 1 {
-        let word = status_word(a.epoch, status, v.to_words()[0]);
-        cta.store_relaxed_u64(a.status.add(tile as usize), word);
+    let slot = if status == STATUS_P {
+        tiles + tile
     } else {
-        let slot = if status == STATUS_P {
-            tiles + tile
-        } else {
-            tile
-        };
-        a.values.add(slot as usize).write_volatile(v);
-        cta.store_release_u32(
-            (a.status as *mut u32).add(tile as usize),
-            tag(a.epoch, status),
-        );
-    }
+        tile
+    };
+    publish_word::<C, T>(cta, a, tile, slot, status, v);
 }
 
 /// Reads what [`publish`] wrote for `tile` in this launch's epoch: `STATUS_X` for a word
@@ -43,25 +33,7 @@ pub(super) unsafe fn read_status<C: Cta, T: Element>(
     tiles: u64,
     tile: u64,
 ) -> (u32, T) {
-    if T::WORDS == 1 {
-        let word = cta.load_relaxed_u64(a.status.add(tile as usize));
-        let status = tag_status((word >> 32) as u32, a.epoch);
-        (status, T::from_words([word as u32, 0]))
-    } else {
-        let flag = cta.load_acquire_u32((a.status as *const u32).add(tile as usize));
-        let status = tag_status(flag, a.epoch);
-        let slot = if status == STATUS_P {
-            tiles + tile
-        } else {
-            tile
-        };
-        let v = if status == STATUS_X {
-            T::ZERO
-        } else {
-            a.values.add(slot as usize).read_volatile()
-        };
-        (status, v)
-    }
+    read_word::<C, T>(cta, a, tile, tile, tiles + tile)
 }
 
 /// Warp 0's walk over the predecessors of `tile` (> 0): the exclusive prefix of the tile.
@@ -116,7 +88,7 @@ impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
     /// whose source is 16-byte aligned) as 16-byte vectors, all issued before the first is
     /// stored; otherwise as coalesced scalars, the identity past `count`.
     #[inline(always)]
-    unsafe fn load_segment(&self, src: *const T, count: usize, vec: bool) -> [T; VT] {
+    pub(super) unsafe fn load_segment(&self, src: *const T, count: usize, vec: bool) -> [T; VT] {
         let (cta, sh) = (self.cta, self.tile);
         if !vec {
             return global_to_thread_order_warp::<C, T, NT, VT>(
@@ -151,7 +123,7 @@ impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
     /// whose destination is 16-byte aligned) as 16-byte vectors, otherwise as coalesced
     /// scalars.
     #[inline(always)]
-    unsafe fn store_segment(&self, prefix: T, dst: *mut T, count: usize, vec: bool) {
+    pub(super) unsafe fn store_segment(&self, prefix: T, dst: *mut T, count: usize, vec: bool) {
         let (cta, sh) = (self.cta, self.tile);
         let seg = cta.warp() as usize * 32 * VT;
         let lane = cta.lane() as usize;

@@ -1,17 +1,20 @@
 //! Kernel bodies of the scan family, generic over `Cta`, element type, operator and the
 //! launch shape (`NT` threads, `VT` values per thread). `no_std`.
 //!
-//! Two strategies:
-//! - **Decoupled look-back** ([`lookback`], integers): one pass. CTA `b` scans tile `b`,
-//!   publishes its aggregate, then warp 0 walks back
-//!   over its predecessors' published aggregates and inclusive prefixes, 32 at a time, until
-//!   it meets an inclusive prefix. Integer operators are exactly associative, so the result
-//!   does not depend on which predecessors had finished: it is deterministic.
-//! - **Reduce-then-scan** ([`partials`], [`spine`], [`downsweep`], floats): each of `G`
-//!   CTAs reduces a fixed contiguous range of tiles, one CTA scans the `G` partials, and each
-//!   CTA scans its range again from its partial. The association order is fixed by `G` and
-//!   the tile shape alone, so float results are the same bits on every run of a device.
-//!   [`partials`] + [`spine`] are also the reduction of every type.
+//! Two single-pass scans, one CTA per tile, and a reduction:
+//! - **Decoupled look-back** ([`lookback`], integers): CTA `b` scans tile `b`, publishes
+//!   its aggregate, then warp 0 walks back over its predecessors' published aggregates and
+//!   inclusive prefixes, 32 at a time, until it meets an inclusive prefix. Integer
+//!   operators are exactly associative, so the result does not depend on which
+//!   predecessors had finished: it is deterministic.
+//! - **Ordered look-back** ([`ordered`], floats): the same tile steps, but a tile's prefix
+//!   is combined from its group's tile aggregates, its superblock's group aggregates and
+//!   the previous superblock's inclusive prefix ([`GROUP_TILES`], [`SUPERBLOCK_GROUPS`]),
+//!   each folded in a fixed order. The association order depends only on `n` and the tile
+//!   shape, never on timing, so float results are the same bits on every run of a device.
+//! - **Reduction** ([`partials`], every type): each of `G` CTAs reduces a fixed contiguous
+//!   range of tiles and publishes its partial; the last CTA reduces the partials in a fixed
+//!   order.
 
 use core::hint::select_unpredictable;
 use core::marker::PhantomData;
@@ -21,27 +24,25 @@ use mgpu_ctascan::{
 };
 use mgpu_loadstore::{
     global_to_regs_strided, global_to_regs_strided_guarded, global_to_thread_order_warp,
-    regs_to_shared_thread, shared_to_regs_thread, thread_order_to_global_warp,
+    regs_to_shared_thread, shared_to_regs_thread,
 };
 
 mod lookback;
-mod reduce_then_scan;
+mod ordered;
+mod reduce;
 #[cfg(test)]
 mod tests;
 mod vec16;
 
 pub use lookback::lookback;
-pub use reduce_then_scan::{downsweep, partials, spine};
+pub use ordered::{ordered, ordered_slots, GROUP_TILES, SUPERBLOCK_GROUPS};
+pub use reduce::partials;
 
 /// `flags` bit: inclusive scan (else exclusive).
 pub const FLAG_INCLUSIVE: u32 = 1;
 /// `flags` bit: check that the inclusive scan never decreases (unsigned sum without
-/// overflow: the count scans), raising [`ERROR_OVERFLOW`] otherwise.
+/// overflow: the count scans), raising [`ERROR_OVERFLOW`] otherwise. [`lookback`] only.
 pub const FLAG_CHECK_MONOTONIC: u32 = 2;
-/// `flags` bit for [`partials`]: a reduction, not a scan: the CTAs publish their partials
-/// in `status` (tagged with `epoch`) and the last CTA reduces them into `total`, so no
-/// spine kernel is launched.
-pub const FLAG_REDUCE_ONLY: u32 = 4;
 /// Error bit: an unsigned sum wrapped.
 pub const ERROR_OVERFLOW: u32 = 1;
 
@@ -62,14 +63,17 @@ pub struct ScanArgs<T> {
     pub input: *const T,
     /// Output values (may equal `input`: every tile is read before it is written).
     pub output: *mut T,
-    /// Number of input values (the number of partials for [`spine`]).
+    /// Number of input values.
     pub n: u64,
-    /// Look-back: one status word per tile; reduction: one per 32 bits of each CTA's
-    /// partial. Tagged with `epoch` (words of other epochs read as unpublished, so the
-    /// block needs no clearing between launches).
+    /// [`lookback`]: one status word per tile; [`ordered`]: one per 32 bits of each of
+    /// the [`ordered_slots`] values (tiles, groups, superblocks); reduction: one per 32
+    /// bits of each CTA's partial.
+    /// Tagged with `epoch` (words of other epochs read as unpublished, so the block needs
+    /// no clearing between launches).
     pub status: *mut u64,
-    /// Look-back of 8-byte types: aggregates then inclusive prefixes, `2 * tiles`.
-    /// Reduce-then-scan scan: the `G` partials (a reduction does not use it).
+    /// [`lookback`] of 8-byte types: the published aggregates then inclusive prefixes,
+    /// `2 * tiles` (4-byte ones travel in the status word). The other kernels publish
+    /// every value in the status words and do not use it.
     pub values: *mut T,
     /// Where the total goes.
     pub total: *mut T,
@@ -77,9 +81,9 @@ pub struct ScanArgs<T> {
     pub error: *mut u32,
     /// `FLAG_*` bits.
     pub flags: u32,
-    /// Reduce-then-scan: tiles per CTA.
+    /// Reduction: tiles per CTA.
     pub tiles_per_cta: u32,
-    /// Look-back: this launch's epoch (1 to 2^30 - 1) in `status`.
+    /// This launch's epoch (1 to 2^30 - 1) in `status`.
     pub epoch: u32,
 }
 
@@ -93,7 +97,7 @@ pub const LOOKBACK_FIRST_POLL_NS: u32 = 2500;
 pub const LOOKBACK_POLL_NS: u32 = 1000;
 
 /// Shared-memory layout of the scan kernels: the tile, the CTA-scan scratch, then a 16-byte
-/// slot for broadcasts.
+/// slot for broadcasts (an element at byte 0 and one at byte 8).
 pub const fn shared_bytes(size: usize, nt: usize, vt: usize) -> usize {
     misc_offset(size, nt, vt) + 16
 }
@@ -113,7 +117,10 @@ struct ScanCta<'a, C, T, Op, const NT: usize, const VT: usize> {
     cta: &'a C,
     tile: *mut T,
     scan: *mut T,
+    /// Broadcast slot: the tile's exclusive prefix.
     misc_t: *mut T,
+    /// Broadcast slot: [`ordered`]'s last tile's last inclusive value within the tile.
+    misc_last: *mut T,
     op: PhantomData<Op>,
 }
 
@@ -128,6 +135,7 @@ impl<'a, C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: us
             tile: cta.shared(0),
             scan: cta.shared(scan_offset(s, NT, VT)),
             misc_t: cta.shared(misc_offset(s, NT, VT) + 8),
+            misc_last: cta.shared(misc_offset(s, NT, VT)),
             op: PhantomData,
         }
     }
@@ -143,39 +151,6 @@ impl<'a, C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: us
     #[inline(always)]
     fn count(&self, n: u64, base: u64) -> usize {
         (n - base).min(self.nv()) as usize
-    }
-
-    /// Loads a tile of `count` values (`count <= NT * VT`) into shared memory in natural
-    /// order (missing values are the identity) with per-warp transposes, and returns this
-    /// thread's reduction of its `VT` values. The values stay in shared memory for
-    /// [`scan_tile_from`](Self::scan_tile_from), so they need not stay live in registers
-    /// across the CTA scan and the look-back.
-    #[inline(always)]
-    unsafe fn load_tile_reduce(&self, src: *const T, count: usize) -> T {
-        let x = global_to_thread_order_warp::<C, T, NT, VT>(
-            self.cta,
-            src,
-            count,
-            Op::identity(),
-            self.tile,
-        );
-        thread_reduce::<T, Op, VT>(&x)
-    }
-
-    /// Scans the tile [`load_tile_reduce`](Self::load_tile_reduce) left in shared memory
-    /// from `carry`, this thread's exclusive prefix: re-reads the thread's values, serial
-    /// scan, overflow check, per-warp transposed store of the positions below `count`.
-    /// Returns this thread's carry-out (its inclusive value past its last slot). Call after
-    /// a barrier that follows the load; ends without one.
-    #[inline(always)]
-    unsafe fn scan_tile_from(&self, a: &ScanArgs<T>, carry: T, dst: *mut T, count: usize) -> T {
-        let x = shared_to_regs_thread::<C, T, VT>(self.cta, self.tile);
-        let (y, out) = thread_scan::<T, Op, VT>(&x, carry, kind_of(a.flags));
-        if a.flags & FLAG_CHECK_MONOTONIC != 0 && decreases::<T, Op, VT>(&x, carry) {
-            self.cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
-        }
-        thread_order_to_global_warp::<C, T, NT, VT>(self.cta, &y, dst, count, self.tile);
-        out
     }
 }
 
@@ -226,4 +201,97 @@ fn tag_status(tag: u32, epoch: u32) -> u32 {
 #[inline(always)]
 fn status_word(epoch: u32, status: u32, value: u32) -> u64 {
     ((tag(epoch, status) as u64) << 32) | value as u64
+}
+
+/// The 32-bit flag of status word `word` for 8-byte values: its high half, where every
+/// word of the epoch block keeps its tag. (A low half may hold a 4-byte value an earlier
+/// launch published, which could equal this launch's tag: a flag there would read as
+/// published too early.)
+#[inline(always)]
+unsafe fn flag_of<T>(a: &ScanArgs<T>, word: u64) -> *mut u32 {
+    (a.status.add(word as usize) as *mut u32).add(1)
+}
+
+/// Publishes `status` and `v` in status word `word`. 4-byte types: one 64-bit word, the
+/// value in the low half, the tag in the high half; a relaxed 64-bit store is single-copy
+/// atomic, so readers see all of it or none. 8-byte types: the value goes to
+/// `values[slot]`, then a release store of the tag to the word's high half publishes it.
+#[inline(always)]
+unsafe fn publish_word<C: Cta, T: Element>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    word: u64,
+    slot: u64,
+    status: u32,
+    v: T,
+) {
+    if T::WORDS == 1 {
+        let w = status_word(a.epoch, status, v.to_words()[0]);
+        cta.store_relaxed_u64(a.status.add(word as usize), w);
+    } else {
+        a.values.add(slot as usize).write_volatile(v);
+        cta.store_release_u32(flag_of(a, word), tag(a.epoch, status));
+    }
+}
+
+/// Reads what [`publish_word`] wrote in status word `word` in this launch's epoch:
+/// `(STATUS_X, _)` for a word of another epoch. An 8-byte value is read from
+/// `values[slot_p]` when the status is `STATUS_P`, else from `values[slot_a]`.
+#[inline(always)]
+unsafe fn read_word<C: Cta, T: Element>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    word: u64,
+    slot_a: u64,
+    slot_p: u64,
+) -> (u32, T) {
+    if T::WORDS == 1 {
+        let w = cta.load_relaxed_u64(a.status.add(word as usize));
+        let status = tag_status((w >> 32) as u32, a.epoch);
+        (status, T::from_words([w as u32, 0]))
+    } else {
+        let status = tag_status(cta.load_acquire_u32(flag_of(a, word)), a.epoch);
+        let slot = if status == STATUS_P { slot_p } else { slot_a };
+        let v = if status == STATUS_X {
+            T::ZERO
+        } else {
+            a.values.add(slot as usize).read_volatile()
+        };
+        (status, v)
+    }
+}
+
+/// The status word of word `k` (of `T::WORDS` 32-bit words) of split slot `j`.
+#[inline(always)]
+unsafe fn split_word<T: Element>(a: &ScanArgs<T>, j: u64, k: usize) -> *mut u64 {
+    a.status.add(j as usize * T::WORDS + k)
+}
+
+/// Publishes `v` in slot `j` of a split status block: each 32-bit word of it in its own
+/// [`status_word`] (`T::WORDS` words a slot), so relaxed stores publish it, with no fence
+/// and no side array, and a reader's loads are independent of each other (the reduction's
+/// partials and [`ordered`]'s values).
+#[inline(always)]
+unsafe fn publish_split<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, j: u64, status: u32, v: T) {
+    let [w0, w1] = v.to_words();
+    cta.store_relaxed_u64(split_word(a, j, 0), status_word(a.epoch, status, w0));
+    if T::WORDS == 2 {
+        cta.store_relaxed_u64(split_word(a, j, 1), status_word(a.epoch, status, w1));
+    }
+}
+
+/// Whether slot `j` of a split status block is published in this launch's epoch (every
+/// word of it), and its value.
+#[inline(always)]
+unsafe fn read_split<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, j: u64) -> (bool, T) {
+    let published = |w: u64| tag_status((w >> 32) as u32, a.epoch) != STATUS_X;
+    let w0 = cta.load_relaxed_u64(split_word(a, j, 0));
+    if T::WORDS == 1 {
+        return (published(w0), T::from_words([w0 as u32, 0]));
+    }
+    let w1 = cta.load_relaxed_u64(split_word(a, j, 1));
+    (
+        published(w0) && published(w1),
+        T::from_words([w0 as u32, w1 as u32]),
+    )
 }

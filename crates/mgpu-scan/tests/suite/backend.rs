@@ -437,6 +437,80 @@ where
     }
 }
 
+/// Sizes of `tiles` tiles of the scan of `T` on `t` (the target's tile): whole tiles, and
+/// the last tile holding 1 or an odd number of values; within the budget, and at least a
+/// few tiles.
+fn tile_edge_sizes<T: Element>(t: Target, tiles: &[usize]) -> Vec<usize> {
+    let arch = t.arch().unwrap_or(mgpu::Arch::Sm90);
+    let nv = mgpu_scan::kernels::tuning::SCAN
+        .shape(arch)
+        .nv(core::mem::size_of::<T>());
+    let mut v = Vec::new();
+    for &k in tiles {
+        v.extend([k * nv, (k - 1) * nv + 1, (k - 1) * nv + nv / 2 + 1]);
+    }
+    sizes_or_cap(t, &v)
+}
+
+/// Float sums across the edges of the ordered look-back's groups (32 tiles) and
+/// superblocks (1024 tiles): 1, 31, 32, 33, 1023, 1024, 1025 and 2049 tiles (within the
+/// backend's budget), exclusive and inclusive. Every run gives the same bits (three runs
+/// each), both totals are the inclusive scan's last value bit for bit, and the values are
+/// within the tolerance of [`float_sums`] of the running sum.
+fn float_scans_same_bits_across_groups<T: Float>(b: &Backend, t: Target, tolerance: f64)
+where
+    Plus: ScanOp<T>,
+{
+    let bits = |v: &[T]| v.iter().map(|x| x.to_words()).collect::<Vec<_>>();
+    let tiles = [1, 31, 32, 33, 1023, 1024, 1025, 2049];
+    for n in tile_edge_sizes::<T>(t, &tiles) {
+        let mut rng = Rng::new(n as u64 ^ 0x5eed);
+        let x: Vec<T> = (0..n)
+            .map(|_| T::round(rng.next_f64() * 2.0 - 1.0))
+            .collect();
+        let input = b.upload(&x).unwrap();
+        let what = format!("{} n={n}", T::NAME);
+        let (inc, inc_total) = b.scan_inclusive(&input, Plus).unwrap();
+        let inc = inc.to_vec().unwrap();
+        let (exc, exc_total) = b.scan_exclusive(&input, Plus).unwrap();
+        let exc = exc.to_vec().unwrap();
+        let last = bits(&inc[n - 1..]);
+        assert_eq!(bits(&[inc_total]), last, "{what}: inclusive total");
+        assert_eq!(bits(&[exc_total]), last, "{what}: exclusive total");
+        let (mut acc, mut mag) = (0f64, 0f64);
+        for i in 0..n {
+            let near =
+                |v: T, acc: f64, mag: f64| (v.wide() - acc).abs() <= tolerance * mag.max(1.0);
+            assert!(near(exc[i], acc, mag), "{what}: exclusive {i}");
+            acc += x[i].wide();
+            mag += x[i].wide().abs();
+            assert!(near(inc[i], acc, mag), "{what}: inclusive {i}");
+        }
+        for _ in 0..3 {
+            let (again, t2) = b.scan_inclusive(&input, Plus).unwrap();
+            assert!(
+                bits(&again.to_vec().unwrap()) == bits(&inc),
+                "{what}: inclusive bits"
+            );
+            assert_eq!(bits(&[t2]), last, "{what}: inclusive total bits");
+            let (again, t2) = b.scan_exclusive(&input, Plus).unwrap();
+            assert!(
+                bits(&again.to_vec().unwrap()) == bits(&exc),
+                "{what}: exclusive bits"
+            );
+            assert_eq!(bits(&[t2]), last, "{what}: exclusive total bits");
+        }
+    }
+}
+
+fn f64_scans_same_bits_across_groups(b: &Backend, t: Target) {
+    float_scans_same_bits_across_groups::<f64>(b, t, 1e-12);
+}
+
+fn f32_scans_same_bits_across_groups(b: &Backend, t: Target) {
+    float_scans_same_bits_across_groups::<f32>(b, t, 1e-5);
+}
+
 /// The look-back status block is reused between calls without clearing (epochs tag its
 /// words): a large scan, a small one over the stale words, and a large one again.
 fn status_block_reuse_across_calls(b: &Backend, _: Target) {
@@ -475,5 +549,7 @@ mgpu_testkit::backend_tests! {
     count_scan_overflow = count_overflow,
     i32_scan_and_reduce_to_10e8,
     float_sums_deterministic_within_tolerance,
+    f64_scans_same_bits_across_groups,
+    f32_scans_same_bits_across_groups,
     status_block_reuse_across_calls,
 }

@@ -57,6 +57,27 @@ fn unaligned_slices_take_the_scalar_path<D: Device>(dev: &D, _: Target) {
             "scan into {lo}..{hi}"
         );
     }
+    // f64 slices at odd offsets (8-byte but not 16-byte aligned) take the ordered scan's
+    // scalar path; the values are small integers, so every order gives the same bits.
+    let xf: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+    let df = DeviceVec::from_slice(dev, &xf).unwrap();
+    for (lo, hi) in [(1, 20_000), (3, 1795), (5, 6)] {
+        let (_, inclusive, total) = fold::<f64, Plus>(&xf[lo..hi]);
+        let mut y = DeviceVec::<f64, _>::zeros(dev, hi - lo).unwrap();
+        let got = mgpu_scan::scan_inclusive(df.slice(lo..hi).unwrap(), y.as_mut_slice(), Plus);
+        assert_eq!(got.unwrap(), total);
+        assert!(y.to_vec().unwrap() == inclusive, "f64 scan of {lo}..{hi}");
+        // An aligned input (from an even offset) into an unaligned output.
+        let mut z = DeviceVec::<f64, _>::zeros(dev, hi).unwrap();
+        let aligned = df.slice(lo - 1..hi - 1).unwrap();
+        let (exclusive, _, total) = fold::<f64, Plus>(&xf[lo - 1..hi - 1]);
+        let got = mgpu_scan::scan_exclusive(aligned, z.slice_mut(lo..hi).unwrap(), Plus);
+        assert_eq!(got.unwrap(), total);
+        assert!(
+            z.to_vec().unwrap()[lo..] == exclusive[..],
+            "f64 scan into {lo}..{hi}"
+        );
+    }
     // Aligned slices of lengths that leave a tail past the last 16-byte vector.
     for hi in [4, 5, 7, 3841, 3843, 19_999] {
         let want: i32 = x[..hi].iter().fold(0i32, |a, &b| a.wrapping_add(b));

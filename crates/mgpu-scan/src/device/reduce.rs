@@ -1,10 +1,10 @@
-//! Deterministic reduce-then-scan ([`partials`], [`spine`], [`downsweep`], floats) and the
-//! reduction of every type ([`partials`] with `FLAG_REDUCE_ONLY`).
+//! The reduction of every type ([`partials`]): per-CTA partials over fixed ranges of
+//! tiles, collected by the last CTA in a fixed order.
 
 use super::vec16::{fold_vec16, identity_vec16, Vec16};
 use super::*;
 
-/// The tiles `[first, end)` of the calling CTA in reduce-then-scan.
+/// The tiles `[first, end)` of the calling CTA in a reduction.
 #[inline(always)]
 pub(super) fn cta_tiles<C: Cta>(cta: &C, tiles: u64, per_cta: u32) -> (u64, u64) {
     let first = cta.block() as u64 * per_cta as u64;
@@ -14,16 +14,16 @@ pub(super) fn cta_tiles<C: Cta>(cta: &C, tiles: u64, per_cta: u32) -> (u64, u64)
 /// Vector loads in flight per thread in [`partials`].
 pub(super) const REDUCE_UNROLL: usize = 4;
 
-/// Reduce-then-scan upsweep, and the whole of a reduction: CTA `b` reduces tiles
-/// `[b * tiles_per_cta, ...)` into `values[b]` (a scan) or publishes it in `status` for the
-/// last CTA to collect ([`FLAG_REDUCE_ONLY`], see `collect_partials`). When `input` is
+/// The reduction, one launch: CTA `b` reduces tiles `[b * tiles_per_cta, ...)` and
+/// publishes its partial in `status` for the last CTA to collect into `total` (see
+/// `collect_partials`). When `input` is
 /// 16-byte aligned the range is read as 16-byte vectors, `REDUCE_UNROLL` in flight per
 /// thread (thread `t` folds vectors `t, t + NT, ...` in order); otherwise as strided
 /// scalars. Either way every thread folds a fixed sequence, so the result depends only on
 /// the grid: deterministic.
 ///
-/// Reads `input`, `n`, `tiles_per_cta`, `flags`; a scan writes `values`; a reduction reads
-/// and writes `status` (tagged with `epoch`) and writes `total`.
+/// Reads `input`, `n`, `tiles_per_cta`; reads and writes `status` (a word per 32 bits of
+/// each CTA's partial, tagged with `epoch`); writes `total`.
 ///
 /// # Safety
 /// As for [`lookback`].
@@ -101,11 +101,7 @@ pub unsafe fn partials<
         }
     }
     let total = cta_reduce::<C, T, Op, NT>(cta, acc, k.scan);
-    if a.flags & FLAG_REDUCE_ONLY != 0 {
-        collect_partials::<C, T, Op, NT>(cta, a, total, k.scan);
-    } else if cta.tid() == 0 {
-        *a.values.add(cta.block() as usize) = total;
-    }
+    collect_partials::<C, T, Op, NT>(cta, a, total, k.scan);
 }
 
 /// Partials the last CTA of a reduction polls at once per thread (more are polled in
@@ -122,51 +118,8 @@ pub(super) const fn collect_unroll<T>() -> usize {
     }
 }
 
-/// The status word of CTA `j`'s partial, word `k` of its `T::WORDS` 32-bit words.
-#[inline(always)]
-pub(super) unsafe fn partial_word<T: Element>(a: &ScanArgs<T>, j: u64, k: usize) -> *mut u64 {
-    a.status.add(j as usize * T::WORDS + k)
-}
-
-/// Publishes this CTA's partial: each 32-bit word of it in its own [`status_word`] with
-/// `STATUS_P`, so a reader needs no fence.
-#[inline(always)]
-pub(super) unsafe fn publish_partial<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, v: T) {
-    let [w0, w1] = v.to_words();
-    let block = cta.block() as u64;
-    cta.store_relaxed_u64(
-        partial_word(a, block, 0),
-        status_word(a.epoch, STATUS_P, w0),
-    );
-    if T::WORDS == 2 {
-        cta.store_relaxed_u64(
-            partial_word(a, block, 1),
-            status_word(a.epoch, STATUS_P, w1),
-        );
-    }
-}
-
-/// Whether CTA `j`'s partial of this launch is published, and its value.
-#[inline(always)]
-pub(super) unsafe fn poll_partial<C: Cta, T: Element>(
-    cta: &C,
-    a: &ScanArgs<T>,
-    j: u64,
-) -> (bool, T) {
-    let published = |w: u64| tag_status((w >> 32) as u32, a.epoch) == STATUS_P;
-    let w0 = cta.load_relaxed_u64(partial_word(a, j, 0));
-    if T::WORDS == 1 {
-        return (published(w0), T::from_words([w0 as u32, 0]));
-    }
-    let w1 = cta.load_relaxed_u64(partial_word(a, j, 1));
-    (
-        published(w0) && published(w1),
-        T::from_words([w0 as u32, w1 as u32]),
-    )
-}
-
 /// The end of a reduction: every CTA publishes its partial in the epoch-tagged `status`
-/// block ([`publish_partial`]), and the last CTA polls until all
+/// block ([`publish_split`], slot `blockIdx.x`), and the last CTA polls until all
 /// `grid` are there, then reduces them into `total` in a fixed order (thread `t` folds partials
 /// `t, t + NT, ...`, then a CTA reduction), so float results are the same bits every run.
 /// No fences or atomics on the path from the last partial to the total (the last CTA to
@@ -183,7 +136,7 @@ pub(super) unsafe fn collect_partials<C: Cta, T: Element, Op: AssociativeOp<T>, 
 ) {
     let grid = cta.grid() as u64;
     if cta.tid() == 0 {
-        publish_partial::<C, T>(cta, a, partial);
+        publish_split::<C, T>(cta, a, cta.block() as u64, STATUS_P, partial);
     }
     if cta.block() as u64 != grid - 1 {
         return;
@@ -195,7 +148,7 @@ pub(super) unsafe fn collect_partials<C: Cta, T: Element, Op: AssociativeOp<T>, 
         // Clamped indices: every poll reads all its words at once.
         let p: [(bool, T); COLLECT_UNROLL] = core::array::from_fn(|k| {
             if k < collect_unroll::<T>() {
-                poll_partial::<C, T>(cta, a, j(k).min(grid - 1))
+                read_split::<C, T>(cta, a, j(k).min(grid - 1))
             } else {
                 (true, Op::identity())
             }
@@ -220,78 +173,5 @@ pub(super) unsafe fn collect_partials<C: Cta, T: Element, Op: AssociativeOp<T>, 
     let total = cta_reduce::<C, T, Op, NT>(cta, acc, scratch);
     if cta.tid() == 0 {
         *a.total = total;
-    }
-}
-
-/// Reduce-then-scan spine, one CTA: exclusive scan of the `n` values at `values` in place,
-/// and their reduction into `total`.
-///
-/// # Safety
-/// As for [`lookback`]; launched with one CTA.
-#[inline(always)]
-pub unsafe fn spine<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>(
-    cta: &C,
-    a: &ScanArgs<T>,
-) {
-    let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
-    let nv = k.nv();
-    let mut carry = Op::identity();
-    let mut base = 0u64;
-    while base < a.n {
-        let count = k.count(a.n, base);
-        let p = a.values.add(base as usize);
-        let t = k.load_tile_reduce(p, count);
-        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, k.scan, ScanKind::Exclusive);
-        let x = shared_to_regs_thread::<C, T, VT>(cta, k.tile);
-        let (y, _) = thread_scan::<T, Op, VT>(&x, Op::apply(carry, exc), ScanKind::Exclusive);
-        thread_order_to_global_warp::<C, T, NT, VT>(cta, &y, p, count, k.tile);
-        carry = Op::apply(carry, agg);
-        base += nv;
-        cta.sync();
-    }
-    if cta.tid() == 0 {
-        *a.total = carry;
-    }
-}
-
-/// Reduce-then-scan downsweep: CTA `b` scans its tiles from the exclusive prefix
-/// `values[b]`; the thread holding the last element writes `total`, its carry-out, so the
-/// total equals the last inclusive value bit for bit.
-///
-/// Reads `input`, `n`, `values`, `flags`, `tiles_per_cta`; writes `output`, `total`,
-/// `error`.
-///
-/// # Safety
-/// As for [`lookback`].
-#[inline(always)]
-pub unsafe fn downsweep<
-    C: Cta,
-    T: Element,
-    Op: AssociativeOp<T>,
-    const NT: usize,
-    const VT: usize,
->(
-    cta: &C,
-    a: &ScanArgs<T>,
-) {
-    let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
-    let nv = k.nv();
-    let tiles = a.n.div_ceil(nv);
-    let (first, end) = cta_tiles(cta, tiles, a.tiles_per_cta);
-    let mut carry = *a.values.add(cta.block() as usize);
-    let mut tile = first;
-    while tile < end {
-        let base = tile * nv;
-        let count = k.count(a.n, base);
-        let t = k.load_tile_reduce(a.input.add(base as usize), count);
-        let (exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, k.scan, ScanKind::Exclusive);
-        let dst = a.output.add(base as usize);
-        let out = k.scan_tile_from(a, Op::apply(carry, exc), dst, count);
-        if tile == tiles - 1 && cta.tid() as usize == (count - 1) / VT {
-            *a.total = out;
-        }
-        carry = Op::apply(carry, agg);
-        tile += 1;
-        cta.sync();
     }
 }

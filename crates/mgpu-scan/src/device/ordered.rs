@@ -1,0 +1,232 @@
+//! Ordered look-back ([`ordered`], floats): a single-pass scan whose association order
+//! depends only on `n` and the tile shape. The order is stated at [`ordered`].
+
+use super::*;
+use mgpu_core::shfl_idx;
+
+/// Tiles per group: one tile aggregate per lane of warp 0.
+pub const GROUP_TILES: u64 = 32;
+
+/// Groups per superblock: one group aggregate per lane of warp 0.
+pub const SUPERBLOCK_GROUPS: u64 = 32;
+
+/// Tiles per superblock.
+const SUPERBLOCK_TILES: u64 = GROUP_TILES * SUPERBLOCK_GROUPS;
+
+/// Slots [`ordered`] publishes values in for `tiles` tiles: one per tile, then one per
+/// group, then one per superblock. A slot is `T::WORDS` status words (one per 32 bits of
+/// the value).
+///
+/// ```
+/// use mgpu_scan::device::ordered_slots;
+/// assert_eq!(ordered_slots(1), 3);
+/// assert_eq!(ordered_slots(1025), 1025 + 33 + 2);
+/// ```
+pub const fn ordered_slots(tiles: u64) -> u64 {
+    tiles + tiles.div_ceil(GROUP_TILES) + tiles.div_ceil(SUPERBLOCK_TILES)
+}
+
+/// The slot of group `g`'s aggregate.
+#[inline(always)]
+fn group_slot(tiles: u64, g: u64) -> u64 {
+    tiles + g
+}
+
+/// The slot of superblock `s`'s inclusive prefix.
+#[inline(always)]
+fn superblock_slot(tiles: u64, s: u64) -> u64 {
+    tiles + tiles.div_ceil(GROUP_TILES) + s
+}
+
+/// Publishes `v` in slot `slot` ([`publish_split`]: one status word a 32-bit word of it).
+#[inline(always)]
+unsafe fn publish_at<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, slot: u64, status: u32, v: T) {
+    publish_split::<C, T>(cta, a, slot, status, v);
+}
+
+/// Reads slot `slot`: `(true, v)` once published in this launch's epoch.
+#[inline(always)]
+unsafe fn read_at<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, slot: u64) -> (bool, T) {
+    read_split::<C, T>(cta, a, slot)
+}
+
+/// Warp 0's part of tile `tile` (> 0, aggregate `agg`): the tile's exclusive prefix in the
+/// fixed order [`ordered`] states. Lane `l` reads `a(32g + l)` for `l < k`, `G(32s + l)`
+/// for `l < j`, and lane 31 `SP(s - 1)`, all at once; it polls every [`LOOKBACK_POLL_NS`]
+/// while any is unpublished. As soon as the `a`s are in, a group's last tile publishes
+/// `G(g)` (unless no tile reads it); once everything is in, a superblock's last tile
+/// publishes `SP(s)`. The grid's last tile publishes nothing.
+#[inline(always)]
+pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
+    cta: &C,
+    a: &ScanArgs<T>,
+    tiles: u64,
+    tile: u64,
+    agg: T,
+) -> T {
+    let lane = cta.lane() as u64;
+    let (g, k) = (tile / GROUP_TILES, tile % GROUP_TILES);
+    let (s, j) = (g / SUPERBLOCK_GROUPS, g % SUPERBLOCK_GROUPS);
+    let not_last = tile != tiles - 1;
+    let group_last = not_last && k == GROUP_TILES - 1;
+    let publish_g = group_last && j != SUPERBLOCK_GROUPS - 1;
+    let publish_sp = group_last && j == SUPERBLOCK_GROUPS - 1;
+    let id = Op::identity();
+    // The fold of the group's earlier aggregates, once all of them are in.
+    let mut a_sum = id;
+    let mut a_in = k == 0;
+    cta.backoff(LOOKBACK_FIRST_POLL_NS);
+    loop {
+        let (a_ok, va) = if !a_in && lane < k {
+            read_at::<C, T>(cta, a, tile - k + lane)
+        } else {
+            (true, id)
+        };
+        let (g_ok, vg) = if lane < j {
+            read_at::<C, T>(cta, a, group_slot(tiles, g - j + lane))
+        } else if lane == 31 && s > 0 {
+            read_at::<C, T>(cta, a, superblock_slot(tiles, s - 1))
+        } else {
+            (true, id)
+        };
+        if !a_in && cta.ballot(!0, !a_ok) == 0 {
+            a_in = true;
+            a_sum = warp_reduce::<C, T, Op>(cta, va);
+            if publish_g && lane == 0 {
+                let gv = Op::apply(a_sum, agg);
+                publish_at::<C, T>(cta, a, group_slot(tiles, g), STATUS_A, gv);
+            }
+        }
+        if a_in && cta.ballot(!0, !g_ok) == 0 {
+            let gg = warp_reduce::<C, T, Op>(cta, if lane < j { vg } else { id });
+            let base = if s > 0 {
+                Op::apply(shfl_idx(cta, !0, vg, 31, 32), gg)
+            } else {
+                gg
+            };
+            if publish_sp && lane == 0 {
+                let sp = Op::apply(base, Op::apply(a_sum, agg));
+                publish_at::<C, T>(cta, a, superblock_slot(tiles, s), STATUS_P, sp);
+            }
+            return Op::apply(base, a_sum);
+        }
+        cta.backoff(LOOKBACK_POLL_NS);
+    }
+}
+
+/// Single-pass scan with an ordered look-back (floats): CTA `blockIdx.x` scans tile
+/// `blockIdx.x` of `NT * VT` values, `grid = tiles`, with the tile steps of [`lookback`]
+/// (16-byte vector loads and stores of full tiles, the in-tile scan written back to shared
+/// memory before warp 0 waits, `prefix op v` stored after a barrier), but the tile's prefix
+/// is combined in a fixed order, so that float results are the same bits on every run. As
+/// for [`lookback`], forward progress relies on CTAs starting in block order: a tile only
+/// waits for earlier tiles.
+///
+/// # The order
+///
+/// Tiles form groups of [`GROUP_TILES`], groups superblocks of [`SUPERBLOCK_GROUPS`].
+/// Three kinds of values are published in the epoch block, each in a slot of its own
+/// ([`ordered_slots`]: the tiles' slots, then the groups', then the superblocks'), a slot
+/// being one tagged status word per 32 bits of the value, so relaxed stores publish it and
+/// a reader's loads are all independent:
+///
+/// - `a(i)`: tile `i`'s aggregate, right after its CTA scan (not by the last tile of a
+///   group or of the grid: nobody reads it);
+/// - `G(g)`: group `g`'s aggregate, by the group's last tile as soon as it has read the
+///   group's other aggregates, `fold(a(32g), ..., a(32g + 30)) op a(32g + 31)` (not for
+///   the last group of a superblock: nobody reads it);
+/// - `SP(s)`: superblock `s`'s inclusive prefix, by its last tile once it has read its
+///   superblock's other group aggregates and `SP(s - 1)`:
+///   `(SP(s - 1) op fold(G(32s), ..., G(32s + 30))) op G(32s + 31)` (no `SP` term for
+///   `s = 0`).
+///
+/// Tile `i`, at position `k` of group `g`, which is at position `j` of superblock `s`, has
+/// the exclusive prefix `(SP(s - 1) op fold(G(32s), ..., G(32s + j - 1))) op fold(a(32g),
+/// ..., a(32g + k - 1))` (tile 0: the identity; no `SP` term for `s = 0`), where `fold` is
+/// [`warp_reduce`]'s fixed butterfly over 32 lanes, lane `l` holding the `l`-th value and
+/// the identity past the last. Warp 0 reads every value it needs at once (lane `l` reads
+/// `a(32g + l)` for `l < k`, `G(32s + l)` for `l < j`, lane 31 `SP(s - 1)`), waiting
+/// [`LOOKBACK_FIRST_POLL_NS`] first and polling every [`LOOKBACK_POLL_NS`] while any is
+/// unpublished. The only serial chain is `SP`'s, one link per 1024 tiles (74 links for
+/// 2^27 f64 values on sm_90), and a superblock's last tile publishes it about 1024 tiles
+/// before the next superblock's first tile needs it; `G` waits for its own group's tiles
+/// only.
+///
+/// The thread holding the last element of the last tile keeps that element's inclusive
+/// value within the tile (in an exclusive scan too), and the total is the tile's prefix
+/// `op` it: bit for bit the last value of an inclusive scan.
+///
+/// Reads `input`, `n`, `status` (`T::WORDS * ordered_slots(tiles)` words tagged with
+/// `epoch`), `epoch`, `flags` (`FLAG_CHECK_MONOTONIC` is ignored); writes `output` and
+/// `total` (by the last tile). `values` is not used.
+///
+/// # Safety
+/// The pointers cover what the launch reads and writes; `NT` equals the block size; shared
+/// memory holds `shared_bytes(size_of::<T>(), NT, VT)`.
+#[inline(always)]
+pub unsafe fn ordered<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+>(
+    cta: &C,
+    a: &ScanArgs<T>,
+) {
+    let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
+    let nv = k.nv();
+    let tiles = a.n.div_ceil(nv);
+    let tile = cta.block() as u64;
+    let last = tile == tiles - 1;
+    let base = tile * nv;
+    let count = k.count(a.n, base);
+    let (src, dst) = (a.input.add(base as usize), a.output.add(base as usize));
+    let full = count == nv as usize;
+    let x = k.load_segment(src, count, full && (src as usize).is_multiple_of(16));
+    let t = thread_reduce::<T, Op, VT>(&x);
+    let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, k.scan, ScanKind::Exclusive);
+    // A group's last tile folds its own aggregate into `G` itself.
+    if cta.warp() == 0 && cta.lane() == 0 && !last && tile % GROUP_TILES != GROUP_TILES - 1 {
+        publish_at::<C, T>(cta, a, tile, STATUS_A, agg);
+    }
+    // The thread's values scanned within the tile, back into its own slots.
+    let kind = kind_of(a.flags);
+    let (y, _) = thread_scan::<T, Op, VT>(&x, thread_exc, kind);
+    regs_to_shared_thread::<C, T, VT>(cta, &y, k.tile);
+    if last && cta.tid() as usize == (count - 1) / VT {
+        // The inclusive value of the input's last element within the tile, for the total.
+        let m = (count - 1) % VT;
+        let mut v = Op::identity();
+        for i in 0..VT {
+            if i == m {
+                v = match kind {
+                    ScanKind::Inclusive => y[i],
+                    ScanKind::Exclusive => Op::apply(y[i], x[i]),
+                };
+            }
+        }
+        *k.misc_last = v;
+    }
+    if cta.warp() == 0 {
+        let prefix = if tile == 0 {
+            Op::identity()
+        } else {
+            ordered_prefix::<C, T, Op>(cta, a, tiles, tile, agg)
+        };
+        if cta.lane() == 0 {
+            *k.misc_t = prefix;
+        }
+    }
+    cta.sync();
+    let prefix = *k.misc_t;
+    if last && cta.tid() == 0 {
+        *a.total = Op::apply(prefix, *k.misc_last);
+    }
+    k.store_segment(
+        prefix,
+        dst,
+        count,
+        full && (dst as usize).is_multiple_of(16),
+    );
+}
