@@ -83,6 +83,10 @@ impl<K> Default for RbkKeysArgs<K> {
     }
 }
 
+/// Words of head keys a thread of [`rbk_reduce`] loads beside its values (the rest, when
+/// a tile holds more, are copied after).
+const KEY_BATCH: usize = 4;
+
 /// Items of tile `block` (tiles of `nv` over `total` items).
 #[inline(always)]
 fn tile_items(block: u32, nv: usize, total: u64) -> (u64, u32) {
@@ -343,22 +347,42 @@ pub unsafe fn rbk_reduce<
             *x = *src.add(i as usize);
         }
     }
-    if !args.head_keys.is_null() {
-        // No plan: the tile's head keys (runs h0..h1, compacted where rbk_heads left
-        // them) to their runs, as words, while the values load.
+    let code = *args.codes.add(block as usize * NT + tid as usize);
+    // No plan: the tile's head keys (runs h0..h1, compacted where rbk_heads left them) go
+    // to their runs, as words. The first KEY_BATCH words a thread are loaded here, beside
+    // the values, and stored once the values are in shared memory, so that the copy adds
+    // no round trip to the tile (copying them in a loop here, each load waiting for its
+    // store, made the whole reduction 15 % slower on an H100).
+    let (keys, keys_out, key_words) = if args.head_keys.is_null() {
+        (args.head_keys, args.keys_out, 0)
+    } else {
         let w = args.key_words as usize;
-        let keys = args.head_keys.add(start as usize * w);
-        let out = args.keys_out.add(h0 as usize * w);
-        let words = (h1 - h0) as usize * w;
-        let mut i = tid as usize;
-        while i < words {
-            *out.add(i) = *keys.add(i);
-            i += NT;
+        (
+            args.head_keys.add(start as usize * w),
+            args.keys_out.add(h0 as usize * w),
+            (h1 - h0) as usize * w,
+        )
+    };
+    let mut batch = [0u32; KEY_BATCH];
+    for (k, x) in batch.iter_mut().enumerate() {
+        let i = tid as usize + NT * k;
+        if i < key_words {
+            *x = *keys.add(i);
         }
     }
-    let code = *args.codes.add(block as usize * NT + tid as usize);
     for (k, x) in v.iter().enumerate() {
         *vals.add(tid as usize + NT * k) = *x; // every slot: one guard per value, not two
+    }
+    for (k, x) in batch.iter().enumerate() {
+        let i = tid as usize + NT * k;
+        if i < key_words {
+            *keys_out.add(i) = *x;
+        }
+    }
+    let mut i = tid as usize + NT * KEY_BATCH; // runs shorter than about 3 items
+    while i < key_words {
+        *keys_out.add(i) = *keys.add(i);
+        i += NT;
     }
     cta.launch_dependents(); // the spine may start its CTAs (it waits for this grid's end)
     cta.sync();
