@@ -332,8 +332,10 @@ pub struct SegReduceArgs<T, I> {
     pub chunk_carry: *mut T,
     /// Per chunk: 1 when one of its tiles ends a segment.
     pub chunk_ends: *mut u32,
-    /// Per chunk: `epoch << 2 | 1` once its `chunk_carry` and `chunk_ends` are written
-    /// (words of other epochs: not yet); null with one chunk.
+    /// Per chunk `c`, in 32-bit word `2 * c + 1` (the high half of the pool's 64-bit
+    /// epoch word `c`, where every user of the block keeps a tag, never a value):
+    /// `epoch << 2 | 1` once its `chunk_carry` and `chunk_ends` are written (tags of other
+    /// epochs: not yet); null with one chunk.
     pub chunk_flags: *mut u32,
     /// This launch's epoch in `chunk_flags` (1 to 2^30 - 1).
     pub epoch: u32,
@@ -409,6 +411,15 @@ impl<T, I> Default for SegReduceArgs<T, I> {
             key_words: 0,
         }
     }
+}
+
+/// Chunk `c`'s flag in the spine's `chunk_flags`: the high half of the epoch block's
+/// 64-bit word `c`. A low half may hold a 4-byte value that a scan published in an
+/// earlier call, which could equal this call's tag; every user keeps a tag in the high
+/// half, so an old one there is of another epoch.
+#[inline(always)]
+fn chunk_flag(flags: *mut u32, c: usize) -> *mut u32 {
+    flags.wrapping_add(2 * c + 1)
 }
 
 /// Bytes rounded up to 16.
@@ -1190,8 +1201,8 @@ unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const VT: usize>(
 /// # Safety
 /// `carry_out` is readable at `0..tiles`, `mp` at `0..=tiles`, `output` readable and
 /// writable at `0..num_segments`, `error` readable; with more than one chunk
-/// `chunk_carry`, `chunk_ends` and `chunk_flags` writable at `0..grid` (the flags of
-/// another epoch than `epoch`); shared memory is [`spine_shared_bytes`]. `NT` is a
+/// `chunk_carry` and `chunk_ends` writable at `0..grid`, `chunk_flags` at `0..2 * grid`
+/// (the flags of another epoch than `epoch`); shared memory is [`spine_shared_bytes`]. `NT` is a
 /// multiple of 32.
 ///
 /// # Examples
@@ -1225,7 +1236,7 @@ unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const VT: usize>(
 /// use mgpu_segreduce::device::{spine, spine_shared_bytes, SegReduceArgs};
 /// let (mut carry, mp) = ([1i32, 2, 4], [0u64, 2, 6, 9]);
 /// let (mut out, mut no_error) = ([10i32, 20, 30], [0u32]);
-/// let (mut cc, mut ce, mut flags) = ([0i32; 3], [0u32; 3], [0u32; 3]);
+/// let (mut cc, mut ce, mut flags) = ([0i32; 3], [0u32; 3], [0u32; 6]);
 /// let args = SegReduceArgs::<i32, u32> {
 ///     carry_out: carry.as_mut_ptr(), tiles: 3, mp: mp.as_ptr(), nv: 4, total: 9,
 ///     num_segments: 3, output: out.as_mut_ptr(), error: no_error.as_mut_ptr(),
@@ -1298,7 +1309,10 @@ pub unsafe fn spine_chunks<
         args.chunk_ends
             .add(chunk as usize)
             .write_volatile(any as u32);
-        cta.store_release_u32(args.chunk_flags.add(chunk as usize), args.epoch << 2 | 1);
+        cta.store_release_u32(
+            chunk_flag(args.chunk_flags, chunk as usize),
+            args.epoch << 2 | 1,
+        );
     }
 
     // The carry entering the chunk: warp 0 reads the chunks before it 32 at a time
@@ -1312,7 +1326,7 @@ pub unsafe fn spine_chunks<
         while end > 0 {
             let k = end.wrapping_sub(1 + lane);
             if end > lane {
-                let flag = args.chunk_flags.add(k);
+                let flag = chunk_flag(args.chunk_flags, k);
                 while cta.load_acquire_u32(flag) != args.epoch << 2 | 1 {
                     cta.backoff(100);
                 }

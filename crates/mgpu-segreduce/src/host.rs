@@ -151,12 +151,13 @@ where
     args.chunk_carry = chunk_carry.as_mut_ptr();
     args.chunk_ends = chunk_ends.as_mut_ptr();
     if chunks > 1 {
-        let (flags, epoch) = dev.pool().epoch_block(dev, chunks.div_ceil(2))?;
+        // A 64-bit word a chunk: its flag is the word's high half (`device::spine`).
+        let (flags, epoch) = dev.pool().epoch_block(dev, chunks)?;
         (args.chunk_flags, args.epoch) = (flags as *mut u32, epoch);
     }
     // SAFETY: the tiles' kernel (queued just before, same stream) fills `carry_out` and
     // the results the spine reads (a dependent launch: it waits for that grid's end); the
-    // chunk arrays and flags have `chunks` slots, the flags of older epochs.
+    // chunk arrays have `chunks` slots and the flags `2 * chunks`, of older epochs.
     unsafe { dev.launch_dependent::<S>(chunks as u32, args) }
 }
 

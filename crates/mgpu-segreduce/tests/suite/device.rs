@@ -267,7 +267,7 @@ where
     let mut carry = vec![Op::identity(); tiles];
     let mut chunk_carry = vec![Op::identity(); chunks];
     let (mut chunk_ends, mut error) = (vec![0u32; chunks], [0u32]);
-    let mut flags = vec![0u32; chunks];
+    let mut flags = vec![0u32; 2 * chunks]; // a flag in the high half of each 64-bit word
     let args = SegReduceArgs::<T, I> {
         data: data.as_ptr(),
         total: data.len() as u64,
