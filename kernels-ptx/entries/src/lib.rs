@@ -22,7 +22,8 @@ macro_rules! family {
 }
 
 family! {
-    /// The scan family: look-back scan (integers), partials, spine, downsweep (floats).
+    /// The scan family: look-back scan (integers), ordered look-back scan (floats),
+    /// partials (reduce, every type).
     "scan" scan: mgpu_scan::for_each_scan_instance
 }
 

@@ -52,10 +52,11 @@ unsafe fn read_at<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, slot: u64) -> (b
 
 /// Warp 0's part of tile `tile` (> 0, aggregate `agg`): the tile's exclusive prefix in the
 /// fixed order [`ordered`] states. Lane `l` reads `a(32g + l)` for `l < k`, `G(32s + l)`
-/// for `l < j`, and lane 31 `SP(s - 1)`, all at once; it polls every [`LOOKBACK_POLL_NS`]
-/// while any is unpublished. As soon as the `a`s are in, a group's last tile publishes
-/// `G(g)` (unless no tile reads it); once everything is in, a superblock's last tile
-/// publishes `SP(s)`. The grid's last tile publishes nothing.
+/// for `l < j`, `G(32(s - 1) + l)` when `s > 0`, and lane 31 `SP(s - 2)` when `s > 1`, all
+/// at once; it polls every [`LOOKBACK_POLL_NS`] while any is unpublished. As soon as the
+/// `a`s are in, a group's last tile publishes `G(g)` (it polls without the first wait: the
+/// next group's tiles need its `G`); as soon as the previous superblock's values are in,
+/// a superblock's first tile publishes `SP(s - 1)`. The grid's last tile publishes nothing.
 #[inline(always)]
 pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
     cta: &C,
@@ -68,14 +69,18 @@ pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
     let (g, k) = (tile / GROUP_TILES, tile % GROUP_TILES);
     let (s, j) = (g / SUPERBLOCK_GROUPS, g % SUPERBLOCK_GROUPS);
     let not_last = tile != tiles - 1;
-    let group_last = not_last && k == GROUP_TILES - 1;
-    let publish_g = group_last && j != SUPERBLOCK_GROUPS - 1;
-    let publish_sp = group_last && j == SUPERBLOCK_GROUPS - 1;
+    let publish_g = not_last && k == GROUP_TILES - 1;
+    let publish_sp = s > 0 && j == 0 && k == 0;
     let id = Op::identity();
     // The fold of the group's earlier aggregates, once all of them are in.
     let mut a_sum = id;
     let mut a_in = k == 0;
-    cta.backoff(LOOKBACK_FIRST_POLL_NS);
+    // The previous superblock's inclusive prefix, `SP(s - 1)`, once its values are in.
+    let mut prev = id;
+    let mut prev_in = s == 0;
+    if !publish_g {
+        cta.backoff(LOOKBACK_FIRST_POLL_NS);
+    }
     loop {
         let (a_ok, va) = if !a_in && lane < k {
             read_at::<C, T>(cta, a, tile - k + lane)
@@ -84,8 +89,20 @@ pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
         };
         let (g_ok, vg) = if lane < j {
             read_at::<C, T>(cta, a, group_slot(tiles, g - j + lane))
-        } else if lane == 31 && s > 0 {
-            read_at::<C, T>(cta, a, superblock_slot(tiles, s - 1))
+        } else {
+            (true, id)
+        };
+        let (p_ok, vp) = if !prev_in {
+            read_at::<C, T>(
+                cta,
+                a,
+                group_slot(tiles, (s - 1) * SUPERBLOCK_GROUPS + lane),
+            )
+        } else {
+            (true, id)
+        };
+        let (sp_ok, vsp) = if !prev_in && s > 1 && lane == 31 {
+            read_at::<C, T>(cta, a, superblock_slot(tiles, s - 2))
         } else {
             (true, id)
         };
@@ -97,17 +114,21 @@ pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
                 publish_at::<C, T>(cta, a, group_slot(tiles, g), STATUS_A, gv);
             }
         }
-        if a_in && cta.ballot(!0, !g_ok) == 0 {
-            let gg = warp_reduce::<C, T, Op>(cta, if lane < j { vg } else { id });
-            let base = if s > 0 {
-                Op::apply(shfl_idx(cta, !0, vg, 31, 32), gg)
+        if !prev_in && cta.ballot(!0, !(p_ok && sp_ok)) == 0 {
+            prev_in = true;
+            let gs = warp_reduce::<C, T, Op>(cta, vp);
+            prev = if s > 1 {
+                Op::apply(shfl_idx(cta, !0, vsp, 31, 32), gs)
             } else {
-                gg
+                gs
             };
             if publish_sp && lane == 0 {
-                let sp = Op::apply(base, Op::apply(a_sum, agg));
-                publish_at::<C, T>(cta, a, superblock_slot(tiles, s), STATUS_P, sp);
+                publish_at::<C, T>(cta, a, superblock_slot(tiles, s - 1), STATUS_P, prev);
             }
+        }
+        if a_in && prev_in && cta.ballot(!0, !g_ok) == 0 {
+            let gg = warp_reduce::<C, T, Op>(cta, if lane < j { vg } else { id });
+            let base = if s > 0 { Op::apply(prev, gg) } else { gg };
             return Op::apply(base, a_sum);
         }
         cta.backoff(LOOKBACK_POLL_NS);
@@ -133,24 +154,27 @@ pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
 /// - `a(i)`: tile `i`'s aggregate, right after its CTA scan (not by the last tile of a
 ///   group or of the grid: nobody reads it);
 /// - `G(g)`: group `g`'s aggregate, by the group's last tile as soon as it has read the
-///   group's other aggregates, `fold(a(32g), ..., a(32g + 30)) op a(32g + 31)` (not for
-///   the last group of a superblock: nobody reads it);
-/// - `SP(s)`: superblock `s`'s inclusive prefix, by its last tile once it has read its
-///   superblock's other group aggregates and `SP(s - 1)`:
-///   `(SP(s - 1) op fold(G(32s), ..., G(32s + 30))) op G(32s + 31)` (no `SP` term for
-///   `s = 0`).
+///   group's other aggregates, `fold(a(32g), ..., a(32g + 30)) op a(32g + 31)`; that tile
+///   polls without [`LOOKBACK_FIRST_POLL_NS`]'s wait, since every tile of the next group
+///   waits for its `G`;
+/// - `SP(s)`: superblock `s`'s inclusive prefix, `fold(G(32s), ..., G(32s + 31))` for
+///   `s = 0` and `SP(s - 1) op fold(G(32s), ..., G(32s + 31))` after, published by the
+///   first tile of superblock `s + 1`, which computes it anyway (below).
 ///
 /// Tile `i`, at position `k` of group `g`, which is at position `j` of superblock `s`, has
 /// the exclusive prefix `(SP(s - 1) op fold(G(32s), ..., G(32s + j - 1))) op fold(a(32g),
-/// ..., a(32g + k - 1))` (tile 0: the identity; no `SP` term for `s = 0`), where `fold` is
-/// [`warp_reduce`]'s fixed butterfly over 32 lanes, lane `l` holding the `l`-th value and
-/// the identity past the last. Warp 0 reads every value it needs at once (lane `l` reads
-/// `a(32g + l)` for `l < k`, `G(32s + l)` for `l < j`, lane 31 `SP(s - 1)`), waiting
-/// [`LOOKBACK_FIRST_POLL_NS`] first and polling every [`LOOKBACK_POLL_NS`] while any is
-/// unpublished. The only serial chain is `SP`'s, one link per 1024 tiles (74 links for
-/// 2^27 f64 values on sm_90), and a superblock's last tile publishes it about 1024 tiles
-/// before the next superblock's first tile needs it; `G` waits for its own group's tiles
-/// only.
+/// ..., a(32g + k - 1))` (tile 0: the identity; for `s = 0` the first term is
+/// `fold(G(0), ..., G(j - 1))` alone), where `fold` is [`warp_reduce`]'s fixed butterfly
+/// over 32 lanes, lane `l` holding the `l`-th value and the identity past the last. Each
+/// tile of superblock `s > 0` computes `SP(s - 1)` itself from `SP(s - 2)` (read) and the
+/// previous superblock's 32 group aggregates, so that `SP(s - 1)`, published by tile
+/// `1024s`, is first needed 1024 tiles later, by superblock `s + 1`: no tile waits for the
+/// look-back of a tile just before it, only for its aggregate or its group's. Warp 0 reads
+/// every value it needs at once (lane `l`: `a(32g + l)` for `l < k`, `G(32s + l)` for
+/// `l < j`, `G(32(s - 1) + l)` when `s > 0`, lane 31 also `SP(s - 2)` when `s > 1`),
+/// waiting [`LOOKBACK_FIRST_POLL_NS`] first (but a group's last tile) and polling every
+/// [`LOOKBACK_POLL_NS`] while any is unpublished. The only serial chain is `SP`'s, one
+/// link per 1024 tiles (74 links for 2^27 f64 values on sm_90).
 ///
 /// The thread holding the last element of the last tile keeps that element's inclusive
 /// value within the tile (in an exclusive scan too), and the total is the tile's prefix

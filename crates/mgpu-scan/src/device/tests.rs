@@ -251,8 +251,9 @@ fn fold32<T: Element, Op: AssociativeOp<T>>(v: &[T]) -> T {
 
 /// Every tile's exclusive prefix in the order `ordered` documents, from the tile
 /// aggregates: `(SP(s - 1) op fold(G of the j earlier groups)) op fold(a of the k earlier
-/// tiles)`, `G(g) = fold(a(32g..32g + 31)) op a(32g + 31)`, `SP(s) = (SP(s - 1) op
-/// fold(G(32s..32s + 31))) op G(32s + 31)`. A pure function of the aggregates: no timing.
+/// tiles)` (for `s = 0` without the `SP` term), `G(g) = fold(a(32g..32g + 31)) op
+/// a(32g + 31)`, `SP(0) = fold(G(0..32))`, `SP(s) = SP(s - 1) op fold(G(32s..32s + 32))`.
+/// A pure function of the aggregates: no timing.
 fn model_prefixes<T: Element, Op: AssociativeOp<T>>(agg: &[T]) -> Vec<T> {
     let tiles = agg.len();
     let group = |g: usize| {
@@ -263,9 +264,8 @@ fn model_prefixes<T: Element, Op: AssociativeOp<T>>(agg: &[T]) -> Vec<T> {
     let gs: Vec<T> = (0..full_groups).map(group).collect();
     let mut sp: Vec<T> = Vec::new();
     for s in 0..tiles / 1024 {
-        let gg = fold32::<T, Op>(&gs[32 * s..32 * s + 31]);
-        let base = if s > 0 { Op::apply(sp[s - 1], gg) } else { gg };
-        sp.push(Op::apply(base, gs[32 * s + 31]));
+        let gg = fold32::<T, Op>(&gs[32 * s..32 * s + 32]);
+        sp.push(if s > 0 { Op::apply(sp[s - 1], gg) } else { gg });
     }
     (0..tiles)
         .map(|i| {
