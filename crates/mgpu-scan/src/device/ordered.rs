@@ -81,31 +81,30 @@ pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
     if !publish_g {
         cta.backoff(LOOKBACK_FIRST_POLL_NS);
     }
+    // Each lane's values, each read until it is published and then kept: a poll reads
+    // only what is still missing (re-reading every value at every poll, up to four 8-byte
+    // slots a lane for f64, put the polls' traffic beside the scan's own in L2).
+    let (mut a_ok, mut va) = (a_in || lane >= k, id);
+    let (mut g_ok, mut vg) = (lane >= j, id);
+    let (mut p_ok, mut vp) = (prev_in, id);
+    let (mut sp_ok, mut vsp) = (prev_in || s < 2 || lane != 31, id);
     loop {
-        let (a_ok, va) = if !a_in && lane < k {
-            read_at::<C, T>(cta, a, tile - k + lane)
-        } else {
-            (true, id)
-        };
-        let (g_ok, vg) = if lane < j {
-            read_at::<C, T>(cta, a, group_slot(tiles, g - j + lane))
-        } else {
-            (true, id)
-        };
-        let (p_ok, vp) = if !prev_in {
-            read_at::<C, T>(
+        if !a_ok {
+            (a_ok, va) = read_at::<C, T>(cta, a, tile - k + lane);
+        }
+        if !g_ok {
+            (g_ok, vg) = read_at::<C, T>(cta, a, group_slot(tiles, g - j + lane));
+        }
+        if !p_ok {
+            (p_ok, vp) = read_at::<C, T>(
                 cta,
                 a,
                 group_slot(tiles, (s - 1) * SUPERBLOCK_GROUPS + lane),
-            )
-        } else {
-            (true, id)
-        };
-        let (sp_ok, vsp) = if !prev_in && s > 1 && lane == 31 {
-            read_at::<C, T>(cta, a, superblock_slot(tiles, s - 2))
-        } else {
-            (true, id)
-        };
+            );
+        }
+        if !sp_ok {
+            (sp_ok, vsp) = read_at::<C, T>(cta, a, superblock_slot(tiles, s - 2));
+        }
         if !a_in && cta.ballot(!0, !a_ok) == 0 {
             a_in = true;
             a_sum = warp_reduce::<C, T, Op>(cta, va);
@@ -127,7 +126,7 @@ pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
             }
         }
         if a_in && prev_in && cta.ballot(!0, !g_ok) == 0 {
-            let gg = warp_reduce::<C, T, Op>(cta, if lane < j { vg } else { id });
+            let gg = warp_reduce::<C, T, Op>(cta, vg);
             let base = if s > 0 { Op::apply(prev, gg) } else { gg };
             return Op::apply(base, a_sum);
         }
