@@ -899,6 +899,9 @@ fn main() {
             println!("copy of 2^{lg} 4-byte elements: {copy:.4} ms");
             b.scan::<i32>(n, copy, "uniform[0,16)", |r| r.below(16) as i32)?;
             b.scan::<f64>(n, copy, "uniform[0,16)", |r| r.below(16) as f64)?;
+            // The 8-byte integer look-back, beside the ordered f64 look-back of the same
+            // bytes (no anchor: a diagnostic row).
+            b.scan::<i64>(n, copy, "uniform[0,16)", |r| r.below(16) as i64)?;
             for dist in [
                 CountDist::Uniform { max: 20 },
                 CountDist::Uniform { max: 2 },
