@@ -192,13 +192,14 @@ pub unsafe fn lookback<
     a: &ScanArgs<T>,
 ) {
     let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
-    let nv = k.nv();
-    let tiles = a.n.div_ceil(nv);
-    let tile = cta.block() as u64;
-    let base = tile * nv;
-    let count = k.count(a.n, base);
-    let (src, dst) = (a.input.add(base as usize), a.output.add(base as usize));
-    let full = count == nv as usize;
+    let TileSpan {
+        tiles,
+        tile,
+        count,
+        src,
+        dst,
+        full,
+    } = k.span(a);
     let check = a.flags & FLAG_CHECK_MONOTONIC != 0;
     let x = k.load_segment(src, count, full && (src as usize).is_multiple_of(16));
     let t = thread_reduce::<T, Op, VT>(&x);

@@ -46,6 +46,30 @@ pub const FLAG_CHECK_MONOTONIC: u32 = 2;
 /// Error bit: an unsigned sum wrapped.
 pub const ERROR_OVERFLOW: u32 = 1;
 
+impl<T> Default for ScanArgs<T> {
+    /// Null pointers, zero sizes, flags and epoch.
+    ///
+    /// ```
+    /// let a = mgpu_scan::device::ScanArgs::<f64>::default();
+    /// assert!(a.status.is_null() && a.n == 0 && a.epoch == 0);
+    /// ```
+    fn default() -> Self {
+        use core::ptr::{null, null_mut};
+        ScanArgs {
+            input: null(),
+            output: null_mut(),
+            n: 0,
+            status: null_mut(),
+            values: null_mut(),
+            total: null_mut(),
+            error: null_mut(),
+            flags: 0,
+            tiles_per_cta: 0,
+            epoch: 0,
+        }
+    }
+}
+
 /// Tile status: not yet published.
 const STATUS_X: u32 = 0;
 /// Tile status: the tile's aggregate is published.
@@ -152,6 +176,39 @@ impl<'a, C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: us
     fn count(&self, n: u64, base: u64) -> usize {
         (n - base).min(self.nv()) as usize
     }
+
+    /// The tile this CTA scans (tile `blockIdx.x` of a single-pass scan of `a.n` values).
+    #[inline(always)]
+    unsafe fn span(&self, a: &ScanArgs<T>) -> TileSpan<T> {
+        let nv = self.nv();
+        let tile = self.cta.block() as u64;
+        let base = tile * nv;
+        let count = self.count(a.n, base);
+        TileSpan {
+            tiles: a.n.div_ceil(nv),
+            tile,
+            count,
+            src: a.input.add(base as usize),
+            dst: a.output.add(base as usize),
+            full: count == nv as usize,
+        }
+    }
+}
+
+/// A single-pass scan's tile ([`ScanCta::span`]), shared by [`lookback`] and [`ordered`].
+struct TileSpan<T> {
+    /// Tiles of the launch.
+    tiles: u64,
+    /// This CTA's tile.
+    tile: u64,
+    /// Its values (`NT * VT` but in the last tile).
+    count: usize,
+    /// Where they are read.
+    src: *const T,
+    /// Where they are written.
+    dst: *mut T,
+    /// Whether the tile is whole.
+    full: bool,
 }
 
 #[inline(always)]

@@ -38,18 +38,6 @@ fn superblock_slot(tiles: u64, s: u64) -> u64 {
     tiles + tiles.div_ceil(GROUP_TILES) + s
 }
 
-/// Publishes `v` in slot `slot` ([`publish_split`]: one status word a 32-bit word of it).
-#[inline(always)]
-unsafe fn publish_at<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, slot: u64, status: u32, v: T) {
-    publish_split::<C, T>(cta, a, slot, status, v);
-}
-
-/// Reads slot `slot`: `(true, v)` once published in this launch's epoch.
-#[inline(always)]
-unsafe fn read_at<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, slot: u64) -> (bool, T) {
-    read_split::<C, T>(cta, a, slot)
-}
-
 /// Warp 0's part of tile `tile` (> 0, aggregate `agg`): the tile's exclusive prefix in the
 /// fixed order [`ordered`] states. Lane `l` reads `a(32g + l)` for `l < k`, `G(32s + l)`
 /// for `l < j`, `G(32(s - 1) + l)` when `s > 0`, and lane 31 `SP(s - 2)` when `s > 1`, all
@@ -90,27 +78,27 @@ pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
     let (mut sp_ok, mut vsp) = (prev_in || s < 2 || lane != 31, id);
     loop {
         if !a_ok {
-            (a_ok, va) = read_at::<C, T>(cta, a, tile - k + lane);
+            (a_ok, va) = read_split::<C, T>(cta, a, tile - k + lane);
         }
         if !g_ok {
-            (g_ok, vg) = read_at::<C, T>(cta, a, group_slot(tiles, g - j + lane));
+            (g_ok, vg) = read_split::<C, T>(cta, a, group_slot(tiles, g - j + lane));
         }
         if !p_ok {
-            (p_ok, vp) = read_at::<C, T>(
+            (p_ok, vp) = read_split::<C, T>(
                 cta,
                 a,
                 group_slot(tiles, (s - 1) * SUPERBLOCK_GROUPS + lane),
             );
         }
         if !sp_ok {
-            (sp_ok, vsp) = read_at::<C, T>(cta, a, superblock_slot(tiles, s - 2));
+            (sp_ok, vsp) = read_split::<C, T>(cta, a, superblock_slot(tiles, s - 2));
         }
         if !a_in && cta.ballot(!0, !a_ok) == 0 {
             a_in = true;
             a_sum = warp_reduce::<C, T, Op>(cta, va);
             if publish_g && lane == 0 {
                 let gv = Op::apply(a_sum, agg);
-                publish_at::<C, T>(cta, a, group_slot(tiles, g), STATUS_A, gv);
+                publish_split::<C, T>(cta, a, group_slot(tiles, g), STATUS_A, gv);
             }
         }
         if !prev_in && cta.ballot(!0, !(p_ok && sp_ok)) == 0 {
@@ -122,7 +110,7 @@ pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
                 gs
             };
             if publish_sp && lane == 0 {
-                publish_at::<C, T>(cta, a, superblock_slot(tiles, s - 1), STATUS_P, prev);
+                publish_split::<C, T>(cta, a, superblock_slot(tiles, s - 1), STATUS_P, prev);
             }
         }
         if a_in && prev_in && cta.ballot(!0, !g_ok) == 0 {
@@ -198,20 +186,21 @@ pub unsafe fn ordered<
     a: &ScanArgs<T>,
 ) {
     let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
-    let nv = k.nv();
-    let tiles = a.n.div_ceil(nv);
-    let tile = cta.block() as u64;
+    let TileSpan {
+        tiles,
+        tile,
+        count,
+        src,
+        dst,
+        full,
+    } = k.span(a);
     let last = tile == tiles - 1;
-    let base = tile * nv;
-    let count = k.count(a.n, base);
-    let (src, dst) = (a.input.add(base as usize), a.output.add(base as usize));
-    let full = count == nv as usize;
     let x = k.load_segment(src, count, full && (src as usize).is_multiple_of(16));
     let t = thread_reduce::<T, Op, VT>(&x);
     let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, k.scan, ScanKind::Exclusive);
     // A group's last tile folds its own aggregate into `G` itself.
     if cta.warp() == 0 && cta.lane() == 0 && !last && tile % GROUP_TILES != GROUP_TILES - 1 {
-        publish_at::<C, T>(cta, a, tile, STATUS_A, agg);
+        publish_split::<C, T>(cta, a, tile, STATUS_A, agg);
     }
     // The thread's values scanned within the tile, back into its own slots.
     let kind = kind_of(a.flags);

@@ -24,16 +24,10 @@ where
         inclusive[t as usize] = acc;
     }
     let args = ScanArgs::<T> {
-        input: core::ptr::null(),
-        output: core::ptr::null_mut(),
-        n: 0,
         status: status.as_mut_ptr(),
         values: values.as_mut_ptr(),
-        total: core::ptr::null_mut(),
-        error: core::ptr::null_mut(),
-        flags: 0,
-        tiles_per_cta: 0,
         epoch: 5,
+        ..Default::default()
     };
     // Publish through the kernels' own function, from a one-thread "CTA".
     launch(1, 32, 0, &|cta: &SimCta| unsafe {
@@ -72,16 +66,10 @@ fn words_of_another_epoch_read_as_unpublished() {
     let mut flags = vec![0u64; 4];
     let mut values = vec![0u64; 8];
     let mk = |status: *mut u64, values: *mut u64, epoch: u32| ScanArgs::<u64> {
-        input: core::ptr::null(),
-        output: core::ptr::null_mut(),
-        n: 0,
         status,
         values,
-        total: core::ptr::null_mut(),
-        error: core::ptr::null_mut(),
-        flags: 0,
-        tiles_per_cta: 0,
         epoch,
+        ..Default::default()
     };
     let (sp, fp, vp) = (
         status.as_mut_ptr() as usize,
@@ -94,16 +82,9 @@ fn words_of_another_epoch_read_as_unpublished() {
         }
         // 4-byte values: packed words.
         let old = ScanArgs::<u32> {
-            input: core::ptr::null(),
-            output: core::ptr::null_mut(),
-            n: 0,
             status: sp as *mut u64,
-            values: core::ptr::null_mut(),
-            total: core::ptr::null_mut(),
-            error: core::ptr::null_mut(),
-            flags: 0,
-            tiles_per_cta: 0,
             epoch: 4,
+            ..Default::default()
         };
         publish::<SimCta, u32>(cta, &old, 4, 1, STATUS_P, 77);
         let new = ScanArgs::<u32> { epoch: 5, ..old };
@@ -140,15 +121,12 @@ where
     let mut total = vec![T::ZERO; 1];
     let args = ScanArgs::<T> {
         input: x.as_ptr(),
-        output: core::ptr::null_mut(),
         n: n as u64,
         status: status.as_mut_ptr(),
-        values: core::ptr::null_mut(),
         total: total.as_mut_ptr(),
-        error: core::ptr::null_mut(),
-        flags: 0,
         tiles_per_cta: 1,
         epoch: 3,
+        ..Default::default()
     };
     let blocks = n.div_ceil(NT) as u32;
     launch(
@@ -187,31 +165,18 @@ fn an_eight_byte_flag_never_reads_a_four_byte_value() {
             return;
         }
         let mk = |epoch: u32| ScanArgs::<u32> {
-            input: core::ptr::null(),
-            output: core::ptr::null_mut(),
-            n: 0,
             status: sp as *mut u64,
-            values: core::ptr::null_mut(),
-            total: core::ptr::null_mut(),
-            error: core::ptr::null_mut(),
-            flags: 0,
-            tiles_per_cta: 0,
             epoch,
+            ..Default::default()
         };
         // Epoch 5 publishes, for tiles 1 and 2, values that are epoch 6's tags.
         publish::<SimCta, u32>(cta, &mk(5), 4, 1, STATUS_P, tag(6, STATUS_P));
         publish::<SimCta, u32>(cta, &mk(5), 4, 2, STATUS_A, tag(6, STATUS_A));
         let wide = ScanArgs::<u64> {
-            input: core::ptr::null(),
-            output: core::ptr::null_mut(),
-            n: 0,
             status: sp as *mut u64,
             values: vp as *mut u64,
-            total: core::ptr::null_mut(),
-            error: core::ptr::null_mut(),
-            flags: 0,
-            tiles_per_cta: 0,
             epoch: 6,
+            ..Default::default()
         };
         for tile in 0..4 {
             let (status, _) = read_status::<SimCta, u64>(cta, &wide, 4, tile);
@@ -333,12 +298,10 @@ fn run_ordered<T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usiz
         output: out.as_mut_ptr(),
         n: x.len() as u64,
         status: status.as_mut_ptr(),
-        values: core::ptr::null_mut(),
         total: total.as_mut_ptr(),
-        error: core::ptr::null_mut(),
         flags,
-        tiles_per_cta: 0,
         epoch: 9,
+        ..Default::default()
     };
     launch(
         tiles as u32,
