@@ -1202,8 +1202,8 @@ unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const VT: usize>(
 /// `carry_out` is readable at `0..tiles`, `mp` at `0..=tiles`, `output` readable and
 /// writable at `0..num_segments`, `error` readable; with more than one chunk
 /// `chunk_carry` and `chunk_ends` writable at `0..grid`, `chunk_flags` at `0..2 * grid`
-/// (the flags of another epoch than `epoch`); shared memory is [`spine_shared_bytes`]. `NT` is a
-/// multiple of 32.
+/// (the flags of another epoch than `epoch`); shared memory is [`spine_shared_bytes`].
+/// `NT` is a multiple of 32.
 ///
 /// # Examples
 ///

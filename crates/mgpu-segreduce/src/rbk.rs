@@ -21,9 +21,9 @@
 //! Passes 1 to 3 depend on the keys only, so a plan (the seed's preprocess) runs them
 //! once and pass 4 for each new set of values. Without a plan, pass 4 also does pass 3's
 //! work (each tile moves its own head keys, type-erased as 32-bit words), one launch
-//! fewer: 10 of a mean-10 reduction's 90 us at 2^24 on an H100 went to pass 3's launch. Every operator is applied in run order and
-//! the association depends only on the tile shape: results are the same bits on every
-//! run. A run count past the outputs' `capacity` raises [`ERROR_CAPACITY`] and nothing is
+//! fewer: 10 of a mean-10 reduction's 90 us at 2^24 on an H100 went to pass 3's launch.
+//! Every operator is applied in run order and the association depends only on the tile
+//! shape: results are the same bits on every run. A run count past the outputs' `capacity` raises [`ERROR_CAPACITY`] and nothing is
 //! stored.
 
 use crate::device::{align16, ended_segments, store_results, SegReduceArgs, Walk, ERROR_CAPACITY};
