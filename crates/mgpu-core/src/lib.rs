@@ -59,6 +59,7 @@ mod family;
 mod kernel;
 mod ops;
 mod sequence;
+pub mod status;
 mod types;
 #[cfg(not(target_arch = "nvptx64"))]
 mod violation;

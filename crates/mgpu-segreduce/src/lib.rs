@@ -53,6 +53,7 @@
 
 pub mod device;
 pub mod kernels;
+pub mod lookback;
 pub mod rbk;
 
 mgpu_core::family_crate!();

@@ -70,12 +70,9 @@ impl<T> Default for ScanArgs<T> {
     }
 }
 
-/// Tile status: not yet published.
-const STATUS_X: u32 = 0;
-/// Tile status: the tile's aggregate is published.
-const STATUS_A: u32 = 1;
-/// Tile status: the tile's inclusive prefix is published.
-const STATUS_P: u32 = 2;
+// Tile status ([`mgpu_core::status`]): not yet published ([`STATUS_X`]), the tile's
+// aggregate ([`STATUS_A`]), its inclusive prefix ([`STATUS_P`]).
+use mgpu_core::status::{status_word, tag, tag_status, STATUS_A, STATUS_P, STATUS_X};
 
 /// The single by-value argument of every scan-family kernel.
 ///
@@ -235,31 +232,6 @@ fn decreases<T: Element, Op: AssociativeOp<T>, const VT: usize>(x: &[T; VT], car
     bad
 }
 
-/// The tag of a status published in `epoch`: `epoch << 2 | status`. A 4-byte value's status
-/// word carries it in its high half; an 8-byte value's flag is the tag itself.
-#[inline(always)]
-fn tag(epoch: u32, status: u32) -> u32 {
-    (epoch << 2) | status
-}
-
-/// The status a tag read back says for this launch's `epoch`: `STATUS_X` for a tag of
-/// another epoch (a word left by an earlier launch).
-#[inline(always)]
-fn tag_status(tag: u32, epoch: u32) -> u32 {
-    if tag >> 2 == epoch {
-        tag & 3
-    } else {
-        STATUS_X
-    }
-}
-
-/// A status word: the tag in the high half, the 32-bit value in the low half (relaxed
-/// 64-bit stores are single-copy atomic, so a reader sees all of it or none).
-#[inline(always)]
-fn status_word(epoch: u32, status: u32, value: u32) -> u64 {
-    ((tag(epoch, status) as u64) << 32) | value as u64
-}
-
 /// The 32-bit flag of status word `word` for 8-byte values: its high half, where every
 /// word of the epoch block keeps its tag. (A low half may hold a 4-byte value an earlier
 /// launch published, which could equal this launch's tag: a flag there would read as
@@ -318,37 +290,18 @@ unsafe fn read_word<C: Cta, T: Element>(
     }
 }
 
-/// The status word of word `k` (of `T::WORDS` 32-bit words) of split slot `j`.
-#[inline(always)]
-unsafe fn split_word<T: Element>(a: &ScanArgs<T>, j: u64, k: usize) -> *mut u64 {
-    a.status.add(j as usize * T::WORDS + k)
-}
-
-/// Publishes `v` in slot `j` of a split status block: each 32-bit word of it in its own
-/// [`status_word`] (`T::WORDS` words a slot), so relaxed stores publish it, with no fence
-/// and no side array, and a reader's loads are independent of each other (the reduction's
-/// partials and [`ordered`]'s values).
+/// Publishes `v` in slot `j` of the launch's split status block
+/// ([`mgpu_core::status::publish_split`]; the reduction's partials and [`ordered`]'s
+/// values).
 #[inline(always)]
 unsafe fn publish_split<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, j: u64, status: u32, v: T) {
-    let [w0, w1] = v.to_words();
-    cta.store_relaxed_u64(split_word(a, j, 0), status_word(a.epoch, status, w0));
-    if T::WORDS == 2 {
-        cta.store_relaxed_u64(split_word(a, j, 1), status_word(a.epoch, status, w1));
-    }
+    mgpu_core::status::publish_split::<C, T>(cta, a.status, a.epoch, j, status, v)
 }
 
-/// Whether slot `j` of a split status block is published in this launch's epoch (every
-/// word of it), and its value.
+/// Whether slot `j` of the launch's split status block is published in its epoch (every
+/// word of it), and its value ([`mgpu_core::status::read_split`]).
 #[inline(always)]
 unsafe fn read_split<C: Cta, T: Element>(cta: &C, a: &ScanArgs<T>, j: u64) -> (bool, T) {
-    let published = |w: u64| tag_status((w >> 32) as u32, a.epoch) != STATUS_X;
-    let w0 = cta.load_relaxed_u64(split_word(a, j, 0));
-    if T::WORDS == 1 {
-        return (published(w0), T::from_words([w0 as u32, 0]));
-    }
-    let w1 = cta.load_relaxed_u64(split_word(a, j, 1));
-    (
-        published(w0) && published(w1),
-        T::from_words([w0 as u32, w1 as u32]),
-    )
+    let (status, v) = mgpu_core::status::read_split::<C, T>(cta, a.status, a.epoch, j);
+    (status != STATUS_X, v)
 }
