@@ -1,6 +1,6 @@
-//! Tagged status words: how the single-pass kernels (the scan's look-backs, the segmented
-//! reduction's carry look-back) publish a value for later CTAs of the same launch with
-//! no fence and no side array.
+//! Tagged status words: how a single-pass kernel (the scan's look-backs and its
+//! reduction's partials) publishes a value for later CTAs of the same launch with no
+//! fence and no side array.
 //!
 //! A status word is 64 bits: a tag `epoch << 2 | status` in the high half and 32 bits of
 //! a value in the low half. A relaxed 64-bit store is single-copy atomic, so a reader

@@ -41,9 +41,7 @@
 
 use mgpu_core::{AssociativeOp, BinaryOp, Cta, Element, Less, Multiplies, WARP_SIZE};
 use mgpu_ctascan::{cta_seg_scan, seg_scan_shared_bytes};
-use mgpu_ctasearch::{load_balance_tile, merge_path, merge_path_coop, Counting, Idx, Upper};
-
-use crate::lookback::{publish_own, Carry};
+use mgpu_ctasearch::{load_balance_tile, merge_path, Counting, Idx, Upper};
 
 pub use mgpu_loadbalance::device::{ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 
@@ -317,8 +315,7 @@ pub struct SegReduceArgs<T, I> {
     /// Segments (`csr` and `output` length).
     pub num_segments: u64,
     /// Upper-bound Merge Path partitions of the values against `csr`, one per tile
-    /// boundary (`tiles + 1`, from `mgpu_partition::load_balance_partitions`); null: each
-    /// tile of [`seg_reduce_tiles`] finds its own two by a warp's search of `csr`.
+    /// boundary (`tiles + 1`, from `mgpu_partition::load_balance_partitions`).
     pub mp: *const u64,
     /// Tiles of [`seg_reduce_tiles`] (its grid).
     pub tiles: u64,
@@ -328,15 +325,8 @@ pub struct SegReduceArgs<T, I> {
     /// tile ends gets only its values in the tile from [`seg_reduce_tiles`]; the spine
     /// prepends the rest.
     pub output: *mut T,
-    /// Per tile: the reduction of its values after its last segment end, for [`spine`]
-    /// (when `carries` is null).
+    /// Per tile: the reduction of its values after its last segment end.
     pub carry_out: *mut T,
-    /// The carry look-back's status block (`T::WORDS * carry_slots(tiles)` words of the
-    /// pool's epoch block, tagged with `epoch`; [`crate::lookback`]): when set, each tile
-    /// of [`seg_reduce_tiles`] gets the carry entering it itself, no spine runs, and the
-    /// error word need not be zeroed (tile 0 zeroes it). Null: the tiles leave their
-    /// carries in `carry_out` for [`spine`].
-    pub carries: *mut u64,
     /// Per chunk of [`spine`] (`NT * VT` tiles): the reduction of its tiles' carry-outs
     /// after its last tile that ends a segment, published for the chunks after it.
     pub chunk_carry: *mut T,
@@ -347,7 +337,7 @@ pub struct SegReduceArgs<T, I> {
     /// `epoch << 2 | 1` once its `chunk_carry` and `chunk_ends` are written (tags of other
     /// epochs: not yet); null with one chunk.
     pub chunk_flags: *mut u32,
-    /// This launch's epoch in `chunk_flags` or `carries` (1 to 2^30 - 1).
+    /// This launch's epoch in `chunk_flags` (1 to 2^30 - 1).
     pub epoch: u32,
     /// The error word: [`seg_reduce_tiles`] ORs `ERROR_*` bits into it (zeroed by the
     /// host); when one is set, the spine does nothing (the tiles that failed wrote neither
@@ -402,7 +392,6 @@ impl<T, I> Default for SegReduceArgs<T, I> {
             nv: 0,
             output: null_mut(),
             carry_out: null_mut(),
-            carries: null_mut(),
             chunk_carry: null_mut(),
             chunk_ends: null_mut(),
             chunk_flags: null_mut(),
@@ -667,65 +656,14 @@ unsafe fn tiles<
     let block = cta.block();
     let tid = cta.tid();
     let last_tile = block + 1 == cta.grid();
-    let tiles = cta.grid() as u64;
-    let scratch = cta.shared::<u8>(scratch_offset(NT, VT, t_bytes, i_bytes));
-    // With the carry look-back, tile 0 zeroes the error word (the fence orders it before
-    // the carry tile 0 publishes), and a later tile raises an error only once it has seen
-    // that carry ([`crate::lookback::wait_tile0`]).
-    let lookback = !args.carries.is_null();
-    if lookback && block == 0 && tid == 0 {
-        *args.error = 0;
-        cta.fence_gpu();
-    }
-    let raise = |bits: u32| {
-        if bits != 0 {
-            if lookback && block != 0 {
-                crate::lookback::wait_tile0::<C, T>(cta, args.carries, args.epoch);
-            }
-            cta.raise_error(args.error, bits);
-        }
-    };
 
-    // The partitions: given, or each found by a warp (warp 0 the tile's first, warp 1 the
-    // next tile's, both by warp 0 in a CTA of one warp), through the scan's scratch.
+    // The partitions: ordered and inside the inputs (the same values in every thread, so
+    // a bad tile returns as a whole).
+    let (mp0, mp1) = (
+        *args.mp.add(block as usize),
+        *args.mp.add(block as usize + 1),
+    );
     let gid = nv * block as u64;
-    let (mp0, mp1) = if args.mp.is_null() {
-        let found = scratch as *mut u64;
-        let steps = total + n;
-        let diag = |d: u64| if d < steps { d } else { steps };
-        let search = |d: u64| {
-            merge_path_coop(
-                cta,
-                5,
-                Counting(I::ZERO),
-                total,
-                args.csr,
-                n,
-                diag(d),
-                Upper,
-                Less,
-            )
-        };
-        let (warp, lane0) = (cta.warp(), cta.lane() == 0);
-        if NT == WARP_SIZE as usize {
-            let (m0, m1) = (search(gid), search(gid + nv));
-            if lane0 {
-                (*found, *found.add(1)) = (m0, m1);
-            }
-        } else if warp < 2 {
-            let m = search(gid + warp as u64 * nv);
-            if lane0 {
-                *found.add(warp as usize) = m;
-            }
-        }
-        cta.sync();
-        (*found, *found.add(1))
-    } else {
-        (
-            *args.mp.add(block as usize),
-            *args.mp.add(block as usize + 1),
-        )
-    };
     let end = if total + n < gid + nv {
         total + n
     } else {
@@ -739,29 +677,7 @@ unsafe fn tiles<
         && end - mp1 <= n;
     if !ranges_ok {
         if tid == 0 {
-            raise(ERROR_UNSORTED);
-        }
-        if lookback {
-            // The tiles after this one still read its carry (any will do: the launch fails).
-            cta.sync();
-            let own = Carry {
-                value: Op::identity(),
-                ends: true,
-            };
-            if tid == 0 {
-                publish_own::<C, T>(cta, args.carries, args.epoch, tiles, block as u64, own);
-            }
-            if cta.warp() == 0 {
-                crate::lookback::carry_in::<C, T, Op>(
-                    cta,
-                    args.carries,
-                    args.epoch,
-                    tiles,
-                    block as u64,
-                    own,
-                    false,
-                );
-            }
+            cta.raise_error(args.error, ERROR_UNSORTED);
         }
         return;
     }
@@ -778,6 +694,7 @@ unsafe fn tiles<
     let (a_count, b_count) = (tile.a_count(), tile.b_count());
     let vals = cta.shared::<T>(0);
     let starts = cta.shared::<I>(starts_offset(NT, VT, t_bytes));
+    let scratch = cta.shared::<u8>(scratch_offset(NT, VT, t_bytes, i_bytes));
 
     // The values into registers, all issued before the first store so that they are in
     // flight together (coalesced, strided); the segment starts meanwhile straight to
@@ -850,7 +767,7 @@ unsafe fn tiles<
         for (k, x) in v.iter().enumerate() {
             *vals.add(tid as usize + NT * k) = *x;
         }
-        raise(bad); // SpMV's columns: the results are still stored
+        cta.raise_error(args.error, bad); // SpMV's columns: the results are still stored
     }
     cta.launch_dependents(); // the spine may start its CTAs (it waits for this grid's end)
     let mut i = tid + 2 * NT as u32;
@@ -929,24 +846,17 @@ unsafe fn tiles<
         (walk, b_t, has_last)
     };
     if V::IN_WALK {
-        raise(bad);
+        cta.raise_error(args.error, bad);
     }
     let carry = if has_last { Op::identity() } else { walk.acc };
     let (carry_in, tile_carry) =
         cta_seg_scan::<C, T, Op, NT>(cta, carry, walk.end_bits != 0 || has_last, scratch);
-    let (first, end) = ended_segments(b0.to_u64(), tile.b1.to_u64(), n, last_tile);
-    let own = Carry {
-        value: tile_carry,
-        ends: end > first,
-    };
-    if lookback && tid == 0 {
-        publish_own::<C, T>(cta, args.carries, args.epoch, tiles, block as u64, own);
-    }
 
     // Every thread's walk is done (the scan synchronised): the value slots take the
     // results. The start `b` (tile-local) ends segment `b0 + b - 1`, in slot `b` (slot
     // `b - 1` in the tile of segment 0, whose own start ends nothing).
     let shift = (b0 == I::ZERO) as u32;
+    let (first, end) = ended_segments(b0.to_u64(), tile.b1.to_u64(), n, last_tile);
     let skip_empty = |k: usize, slot: &mut u32| {
         if sparse {
             // The other starts at this value begin empty segments: each ends the one
@@ -962,41 +872,18 @@ unsafe fn tiles<
     };
     let last_slot = has_last.then(|| (n - 1 - first) as usize);
     store_results::<T, Op, VT>(vals, &walk, carry_in, first_b, shift, skip_empty, last_slot);
-    let failed = cta.sync_or(csr_bad != 0);
+    if cta.sync_or(csr_bad != 0) {
+        cta.raise_error(args.error, csr_bad);
+        return;
+    }
     let count = (end - first) as u32;
     let out = args.output.add(first as usize);
-    if failed {
-        raise(csr_bad);
-    } else {
-        // With the look-back, the first result waits for the carry entering the tile.
-        let mut i = if lookback && tid == 0 { NT as u32 } else { tid };
-        while i < count {
-            *out.add(i as usize) = *vals.add(i as usize);
-            i += NT as u32;
-        }
+    let mut i = tid;
+    while i < count {
+        *out.add(i as usize) = *vals.add(i as usize);
+        i += NT as u32;
     }
-    if lookback {
-        if cta.warp() == 0 {
-            cta.sync_warp(u32::MAX);
-            let need = !failed && count > 0;
-            let c = crate::lookback::carry_in::<C, T, Op>(
-                cta,
-                args.carries,
-                args.epoch,
-                tiles,
-                block as u64,
-                own,
-                need,
-            );
-            if tid == 0 && need {
-                *out = if block > 0 {
-                    Op::apply(c, *vals)
-                } else {
-                    *vals
-                };
-            }
-        }
-    } else if tid == 0 && !failed {
+    if tid == 0 {
         *args.carry_out.add(block as usize) = tile_carry;
     }
 }

@@ -40,27 +40,6 @@ enum Extra<'a, T, I, D: Device> {
 }
 
 
-/// Whether `var` is set to `1` (read once per variable by the callers' statics).
-fn env_set(var: &str) -> bool {
-    std::env::var(var).is_ok_and(|v| v.trim() == "1")
-}
-
-/// `MGPU_SEGREDUCE_SPINE=1` (read once), for measuring: the tiles leave their carries for
-/// the spine launch (`device::spine`) instead of looking back for them
-/// ([`crate::lookback`]).
-fn spine_forced() -> bool {
-    static SPINE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SPINE.get_or_init(|| env_set("MGPU_SEGREDUCE_SPINE"))
-}
-
-/// `MGPU_SEGREDUCE_PARTITIONS=1` (read once), for measuring: a call without a plan
-/// launches the partitions kernel before the tiles instead of letting each tile search
-/// for its own.
-fn partitions_forced() -> bool {
-    static PARTITIONS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *PARTITIONS.get_or_init(|| env_set("MGPU_SEGREDUCE_PARTITIONS"))
-}
-
 /// The tiles of `nv` merge steps over `total` values and `n` segments, checked to fit one
 /// launch.
 fn grid_of(total: usize, n: usize, nv: usize) -> Result<usize> {
@@ -75,9 +54,8 @@ fn grid_of(total: usize, n: usize, nv: usize) -> Result<usize> {
 }
 
 /// Queues the reduction of `total` values (`data`, null for unary SpMV) over the
-/// segments `csr` into `output` with the kernel set `S` (checked by the caller): one
-/// launch of the tiles, which find their partitions and carries themselves
-/// ([`queue_tiles`]).
+/// segments `csr` into `output` with the kernel set `S` (checked by the caller):
+/// partitions, then [`queue_tiles`].
 fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     data: *const T,
     total: usize,
@@ -90,21 +68,16 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     }
     let nv = S::Tiles::NV as usize;
     grid_of(total, csr.len(), nv)?;
-    if !partitions_forced() {
-        return queue_tiles::<D, T, I, S>(data, total, csr, output, extra, None, false);
-    }
     // The tiles are a dependent launch of the partitions' kernel, which is the last thing
-    // queued before them and zeroes their error word.
+    // queued before them and zeroes their error word (no memset).
     let error = ErrorWord::uncleared(csr.device())?;
     let mp = mgpu_partition::load_balance_partitions_clearing(csr, total, nv, &error)?;
-    queue_tiles::<D, T, I, S>(data, total, csr, output, extra, Some((&mp, error)), true)
+    queue_tiles::<D, T, I, S>(data, total, csr, output, extra, &mp, error, true)
 }
 
 /// Queues the tiles (a dependent launch when `dependent`: the partitions' kernel was the
-/// last thing queued) over `total` values in tiles of `S::Tiles::NV` steps, with the
-/// partitions of `csr` and an error word zeroed by their kernel (`None`: the tiles search
-/// for their own), and the carry look-back (the spine, a second launch, with
-/// `MGPU_SEGREDUCE_SPINE=1`).
+/// last thing queued) and the spine, with the partitions `mp` of `csr` over `total`
+/// values in tiles of `S::Tiles::NV` steps.
 #[allow(clippy::too_many_arguments)]
 fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     data: *const T,
@@ -112,19 +85,13 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     csr: DeviceSlice<'_, I, D>,
     mut output: DeviceSliceMut<'_, T, D>,
     extra: Extra<'_, T, I, D>,
-    mp: Option<(&Temp<u64, D>, ErrorWord<D>)>,
+    mp: &Temp<u64, D>,
+    error: ErrorWord<D>,
     dependent: bool,
 ) -> Result<Pending<D>> {
     let (dev, n, nv) = (csr.device(), csr.len(), S::Tiles::NV as usize);
     let grid = grid_of(total, n, nv)?;
-    let spine = spine_forced();
-    // The look-back's tile 0 zeroes the error word; the spine needs it zeroed before.
-    let (mp, error) = match mp {
-        Some((mp, error)) => (mp.as_mut_ptr() as *const u64, error),
-        None if spine => (core::ptr::null(), ErrorWord::zeroed(dev)?),
-        None => (core::ptr::null(), ErrorWord::uncleared(dev)?),
-    };
-    let carry = spine.then(|| Temp::<T, D>::new(dev, grid)).transpose()?;
+    let carry = Temp::<T, D>::new(dev, grid)?;
     let (vec_len, data_len) = match &extra {
         Extra::Spmv(_, v) => (v.len(), 0),
         Extra::Indirect(_, len) => (0, *len),
@@ -136,11 +103,11 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
         total: total as u64,
         csr: csr.as_ptr(),
         num_segments: n as u64,
-        mp,
+        mp: mp.as_mut_ptr(),
         tiles: grid as u64,
         nv: nv as u64,
         output: output.as_mut_ptr(),
-        carry_out: carry.as_ref().map_or(core::ptr::null_mut(), |c| c.as_mut_ptr()),
+        carry_out: carry.as_mut_ptr(),
         error: error.as_mut_ptr(),
         ..Default::default()
     };
@@ -155,15 +122,8 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
         }
         Extra::None => {}
     }
-    if !spine {
-        // A slot of `T::WORDS` 64-bit status words a carry (`crate::lookback`).
-        let words = T::WORDS * crate::lookback::carry_slots(grid as u64) as usize;
-        let (block, epoch) = dev.pool().epoch_block(dev, words)?;
-        (args.carries, args.epoch) = (block as *mut u64, epoch);
-    }
-    // SAFETY: `mp` is null or has grid + 1 partitions; `carry` has grid slots for the
-    // spine, `carries` its status words of older epochs for the look-back; `output` n
-    // (checked), `error` one word: what `device::seg_reduce_tiles` documents.
+    // SAFETY: `mp` has grid + 1 partitions, `carry` grid slots, `output` n (checked),
+    // `error` one word: what `device::seg_reduce_tiles` documents.
     unsafe {
         if dependent {
             dev.launch_dependent::<S::Tiles>(grid as u32, &args)?;
@@ -171,9 +131,7 @@ fn queue_tiles<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
             dev.launch::<S::Tiles>(grid as u32, &args)?;
         }
     }
-    if spine {
-        queue_spine::<D, T, I, S::Spine>(dev, &mut args)?;
-    }
+    queue_spine::<D, T, I, S::Spine>(dev, &mut args)?;
     Ok(Pending::new(error, &meaning(total as u64, vec_len, data_len)))
 }
 
@@ -306,14 +264,8 @@ where
                 "seg_reduce plan: made for another tile shape (element width or device)".into(),
             ));
         }
-        // The look-back's tile 0 zeroes the error word; the spine needs it zeroed before.
-        let dev = self.csr.device();
-        let error = if spine_forced() {
-            ErrorWord::zeroed(dev)?
-        } else {
-            ErrorWord::uncleared(dev)?
-        };
-        queue_tiles::<D, T, I, S>(data, self.total, self.csr, output, extra, Some((mp, error)), false)
+        let error = ErrorWord::zeroed(self.csr.device())?;
+        queue_tiles::<D, T, I, S>(data, self.total, self.csr, output, extra, mp, error, false)
     }
 
     /// [`seg_reduce_csr_into`] of new values over the plan's segments (seed 002's

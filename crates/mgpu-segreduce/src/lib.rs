@@ -53,7 +53,6 @@
 
 pub mod device;
 pub mod kernels;
-pub mod lookback;
 pub mod rbk;
 
 mgpu_core::family_crate!();

@@ -246,15 +246,12 @@ mgpu_testkit::device_tests! {
     reduce_by_key_launchers,
 }
 
-/// The kernels on the simulator as the host runs them, with small tiles (`NT` threads ×
-/// `VT` steps): with `lookback`, the tiles alone, each searching its partitions and
-/// looking back for its carry (groups of 32 tiles, superblocks of 1024); else the tiles
-/// over the partitions and the spine (chunks of 32 tiles × 1). The results, the tile
-/// count and the chunk count.
+/// The two kernels on the simulator as the host runs them, with small tiles (`NT`
+/// threads × `VT` steps; spine chunks of 32 tiles × 1): the results, the tile count and
+/// the chunk count.
 fn small_tiles<T, I, Op, const NT: usize, const VT: usize>(
     data: &[T],
     csr: &[u64],
-    lookback: bool,
 ) -> (Vec<T>, usize, usize)
 where
     T: mgpu_core::Element,
@@ -271,10 +268,7 @@ where
     let mut chunk_carry = vec![Op::identity(); chunks];
     let (mut chunk_ends, mut error) = (vec![0u32; chunks], [0u32]);
     let mut flags = vec![0u32; 2 * chunks]; // a flag in the high half of each 64-bit word
-                                            // The look-back's status words, some left by an "earlier launch" (epoch 1).
-    let slots = mgpu_segreduce::lookback::carry_slots(tiles as u64) as usize;
-    let mut carries = vec![mgpu_core::status::status_word(1, 2, 7); T::WORDS * slots];
-    let mut args = SegReduceArgs::<T, I> {
+    let args = SegReduceArgs::<T, I> {
         data: data.as_ptr(),
         total: data.len() as u64,
         csr: csr.as_ptr(),
@@ -291,10 +285,6 @@ where
         error: error.as_mut_ptr(),
         ..Default::default()
     };
-    if lookback {
-        (args.mp, args.carries, args.epoch) = (core::ptr::null(), carries.as_mut_ptr(), 2);
-        error[0] = 0xdead; // tile 0 zeroes it
-    }
     let (t_bytes, i_bytes) = (size_of::<T>(), size_of::<I>());
     sim::launch(
         tiles as u32,
@@ -303,7 +293,7 @@ where
         &|cta: &sim::SimCta| unsafe { seg_reduce_tiles::<_, T, I, Op, NT, VT>(cta, &args) },
     );
     assert_eq!(error, [0]);
-    if tiles > 1 && !lookback {
+    if tiles > 1 {
         let shared = spine_shared_bytes(32, t_bytes);
         sim::launch(chunks as u32, 32, shared, &|cta: &sim::SimCta| unsafe {
             spine::<_, T, I, Op, 32, 1>(cta, &args)
@@ -313,12 +303,11 @@ where
 }
 
 /// Small tiles (32 threads × 2 steps) with the non-commutative matrix product: the spine
-/// joins tiles across several chunks in order, and so does the look-back across groups
-/// and superblocks, bit for bit against the plain loop. Inputs: uniform lengths, one
-/// segment of everything (also over three superblocks), long runs of empty segments, all
+/// joins tiles across several chunks in order, bit for bit against the plain loop.
+/// Inputs: uniform lengths, one segment of everything, long runs of empty segments, all
 /// empty, and one tile.
 #[test]
-fn carries_across_chunks_small_tiles() {
+fn spine_across_chunks_small_tiles() {
     let mut rng = Rng::new(0x5b1e);
     let cases: Vec<(&str, Vec<u64>)> = vec![
         ("uniform mean 3", kit::uniform_counts(&mut rng, 9000, 6)),
@@ -334,24 +323,17 @@ fn carries_across_chunks_small_tiles() {
         }),
         ("all empty", vec![0; 7000]),
         ("single tile", vec![3, 0, 5]),
-        ("superblocks", vec![1000, 140_000, 0, 3000, 50_000]),
     ];
     for (what, counts) in cases {
         let (csr, total) = kit::offsets(&counts);
         let data: Vec<u64> = kit::random_bits(&mut rng, total as usize);
         let want = kit::seg_reduce_csr(&data, &csr, Mat2Mul::identity(), Mat2Mul::apply);
-        for lookback in [false, true] {
-            let (got, tiles, chunks) =
-                small_tiles::<u64, u32, Mat2Mul, 32, 2>(&data, &csr, lookback);
-            assert!(
-                what == "single tile" || chunks > 2,
-                "{what}: {chunks} chunks"
-            );
-            assert_eq!(
-                got, want,
-                "{what}, look-back {lookback}: {tiles} tiles, {chunks} chunks"
-            );
-        }
+        let (got, tiles, chunks) = small_tiles::<u64, u32, Mat2Mul, 32, 2>(&data, &csr);
+        assert!(
+            what == "single tile" || chunks > 2,
+            "{what}: {chunks} chunks"
+        );
+        assert_eq!(got, want, "{what}: {tiles} tiles, {chunks} chunks");
     }
 }
 
@@ -362,9 +344,7 @@ fn spine_sums_small_tiles() {
     let (csr, total) = kit::offsets(&kit::uniform_counts(&mut rng, 20_000, 30));
     let data: Vec<i64> = kit::random_bits(&mut rng, total as usize);
     let want = kit::seg_reduce_csr(&data, &csr, 0, i64::wrapping_add);
-    for lookback in [false, true] {
-        let (got, _, chunks) = small_tiles::<i64, u64, Plus, 32, 3>(&data, &csr, lookback);
-        assert!(chunks > 3);
-        assert_eq!(got, want, "look-back {lookback}");
-    }
+    let (got, _, chunks) = small_tiles::<i64, u64, Plus, 32, 3>(&data, &csr);
+    assert!(chunks > 3);
+    assert_eq!(got, want);
 }
