@@ -414,3 +414,80 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
         extended,
     }
 }
+
+/// Tile `block`'s two load-balancing partitions, found by the tile itself instead of a
+/// partition kernel before it: the upper-bound Merge Path of the `total` work items (the
+/// natural numbers) against the `num_objects` scan values `scan` at the diagonals
+/// `nv * block` and `nv * (block + 1)` (clamped to `total + num_objects`), the values
+/// `mgpu-partition`'s load-balance partitions hold. Warp 0 searches the first, warp 1 the
+/// second (warp 0 both in a CTA of one warp), each as a 32-lane cooperative search
+/// ([`merge_path_coop`](crate::merge_path_coop): one round trip a five bisection steps);
+/// lane 0 writes them to `mp[block]` and `mp[block + 1]`, and a barrier follows, so every
+/// thread of the tile can read them there. The next tile writes the same value to
+/// `mp[block + 1]` (the search is deterministic, sorted scan or not).
+///
+/// For grids of about one wave: each search costs its tile `log2(num_objects) / 5` round
+/// trips before its first load, which a partition kernel pays once for the whole grid
+/// but then adds its launch.
+///
+/// # Safety
+/// `scan` is readable at `0..num_objects`, `mp` writable at `block` and `block + 1`;
+/// every thread of the CTA calls it; `NT` is a multiple of 32.
+///
+/// # Examples
+///
+/// Seed 001's counts 2, 5, 3, 0, 1 (11 items, 5 objects) in tiles of 4 steps:
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_ctasearch::cta_load_balance_partitions;
+/// let scan = [0u32, 2, 7, 10, 10];
+/// let mut mp = vec![0u64; 5];
+/// let (s, m) = (scan.as_ptr() as usize, mp.as_mut_ptr() as usize);
+/// sim::launch(4, 64, 0, &|cta: &sim::SimCta| unsafe {
+///     cta_load_balance_partitions::<_, u32, 64>(cta, cta.block(), 4, 11, s as *const u32, 5, m as *mut u64);
+/// });
+/// assert_eq!(mp, [0, 2, 6, 9, 11]); // B A A B | A A A A | A B A A | A B B A
+/// ```
+#[inline(always)]
+pub unsafe fn cta_load_balance_partitions<C: Cta, I: Idx, const NT: usize>(
+    cta: &C,
+    block: u32,
+    nv: u64,
+    total: u64,
+    scan: *const I,
+    num_objects: u64,
+    mp: *mut u64,
+) {
+    const { assert!(NT.is_multiple_of(32)) };
+    let steps = total + num_objects;
+    let search = |k: u64| {
+        let d = nv * (block as u64 + k);
+        let diag = if d < steps { d } else { steps };
+        crate::merge_path_coop(
+            cta,
+            5,
+            Counting(I::ZERO),
+            total,
+            scan,
+            num_objects,
+            diag,
+            Upper,
+            Less,
+        )
+    };
+    let (warp, lane0) = (cta.warp(), cta.lane() == 0);
+    if NT == 32 {
+        let (m0, m1) = (search(0), search(1));
+        if lane0 {
+            *mp.add(block as usize) = m0;
+            *mp.add(block as usize + 1) = m1;
+        }
+    } else if warp < 2 {
+        let m = search(warp as u64);
+        if lane0 {
+            *mp.add(block as usize + warp as usize) = m;
+        }
+    }
+    cta.sync();
+}

@@ -9,7 +9,8 @@
 use core::mem::size_of;
 use mgpu_core::{shfl_idx, Cta, Element, WARP_SIZE};
 use mgpu_ctasearch::{
-    cta_load_balance, cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
+    cta_load_balance, cta_load_balance_partitions, cta_load_balance_shared_len, load_balance_tile,
+    Idx, LoadBalanceTile,
 };
 
 /// Error bit: the scan is not non-decreasing (or the partitions contradict it). The error
@@ -43,6 +44,10 @@ pub const MODE_GATHER: u32 = 1;
 pub const MODE_SCATTER: u32 = 2;
 /// Mode bit: the input is the generated sequence `first + step * position`, not an array.
 pub const MODE_SEQUENCE: u32 = 4;
+/// Mode bit: each tile of [`expand`] and [`interval_move`] finds its own two partitions
+/// and writes them to `mp` (`mgpu_ctasearch::cta_load_balance_partitions`), so no
+/// partition kernel runs before (for grids of about one wave).
+pub const MODE_SEARCH: u32 = 8;
 
 /// Generated sequences `first + step * i`: the one definition in `mgpu-core`, re-exported
 /// here under its earlier path.
@@ -70,7 +75,8 @@ pub struct IntervalArgs<T, I> {
     pub num_intervals: I,
     /// Exclusive scan of the interval counts (`num_intervals`).
     pub scan: *const I,
-    /// Upper-bound load-balancing Merge Path partitions (`grid + 1`), or null (naive).
+    /// Upper-bound load-balancing Merge Path partitions (`grid + 1`; written by the tiles
+    /// with [`MODE_SEARCH`]), or null (naive).
     pub mp: *const u64,
     /// Gather starts (`num_intervals`; with [`MODE_GATHER`]).
     pub gather: *const I,
@@ -151,6 +157,20 @@ pub const fn shared_bytes(
 
 const fn index_offset_end(index_bytes: usize, nt: usize, vt: usize) -> usize {
     round8((cta_load_balance_shared_len(nt * vt) + 2 * vt) * index_bytes)
+}
+
+/// With [`MODE_SEARCH`], the tile's two partitions, found by the tile and written to
+/// `mp` (then a barrier); nothing otherwise.
+#[inline(always)]
+unsafe fn search_partitions<C: Cta, T, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &IntervalArgs<T, I>,
+) {
+    if a.mode & MODE_SEARCH != 0 {
+        let (nv, total, n) = ((NT * VT) as u64, a.total.to_u64(), a.num_intervals.to_u64());
+        let mp = a.mp as *mut u64;
+        cta_load_balance_partitions::<C, I, NT>(cta, cta.block(), nv, total, a.scan, n, mp);
+    }
 }
 
 /// The tile's ranges from its partitions (with the preceding object), or `None` (after
@@ -369,6 +389,7 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
     a: &IntervalArgs<T, I>,
 ) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
+    search_partitions::<C, T, I, NT, VT>(cta, a);
     let mut err = 0u32;
     let seq = a.mode & MODE_SEQUENCE != 0;
     // The value of object b0 + j (generated, or loaded; zero past the input).
@@ -463,6 +484,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
 ) {
     const { assert!(NT.is_multiple_of(WARP_SIZE as usize)) };
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
+    search_partitions::<C, T, I, NT, VT>(cta, a);
     let mut err = 0u32;
     let gather = a.mode & MODE_GATHER != 0;
     let scatter = a.mode & MODE_SCATTER != 0;

@@ -2,12 +2,12 @@
 
 use crate::device::{
     IntervalArgs, ERROR_GATHER, ERROR_SCAN_ORDER, ERROR_SCAN_START, ERROR_SCATTER, ERROR_TOTAL,
-    MODE_GATHER, MODE_SCATTER, MODE_SEQUENCE,
+    MODE_GATHER, MODE_SCATTER, MODE_SEARCH, MODE_SEQUENCE,
 };
 use crate::kernels::{IntervalElement, KernelSet};
 use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_partition::PartitionIndex;
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp};
 use mgpu_scan::ScanOp;
 
 /// The index types of the interval family: u32 and u64 (the seeds' `int` is u32).
@@ -153,28 +153,25 @@ fn queue<D: Device, T: IntervalData + IntervalElement<I>, I: IntervalIndex>(
         return Ok(Pending::done());
     }
     let meaning = meaning(total, input_len, output.len());
-    // The load-balanced kernels' partitions kernel zeroes the word (no memset).
     let error = match which {
-        Which::Naive => ErrorWord::zeroed(dev)?,
-        Which::Expand | Which::Move => ErrorWord::uncleared(dev)?,
-    };
-    args.error = error.as_mut_ptr();
-    match which {
         Which::Naive => {
+            let error = ErrorWord::zeroed(dev)?;
+            args.error = error.as_mut_ptr();
             let grid = n.div_ceil(<T as IntervalElement<I>>::Naive::NT as usize);
             grid_fits(grid)?;
             // SAFETY: buffers sized as `device::expand_naive` documents (checked above).
             unsafe { dev.launch::<<T as IntervalElement<I>>::Naive>(grid as u32, &args)? };
+            error
         }
         Which::Expand | Which::Move => {
             let expand = matches!(which, Which::Expand);
             mgpu_core::by_arch!(
                 dev.arch(),
                 T as IntervalElement<I>,
-                launch_lbs::<D, T, I>(&scan, expand, &mut args, &error)
-            )?;
+                launch_lbs::<D, T, I>(&scan, expand, &mut args)
+            )?
         }
-    }
+    };
     Ok(Pending::new(error, &meaning))
 }
 
@@ -187,29 +184,53 @@ fn grid_fits(grid: usize) -> Result<()> {
     Ok(())
 }
 
+/// Queues the load-balanced expand or move with its partitions and returns its error
+/// word: one wave of tiles finds its own partitions ([`MODE_SEARCH`], a word that needs no
+/// memset); a larger grid is a dependent launch of the partitions' kernel, which zeroes
+/// the word.
 fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     scan: &DeviceSlice<'_, I, D>,
     expand: bool,
     args: &mut IntervalArgs<T, I>,
-    error: &ErrorWord<D>,
-) -> Result<()> {
+) -> Result<ErrorWord<D>> {
     let dev = scan.device();
     let total = Index::to_usize(args.total);
-    let nv = if expand { S::Expand::NV } else { S::Move::NV } as usize;
+    let (nv, ctas) = if expand {
+        (S::Expand::NV, S::Expand::MIN_CTAS_PER_SM)
+    } else {
+        (S::Move::NV, S::Move::MIN_CTAS_PER_SM)
+    };
+    let nv = nv as usize;
     let grid = (total + scan.len()).div_ceil(nv);
     grid_fits(grid)?;
-    // The partitions' kernel also zeroes the error word.
-    let mp = mgpu_partition::load_balance_partitions_clearing(*scan, total, nv, error)?;
+    let search = mgpu_partition::partitions_in_tiles(dev, grid, ctas);
+    let (mp, error) = if search {
+        args.mode |= MODE_SEARCH;
+        (Temp::<u64, D>::new(dev, grid + 1)?, ErrorWord::clean(dev)?)
+    } else {
+        let error = ErrorWord::uncleared(dev)?;
+        let mp = mgpu_partition::load_balance_partitions_clearing(*scan, total, nv, &error)?;
+        (mp, error)
+    };
     args.mp = mp.as_mut_ptr();
+    args.error = error.as_mut_ptr();
     // SAFETY: buffers sized as `device::expand`/`device::interval_move` document: the
-    // partitions have `grid + 1` entries, the rest was checked by `queue`.
+    // partitions have `grid + 1` entries (or slots the tiles write them to), the rest was
+    // checked by `queue`.
     unsafe {
-        if expand {
-            dev.launch_dependent::<S::Expand>(grid as u32, args)
+        if search {
+            if expand {
+                dev.launch::<S::Expand>(grid as u32, args)?
+            } else {
+                dev.launch::<S::Move>(grid as u32, args)?
+            }
+        } else if expand {
+            dev.launch_dependent::<S::Expand>(grid as u32, args)?
         } else {
-            dev.launch_dependent::<S::Move>(grid as u32, args)
+            dev.launch_dependent::<S::Move>(grid as u32, args)?
         }
     }
+    Ok(error)
 }
 
 mgpu_runtime::queued_and_blocking! {

@@ -22,7 +22,9 @@
 //! store is also clamped to `item < total`.
 
 use mgpu_core::{Cta, WARP_SIZE};
-use mgpu_ctasearch::{cta_load_balance, cta_load_balance_shared_len, Idx};
+use mgpu_ctasearch::{
+    cta_load_balance, cta_load_balance_partitions, cta_load_balance_shared_len, Idx,
+};
 
 /// Error bit: the scan decreases somewhere (or the partitions computed from it are
 /// inconsistent, which only a decreasing scan causes).
@@ -40,6 +42,7 @@ pub const ERROR_TOTAL: u32 = 4;
 /// let a = mgpu_loadbalance::device::LoadBalanceArgs::<u32> {
 ///     scan: core::ptr::null(), num_objects: 0, total: 0, mp: core::ptr::null(),
 ///     objects: core::ptr::null_mut(), ranks: core::ptr::null_mut(), error: core::ptr::null_mut(),
+///     search: 0,
 /// };
 /// assert_eq!(a.total, 0);
 /// ```
@@ -53,7 +56,8 @@ pub struct LoadBalanceArgs<I> {
     /// Work items (the length of `objects` and `ranks`).
     pub total: u64,
     /// Upper-bound Merge Path partitions of the work items against `scan`, one per tile
-    /// boundary (`grid + 1`, from `mgpu_partition::load_balance_partitions`).
+    /// boundary (`grid + 1`, from `mgpu_partition::load_balance_partitions`, or written
+    /// by the tiles themselves when `search` is set).
     pub mp: *const u64,
     /// Per work item: the object that generated it (`upper_bound(scan, item) - 1`).
     pub objects: *mut I,
@@ -61,6 +65,10 @@ pub struct LoadBalanceArgs<I> {
     pub ranks: *mut I,
     /// The error word: the kernel ORs `ERROR_*` bits into it (zeroed by the host).
     pub error: *mut u32,
+    /// Nonzero: each tile finds its own two partitions and writes them to `mp`
+    /// (`mgpu_ctasearch::cta_load_balance_partitions`), so no partition kernel runs
+    /// before (for grids of about one wave).
+    pub search: u32,
 }
 
 /// Bytes of shared memory the kernel needs for `nv = NT * VT` steps of `index_bytes`-byte
@@ -203,8 +211,9 @@ pub unsafe fn check_scan_tile<C: Cta, I: Idx, const NT: usize, const VT: usize>(
 /// its work items' object (and rank) with coalesced strided stores.
 ///
 /// # Safety
-/// `scan` is readable at `0..num_objects`, `mp` at `0..=grid`, `objects` (and `ranks`
-/// when not null) writable at `0..total`, `error` is one writable word; shared memory is
+/// `scan` is readable at `0..num_objects`, `mp` at `0..=grid` (writable with `search`),
+/// `objects` (and `ranks` when not null) writable at `0..total`, `error` is one writable
+/// word; shared memory is
 /// [`shared_bytes`]. The grid is `mp`'s length minus one. `NT` is a multiple of 32.
 ///
 /// # Examples
@@ -218,7 +227,7 @@ pub unsafe fn check_scan_tile<C: Cta, I: Idx, const NT: usize, const VT: usize>(
 /// let (mut obj, mut rank, mut err) = ([0u32; 11], [0u32; 11], [0u32]);
 /// let args = LoadBalanceArgs {
 ///     scan: scan.as_ptr(), num_objects: 5, total: 11, mp: mp.as_ptr(),
-///     objects: obj.as_mut_ptr(), ranks: rank.as_mut_ptr(), error: err.as_mut_ptr(),
+///     objects: obj.as_mut_ptr(), ranks: rank.as_mut_ptr(), error: err.as_mut_ptr(), search: 0,
 /// };
 /// sim::launch(1, 32, shared_bytes(4, 32, 1), &|cta: &sim::SimCta| unsafe {
 ///     load_balance::<_, u32, 32, 1>(cta, &args)
@@ -235,6 +244,11 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
     let flags = cta.shared::<u32>(flags_offset(core::mem::size_of::<I>(), NT * VT));
     let (n, total) = (args.num_objects, args.total);
+    if args.search != 0 {
+        let nv = (NT * VT) as u64;
+        let mp = args.mp as *mut u64;
+        cta_load_balance_partitions::<C, I, NT>(cta, cta.block(), nv, total, args.scan, n, mp);
+    }
     if !check_scan_tile::<C, I, NT, VT>(cta, args.scan, n, total, args.mp, flags, args.error) {
         return;
     }

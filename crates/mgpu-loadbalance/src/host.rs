@@ -10,7 +10,7 @@ use crate::device::{LoadBalanceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 use crate::kernels::{KernelSet, LoadBalanceIndex};
 use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_runtime::{
-    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Pending, Result,
+    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Temp, Pending, Result,
 };
 use mgpu_scan::ScanOp;
 use std::ptr::null_mut;
@@ -58,10 +58,17 @@ fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
             "load-balancing search: {steps} merge steps are more than one launch can take"
         )));
     }
-    // The search kernel is a dependent launch of the partitions' kernel, which is the last
-    // thing queued before it and zeroes its error word (no memset).
-    let error = ErrorWord::uncleared(dev)?;
-    let mp = mgpu_partition::load_balance_partitions_clearing(scan, total as usize, nv, &error)?;
+    // One wave of tiles finds its own partitions, with an error word that needs no
+    // memset. Otherwise the search kernel is a dependent launch of the partitions' kernel,
+    // which is the last thing queued before it and zeroes its error word.
+    let search = mgpu_partition::partitions_in_tiles(dev, grid, S::Search::MIN_CTAS_PER_SM);
+    let (mp, error) = if search {
+        (Temp::<u64, D>::new(dev, grid + 1)?, ErrorWord::clean(dev)?)
+    } else {
+        let error = ErrorWord::uncleared(dev)?;
+        let mp = mgpu_partition::load_balance_partitions_clearing(scan, total as usize, nv, &error)?;
+        (mp, error)
+    };
     let args = LoadBalanceArgs {
         scan: scan.as_ptr(),
         num_objects: n as u64,
@@ -70,10 +77,18 @@ fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
         objects,
         ranks,
         error: error.as_mut_ptr(),
+        search: search as u32,
     };
-    // SAFETY: `mp` has grid + 1 partitions, the outputs `total` elements (checked by the
-    // callers), `error` one word: what `device::load_balance` documents.
-    unsafe { dev.launch_dependent::<S::Search>(grid as u32, &args)? };
+    // SAFETY: `mp` has grid + 1 partitions (or slots the tiles write them to), the outputs
+    // `total` elements (checked by the callers), `error` one zeroed word: what
+    // `device::load_balance` documents.
+    unsafe {
+        if search {
+            dev.launch::<S::Search>(grid as u32, &args)?;
+        } else {
+            dev.launch_dependent::<S::Search>(grid as u32, &args)?;
+        }
+    }
     Ok(Pending::new(error, &meaning(total)))
 }
 

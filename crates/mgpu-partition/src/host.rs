@@ -217,6 +217,42 @@ fn launch<D: Device, K: Kernel>(
     Ok(out)
 }
 
+/// `MGPU_PARTITION_IN_TILES` (0 or 1), read once: forces [`partitions_in_tiles`]' answer,
+/// for measuring.
+fn in_tiles_override() -> Option<bool> {
+    static IN_TILES: OnceLock<Option<u32>> = OnceLock::new();
+    IN_TILES
+        .get_or_init(|| env_u32("MGPU_PARTITION_IN_TILES").filter(|&v| v <= 1))
+        .map(|v| v == 1)
+}
+
+/// Whether a load-balancing launch of `grid` tiles, `ctas_per_sm` of which fit an SM,
+/// should let each tile find its own two partitions
+/// (`mgpu_ctasearch::cta_load_balance_partitions`) instead of queuing
+/// [`load_balance_partitions`] before it: when the grid is at most one wave
+/// (`dev.info().sm_count * ctas_per_sm` tiles), so that every tile searches at once and
+/// the call saves the partition kernel's launch and its own chain of round trips. Larger
+/// grids would pay a search per wave: on an H100 at 2^24 and more, tiles searching their
+/// own partitions made bulk remove and the segmented reduction 1.4 to 2 times slower
+/// (docs/bulk.md, docs/segreduce.md). `MGPU_PARTITION_IN_TILES=0|1` (read once per
+/// process) forces the answer, for measuring.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{Device, Simulator};
+/// # if std::env::var_os("MGPU_PARTITION_IN_TILES").is_none() {
+/// let dev = Simulator::new();
+/// let wave = dev.info().sm_count as usize * 12;
+/// assert!(mgpu_partition::partitions_in_tiles(&dev, wave, 12));
+/// assert!(!mgpu_partition::partitions_in_tiles(&dev, wave + 1, 12));
+/// # }
+/// ```
+pub fn partitions_in_tiles<D: Device>(dev: &D, grid: usize, ctas_per_sm: u32) -> bool {
+    in_tiles_override()
+        .unwrap_or_else(|| grid <= dev.info().sm_count as usize * ctas_per_sm.max(1) as usize)
+}
+
 /// Merge Path partitions of the merge of `a` and `b` (both sorted by `comp`) in tiles of
 /// `nv` outputs: entry `i` is how many of the first `min(nv * i, a.len() + b.len())` merged
 /// outputs come from `a` (the tile's A start; its B start is `nv * i` minus it).

@@ -397,16 +397,42 @@ impl<T: Copy + 'static, D: Device> Drop for Temp<T, D> {
 /// assert_eq!(w.read().unwrap(), 0);
 /// assert_eq!(ErrorWord::<Simulator>::none().read().unwrap(), 0);
 /// ```
-pub struct ErrorWord<D: Device>(Option<Temp<u32, D>>);
+pub struct ErrorWord<D: Device>(Word<D>);
+
+/// Where an [`ErrorWord`] lives.
+enum Word<D: Device> {
+    None,
+    Temp(Temp<u32, D>),
+    /// A word of [`crate::Pool::clean_word`], and whether it has been read back as 0.
+    Clean(D, u64, core::cell::Cell<bool>),
+}
 
 impl<D: Device> ErrorWord<D> {
     /// No word: for a call that launches nothing.
     pub fn none() -> Self {
-        ErrorWord(None)
+        ErrorWord(Word::None)
     }
     /// A zeroed word from the device's pool (queued memset).
     pub fn zeroed(dev: &D) -> Result<Self> {
-        Ok(ErrorWord(Some(Temp::zeroed(dev, 1)?)))
+        Ok(ErrorWord(Word::Temp(Temp::zeroed(dev, 1)?)))
+    }
+    /// A zeroed word with no memset queued for it ([`crate::Pool::clean_word`]): read back
+    /// as 0 it goes back clean; otherwise (bits raised, or never read) it goes back dirty,
+    /// and its block is zeroed again, once, when every word of it is back.
+    ///
+    /// ```
+    /// use mgpu_runtime::{ErrorWord, Simulator};
+    /// let dev = Simulator::new();
+    /// let w = ErrorWord::clean(&dev).unwrap();
+    /// assert_eq!(w.read().unwrap(), 0);
+    /// ```
+    pub fn clean(dev: &D) -> Result<Self> {
+        let w = dev.pool().clean_word(dev)?;
+        Ok(ErrorWord(Word::Clean(
+            dev.clone(),
+            w,
+            core::cell::Cell::new(false),
+        )))
     }
     /// A word from the device's pool, *not* zeroed: for a launcher whose first kernel
     /// zeroes it before any kernel ORs bits into it (the partition kernels' `clear`
@@ -418,19 +444,42 @@ impl<D: Device> ErrorWord<D> {
     /// assert!(!w.as_mut_ptr().is_null());
     /// ```
     pub fn uncleared(dev: &D) -> Result<Self> {
-        Ok(ErrorWord(Some(Temp::new(dev, 1)?)))
+        Ok(ErrorWord(Word::Temp(Temp::new(dev, 1)?)))
     }
     /// The word's address as a kernel argument (null for [`ErrorWord::none`]).
     pub fn as_mut_ptr(&self) -> *mut u32 {
-        self.0
-            .as_ref()
-            .map_or(core::ptr::null_mut(), |t| t.as_mut_ptr())
+        match &self.0 {
+            Word::None => core::ptr::null_mut(),
+            Word::Temp(t) => t.as_mut_ptr(),
+            Word::Clean(_, w, _) => *w as *mut u32,
+        }
     }
     /// The bits the kernels raised (synchronises; 0 without a word).
     pub fn read(&self) -> Result<u32> {
         match &self.0 {
-            Some(t) => Ok(t.to_vec()?[0]),
-            None => Ok(0),
+            Word::Temp(t) => Ok(t.to_vec()?[0]),
+            Word::None => Ok(0),
+            Word::Clean(dev, w, zero) => {
+                // SAFETY: the word is ours, one `u32`.
+                let v = unsafe { DeviceSlice::<u32, D>::from_raw(dev, *w, 1) }.to_vec()?[0];
+                zero.set(v == 0);
+                Ok(v)
+            }
+        }
+    }
+}
+
+impl<D: Device> Drop for ErrorWord<D> {
+    fn drop(&mut self) {
+        if let Word::Clean(dev, w, zero) = &self.0 {
+            // SAFETY: the word is ours; read back as 0, every launch using it had finished.
+            unsafe {
+                if zero.get() {
+                    dev.pool().give_clean(*w);
+                } else {
+                    dev.pool().give_dirty(*w);
+                }
+            }
         }
     }
 }
