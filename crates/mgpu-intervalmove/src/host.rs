@@ -185,9 +185,9 @@ fn grid_fits(grid: usize) -> Result<()> {
 }
 
 /// Queues the load-balanced expand or move with its partitions and returns its error
-/// word: one wave of tiles finds its own partitions ([`MODE_SEARCH`], a word that needs no
-/// memset); a larger grid is a dependent launch of the partitions' kernel, which zeroes
-/// the word.
+/// word: one wave of expand's tiles finds its own partitions ([`MODE_SEARCH`], a word that
+/// needs no memset); move and larger grids are a dependent launch of the partitions'
+/// kernel, which zeroes the word.
 fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     scan: &DeviceSlice<'_, I, D>,
     expand: bool,
@@ -203,7 +203,7 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     let nv = nv as usize;
     let grid = (total + scan.len()).div_ceil(nv);
     grid_fits(grid)?;
-    let search = mgpu_partition::partitions_in_tiles(dev, grid, ctas);
+    let search = expand && mgpu_partition::partitions_in_tiles(dev, grid, ctas);
     let (mp, error) = if search {
         args.mode |= MODE_SEARCH;
         (Temp::<u64, D>::new(dev, grid + 1)?, ErrorWord::clean(dev)?)
@@ -219,11 +219,7 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     // checked by `queue`.
     unsafe {
         if search {
-            if expand {
-                dev.launch::<S::Expand>(grid as u32, args)?
-            } else {
-                dev.launch::<S::Move>(grid as u32, args)?
-            }
+            dev.launch::<S::Expand>(grid as u32, args)?
         } else if expand {
             dev.launch_dependent::<S::Expand>(grid as u32, args)?
         } else {
