@@ -28,8 +28,8 @@ use mgpu_ctasearch::{
 /// lane of a group runs the same search; use 0).
 pub const INTERPOLATE: u32 = 1 << 8;
 
-/// Shift of the k-ary field of the integer-keyed kernels' `lanes_log2` argument (search,
-/// load-balancing and counting partitions): bits 12 and 13 hold `log2(K)` (1 to
+/// Shift of the k-ary field of the `lanes_log2` argument of the search, load-balancing,
+/// counting and merge partitions: bits 12 and 13 hold `log2(K)` (1 to
 /// [`mgpu_ctasearch::KARY_MAX_LOG2`]); nonzero with a group of one lane (low bits 0) and
 /// without [`INTERPOLATE`], each search is a k-ary search
 /// ([`mgpu_ctasearch::kary_partition_point`]: `K - 1` independent probes a round).
@@ -113,7 +113,8 @@ pub struct MergeArgs<T> {
     pub out: *mut u64,
     /// 1 for upper-bound Merge Path, 0 for lower.
     pub upper: u32,
-    /// log2 of the lanes that search each partition together, 0 to 5.
+    /// log2 of the lanes that search each partition together, 0 to 5; or, with a group
+    /// of one lane, a k-ary search's `log2(K)` in the [`KARY_SHIFT`] field.
     pub lanes_log2: u32,
     /// Null, or a word that, when 0, makes the kernel do nothing: a mergesort's
     /// "unsorted" word (`mgpu_merge`), 0 when the input was sorted and the passes skip.
@@ -389,17 +390,26 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
         gid = gid.wrapping_sub(a0);
     }
     let diag = min(gid, a_count + b_count);
-    let mp = merge_path_coop(
-        cta,
-        group(args.lanes_log2),
-        args.a.add(a0 as usize),
-        a_count,
-        args.b.add(b0 as usize),
-        b_count,
-        diag,
-        bounds(args.upper),
-        Cmp::default(),
-    );
+    let (a, b) = (args.a.add(a0 as usize), args.b.add(b0 as usize));
+    let log2k = kary_log2(args.lanes_log2);
+    let mp = if log2k != 0 {
+        let cmp = Cmp::default();
+        merge_path_kary(a, a_count, b, b_count, diag, log2k, bounds(args.upper), cmp)
+    } else {
+        let lanes = group(args.lanes_log2);
+        let cmp = Cmp::default();
+        merge_path_coop(
+            cta,
+            lanes,
+            a,
+            a_count,
+            b,
+            b_count,
+            diag,
+            bounds(args.upper),
+            cmp,
+        )
+    };
     store(cta, args.lanes_log2, args.out, p, mp);
 }
 

@@ -8,17 +8,17 @@
 //! bisection, the cooperative groups' probes beside it, or the interpolation search's
 //! few), so they do not check that the inputs are sorted (or that a CSR starts at 0): on
 //! such input the partitions are meaningless but deterministic and always inside the range
-//! the serial search can return (the serial result itself for the merge partitions, at any
-//! group size; not necessarily for the interpolating integer-keyed ones), and the
+//! the serial search can return (the serial result itself for the merge partitions that a
+//! group of lanes bisects; not necessarily for the k-ary or interpolating searches), and the
 //! algorithm kernels that read all the data validate it (DESIGN §5).
 //!
 //! The counting partitions (Bulk Insert's) run one lane per search by interpolation
 //! (`MGPU_PARTITION_SEARCH=binary` restores the bisection, for measuring). The search
-//! (Bulk Remove's) and load-balancing partitions run groups of 32 lanes up to
-//! [`COOP_MAX_PARTITIONS`] points and above that one lane with a k-ary search of
-//! [`partition_kary_log2`] (K = 8 or 4 while there are few searches, the bisection when
-//! there are many). The merge and CSR partitions bisect with [`partition_lanes_log2`]'s
-//! groups. On the H200 the interpolation was slower for the CSR partitions and, on
+//! (Bulk Remove's), load-balancing and merge partitions (merge and mergesort) run groups
+//! of 32 lanes up to [`COOP_MAX_PARTITIONS`] points and above that one lane with a k-ary
+//! search of [`partition_kary_log2`] (K = 8 or 4 while there are few searches, the
+//! bisection when there are many). The CSR partitions bisect with
+//! [`partition_lanes_log2`]'s groups. On the H200 the interpolation was slower for the CSR partitions and, on
 //! heavy-tailed scans, for the load-balancing ones, and no faster for the binary-search
 //! ones (docs/partition.md).
 
@@ -285,7 +285,7 @@ pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     let num = partition_count(a.len() + b.len(), nv);
-    launch::<D, C::Kernel>(a.device(), num, Search::Groups, |out, lanes_log2| {
+    launch::<D, C::Kernel>(a.device(), num, Search::Kary, |out, lanes_log2| {
         MergeArgs {
             a: a.as_ptr(),
             b: b.as_ptr(),
@@ -370,7 +370,7 @@ pub unsafe fn mergesort_partitions_unless<D: Device, T: Element, C: MergeCompara
         )));
     }
     let num = partition_count(keys.len(), nv);
-    launch::<D, C::Kernel>(keys.device(), num, Search::Groups, |out, lanes_log2| {
+    launch::<D, C::Kernel>(keys.device(), num, Search::Kary, |out, lanes_log2| {
         MergeArgs {
             a: keys.as_ptr(),
             b: keys.as_ptr(),
