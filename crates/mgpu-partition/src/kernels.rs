@@ -24,15 +24,16 @@ pub const MODULE: &str = "partition";
 pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
-    /// The Merge Path kernels: built to fit 2048 threads (16 CTAs) per SM, the whole SM on
-    /// sm_70 to sm_90, which bounds them to 32 registers. The host sizes the lane groups so
-    /// that one wave of 2048 threads per SM holds every group
-    /// ([`crate::partition_lanes_log2`]); more registers would make that two waves.
+    /// The Merge Path kernels: built to fit 1024 threads (8 CTAs) per SM, 64 registers,
+    /// which the k-ary search needs (its `K - 1` probes hold two keys each; at 32
+    /// registers it spilled 24 to 100 bytes). They run groups of 32 lanes for at most
+    /// [`crate::COOP_MAX_PARTITIONS`] points (32,768 threads) and one lane per point above,
+    /// one wave either way.
     ///
     /// ```
-    /// assert_eq!(mgpu_partition::kernels::tuning::MERGE.min_ctas_per_sm(4, 128), 16);
+    /// assert_eq!(mgpu_partition::kernels::tuning::MERGE.min_ctas_per_sm(4, 128), 8);
     /// ```
-    pub const MERGE: Tuning = Tuning::uniform(Shape::uniform(128, 1), 2048);
+    pub const MERGE: Tuning = Tuning::uniform(Shape::uniform(128, 1), 1024);
 
     /// The integer-keyed kernels (search, CSR, load-balancing, counting): 1024 threads (8
     /// CTAs) per SM, 64 registers. They hold both the interpolation search (`f64`
