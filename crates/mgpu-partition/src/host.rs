@@ -17,7 +17,8 @@
 //! (Bulk Remove's), load-balancing and merge partitions (merge and mergesort) run groups
 //! of 32 lanes up to [`COOP_MAX_PARTITIONS`] points and above that one lane with a k-ary
 //! search of [`partition_kary_log2`] (K = 8 or 4 while there are few searches, the
-//! bisection when there are many). The CSR partitions bisect with
+//! bisection when there are many; for the merges [`merge_kary_log2`], K = 4 or the
+//! bisection). The CSR partitions bisect with
 //! [`partition_lanes_log2`]'s groups. On the H200 the interpolation was slower for the CSR partitions and, on
 //! heavy-tailed scans, for the load-balancing ones, and no faster for the binary-search
 //! ones (docs/partition.md).
@@ -165,10 +166,40 @@ pub fn partition_kary_log2(partitions: usize) -> u32 {
     }
 }
 
+/// Partition counts up to which [`merge_kary_log2`] picks K = 4 (the bisection above).
+pub const MERGE_KARY_PARTITIONS: usize = 10_000;
+
+/// `log2(K)` of the k-ary search that the merge and mergesort partitions run with one lane
+/// per point: K = 4 (3 probes a round, two keys each) up to [`MERGE_KARY_PARTITIONS`],
+/// 0 (the bisection) above. Measured on an H100 (docs/merge.md), with the searches'
+/// two loads a probe: at 2^24 keys (3,855 partitions a pass) K = 4 took a mergesort of
+/// i32 keys from 0.940 to 0.918 ms and the merge from 0.075 to 0.073 (K = 8: 0.922 and
+/// 0.074); at 2^27 (30,000) K = 4 was 2 to 3 % slower than the bisection, K = 8 5 to 10 %.
+/// `MGPU_PARTITION_KARY=0|1|2|3` (read once per process) forces it, for measuring.
+///
+/// # Examples
+///
+/// ```
+/// # if std::env::var_os("MGPU_PARTITION_KARY").is_none() {
+/// assert_eq!(mgpu_partition::merge_kary_log2(3_855), 2);
+/// assert_eq!(mgpu_partition::merge_kary_log2(30_000), 0);
+/// # }
+/// ```
+pub fn merge_kary_log2(partitions: usize) -> u32 {
+    if let Some(l) = kary_override() {
+        return l;
+    }
+    if partitions <= MERGE_KARY_PARTITIONS {
+        2
+    } else {
+        0
+    }
+}
+
 /// How a launch searches.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Search {
-    /// Groups of [`partition_lanes_log2`] lanes, bisecting (the merge partitions).
+    /// Groups of [`partition_lanes_log2`] lanes, bisecting (the CSR partitions).
     Groups,
     /// One lane by interpolation (the counting partitions), unless
     /// `MGPU_PARTITION_SEARCH=binary`.
@@ -176,6 +207,8 @@ enum Search {
     /// Groups of 32 lanes where [`partition_lanes_log2`] picks them, else one lane by a
     /// k-ary search of [`partition_kary_log2`] (the search and load-balancing partitions).
     Kary,
+    /// As `Kary`, with [`merge_kary_log2`]'s K (the merge partitions).
+    MergeKary,
 }
 
 /// Allocates `num` partitions and launches `K` with `search`'s groups of lanes; `args`
@@ -197,10 +230,10 @@ fn launch<D: Device, K: Kernel>(
         crate::device::INTERPOLATE
     } else {
         let l = partition_lanes_log2(num);
-        if l == 0 && search == Search::Kary {
-            partition_kary_log2(num) << crate::device::KARY_SHIFT
-        } else {
-            l
+        match search {
+            Search::Kary if l == 0 => partition_kary_log2(num) << crate::device::KARY_SHIFT,
+            Search::MergeKary if l == 0 => merge_kary_log2(num) << crate::device::KARY_SHIFT,
+            _ => l,
         }
     };
     let grid = num.div_ceil(NT >> (lanes_log2 & 0xff));
@@ -285,7 +318,7 @@ pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     let num = partition_count(a.len() + b.len(), nv);
-    launch::<D, C::Kernel>(a.device(), num, Search::Kary, |out, lanes_log2| {
+    launch::<D, C::Kernel>(a.device(), num, Search::MergeKary, |out, lanes_log2| {
         MergeArgs {
             a: a.as_ptr(),
             b: b.as_ptr(),
@@ -370,7 +403,7 @@ pub unsafe fn mergesort_partitions_unless<D: Device, T: Element, C: MergeCompara
         )));
     }
     let num = partition_count(keys.len(), nv);
-    launch::<D, C::Kernel>(keys.device(), num, Search::Kary, |out, lanes_log2| {
+    launch::<D, C::Kernel>(keys.device(), num, Search::MergeKary, |out, lanes_log2| {
         MergeArgs {
             a: keys.as_ptr(),
             b: keys.as_ptr(),

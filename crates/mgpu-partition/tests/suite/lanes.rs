@@ -497,7 +497,8 @@ fn launchers_at_each_group_size_on_garbage<D: Device>(dev: &D, _: Target) {
             let want: Vec<u64> = (0..partitions as u64)
                 .map(|p| serial_merge::<u32, Less>(&a, &b, b.len() as u64, nv as u64, 0, upper, p))
                 .collect();
-            if lanes_log2 == 5 || std::env::var_os("MGPU_PARTITION_KARY").is_some() {
+            let groups = mgpu_partition::partition_lanes_log2(partitions) != 0;
+            if groups || mgpu_partition::merge_kary_log2(partitions) == 0 {
                 assert_eq!(got, want, "merge partitions={partitions} upper={upper}");
             } else {
                 // The k-ary search: the serial range of each diagonal.
