@@ -20,6 +20,32 @@ pub const CRATES_IO_LIMIT: u64 = 10 * 1024 * 1024;
 /// `MIT OR Apache-2.0`.
 pub const PACKAGE_FILES: [&str; 3] = ["README.md", "LICENSE-MIT", "LICENSE-APACHE"];
 
+/// Removes the sources cargo extracted from earlier packagings of `packages`
+/// (`$CARGO_HOME/registry/src/*/<name>-<version>`). Verifying several packages at once
+/// builds each against the others through a local registry of this run's `.crate`
+/// files, and cargo extracts a crate of a given name and version only once per registry
+/// path: without this, a package whose code changed since an earlier run of the same
+/// version on this machine would be verified against its old source.
+fn forget_extracted(packages: &[Package]) {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    let Some(src) = home.map(|h| h.join("registry").join("src")) else {
+        return;
+    };
+    let Ok(registries) = fs::read_dir(&src) else {
+        return;
+    };
+    for reg in registries.flatten() {
+        for p in packages {
+            let dir = reg.path().join(format!("{}-{}", p.name, p.version));
+            if dir.is_dir() {
+                let _ = fs::remove_dir_all(&dir);
+            }
+        }
+    }
+}
+
 /// Entry point of `cargo xtask package`.
 pub fn package(args: &[String]) -> Result<()> {
     let root = workspace_root();
@@ -35,6 +61,7 @@ pub fn package(args: &[String]) -> Result<()> {
             missing.join("\n  ")
         ));
     }
+    forget_extracted(&packages);
     let mut cmd = cargo();
     cmd.current_dir(&root).arg("package");
     for p in &packages {
