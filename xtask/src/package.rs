@@ -24,9 +24,9 @@ pub const PACKAGE_FILES: [&str; 3] = ["README.md", "LICENSE-MIT", "LICENSE-APACH
 /// (`$CARGO_HOME/registry/src/*/<name>-<version>`). Verifying several packages at once
 /// builds each against the others through a local registry of this run's `.crate`
 /// files, and cargo extracts a crate of a given name and version only once per registry
-/// path: without this (and without emptying the package directory's target, where the
-/// builds of those sources stay), a package whose code changed since an earlier run of
-/// the same version on this machine would be verified against its old source.
+/// path: without this (and without a fresh target directory for the verification, where
+/// the builds of those sources stay), a package whose code changed since an earlier run
+/// of the same version on this machine would be verified against its old source.
 fn forget_extracted(packages: &[Package]) {
     let home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
@@ -63,14 +63,19 @@ pub fn package(args: &[String]) -> Result<()> {
         ));
     }
     forget_extracted(&packages);
-    // Cargo also keeps what it built from those registry sources in the package
-    // directory's target, by name and version: start from an empty one.
-    let dir = target_directory(&metadata)?.join("package");
-    if dir.is_dir() {
-        fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    // Cargo also keeps what it built from those registry sources, by name and version, in
+    // the target directory the verification builds in: give it an empty one of its own
+    // (the packages land in its `package` folder).
+    let verify = target_directory(&metadata)?.join("package-verify");
+    if verify.is_dir() {
+        fs::remove_dir_all(&verify).map_err(|e| format!("{}: {e}", verify.display()))?;
     }
+    let dir = verify.join("package");
     let mut cmd = cargo();
-    cmd.current_dir(&root).arg("package");
+    cmd.current_dir(&root)
+        .arg("package")
+        .arg("--target-dir")
+        .arg(&verify);
     for p in &packages {
         cmd.args(["-p", &p.name]);
     }
