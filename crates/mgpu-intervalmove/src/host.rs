@@ -7,7 +7,7 @@ use crate::device::{
 use crate::kernels::{IntervalElement, KernelSet};
 use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_partition::PartitionIndex;
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
 use mgpu_scan::ScanOp;
 
 /// The index types of the interval family: u32 and u64 (the seeds' `int` is u32).
@@ -204,14 +204,10 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     let grid = (total + scan.len()).div_ceil(nv);
     grid_fits(grid)?;
     let search = expand && mgpu_partition::partitions_in_tiles(dev, grid, ctas);
-    let (mp, error) = if search {
+    if search {
         args.mode |= MODE_SEARCH;
-        (Temp::<u64, D>::new(dev, grid + 1)?, ErrorWord::clean(dev)?)
-    } else {
-        let error = ErrorWord::uncleared(dev)?;
-        let mp = mgpu_partition::load_balance_partitions_clearing(*scan, total, nv, &error)?;
-        (mp, error)
-    };
+    }
+    let (mp, error) = mgpu_partition::load_balance_partitions_or_slots(*scan, total, nv, search)?;
     args.mp = mp.as_mut_ptr();
     args.error = error.as_mut_ptr();
     // SAFETY: buffers sized as `device::expand`/`device::interval_move` document: the

@@ -10,7 +10,7 @@ use crate::device::{LoadBalanceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 use crate::kernels::{KernelSet, LoadBalanceIndex};
 use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_runtime::{
-    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Temp, Pending, Result,
+    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, Pending, Result,
 };
 use mgpu_scan::ScanOp;
 use std::ptr::null_mut;
@@ -62,13 +62,8 @@ fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
     // memset. Otherwise the search kernel is a dependent launch of the partitions' kernel,
     // which is the last thing queued before it and zeroes its error word.
     let search = mgpu_partition::partitions_in_tiles(dev, grid, S::Search::MIN_CTAS_PER_SM);
-    let (mp, error) = if search {
-        (Temp::<u64, D>::new(dev, grid + 1)?, ErrorWord::clean(dev)?)
-    } else {
-        let error = ErrorWord::uncleared(dev)?;
-        let mp = mgpu_partition::load_balance_partitions_clearing(scan, total as usize, nv, &error)?;
-        (mp, error)
-    };
+    let (mp, error) =
+        mgpu_partition::load_balance_partitions_or_slots(scan, total as usize, nv, search)?;
     let args = LoadBalanceArgs {
         scan: scan.as_ptr(),
         num_objects: n as u64,

@@ -606,6 +606,43 @@ pub fn load_balance_partitions_clearing<D: Device, I: PartitionIndex>(
     })
 }
 
+/// The partitions of a load-balancing launch of tiles of `nv` merge steps, and its error
+/// word: with `in_tiles` ([`partitions_in_tiles`]), a temporary of one slot per tile
+/// boundary for the tiles to write their own partitions into, and a clean word
+/// (`ErrorWord::clean`), with nothing queued; otherwise
+/// [`load_balance_partitions_clearing`] with an uncleared word that its kernel zeroes.
+///
+/// # Errors
+/// As [`load_balance_partitions`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::{DeviceVec, Simulator};
+/// let dev = Simulator::new();
+/// let s = DeviceVec::from_slice(&dev, &[0u32, 2, 7, 10, 10]).unwrap();
+/// let (mp, word) = mgpu_partition::load_balance_partitions_or_slots(s.as_slice(), 11, 4, false).unwrap();
+/// assert_eq!((mp.to_vec().unwrap(), word.read().unwrap()), (vec![0, 2, 6, 9, 11], 0));
+/// let (slots, word) = mgpu_partition::load_balance_partitions_or_slots(s.as_slice(), 11, 4, true).unwrap();
+/// assert_eq!((slots.len(), word.read().unwrap()), (5, 0));
+/// ```
+pub fn load_balance_partitions_or_slots<D: Device, I: PartitionIndex>(
+    scan: DeviceSlice<'_, I, D>,
+    total: usize,
+    nv: usize,
+    in_tiles: bool,
+) -> Result<(Temp<u64, D>, ErrorWord<D>)> {
+    let dev = scan.device();
+    if in_tiles {
+        check_nv(nv)?;
+        let slots = Temp::new(dev, partition_count(total + scan.len(), nv))?;
+        return Ok((slots, ErrorWord::clean(dev)?));
+    }
+    let error = ErrorWord::uncleared(dev)?;
+    let mp = load_balance_partitions_clearing(scan, total, nv, &error)?;
+    Ok((mp, error))
+}
+
 /// The indices [`merge_path_counting_partitions`] merges with the counting positions: a
 /// device array, or the arithmetic sequence `first + step * k` for `k` in `0..len`
 /// (wrapping in `I`, as the seeds' `step_iterator`; nothing is read for it).
