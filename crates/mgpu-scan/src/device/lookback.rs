@@ -192,18 +192,17 @@ pub unsafe fn lookback<
     a: &ScanArgs<T>,
 ) {
     let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
+    let span = k.span(a);
+    let (x, thread_exc, agg) = k.load_and_scan(&span);
     let TileSpan {
         tiles,
         tile,
         count,
-        src,
         dst,
         full,
-    } = k.span(a);
+        ..
+    } = span;
     let check = a.flags & FLAG_CHECK_MONOTONIC != 0;
-    let x = k.load_segment(src, count, full && (src as usize).is_multiple_of(16));
-    let t = thread_reduce::<T, Op, VT>(&x);
-    let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, k.scan, ScanKind::Exclusive);
     if cta.warp() == 0 && cta.lane() == 0 && tile > 0 {
         publish::<C, T>(cta, a, tiles, tile, STATUS_A, agg);
     }

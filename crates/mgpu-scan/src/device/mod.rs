@@ -190,6 +190,20 @@ impl<'a, C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: us
             full: count == nv as usize,
         }
     }
+
+    /// Loads the tile `span` names ([`ScanCta::load_segment`], as vectors when it is whole
+    /// and aligned) and scans it within the CTA: this thread's values, their exclusive
+    /// prefix within the tile, and the tile's aggregate. [`lookback`] and [`ordered`] begin
+    /// alike with it.
+    #[inline(always)]
+    unsafe fn load_and_scan(&self, span: &TileSpan<T>) -> ([T; VT], T, T) {
+        let vec = span.full && (span.src as usize).is_multiple_of(16);
+        let x = self.load_segment(span.src, span.count, vec);
+        let t = thread_reduce::<T, Op, VT>(&x);
+        let (thread_exc, agg) =
+            cta_scan::<C, T, Op, NT>(self.cta, t, self.scan, ScanKind::Exclusive);
+        (x, thread_exc, agg)
+    }
 }
 
 /// A single-pass scan's tile ([`ScanCta::span`]), shared by [`lookback`] and [`ordered`].

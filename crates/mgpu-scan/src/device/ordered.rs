@@ -186,18 +186,17 @@ pub unsafe fn ordered<
     a: &ScanArgs<T>,
 ) {
     let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
+    let span = k.span(a);
+    let (x, thread_exc, agg) = k.load_and_scan(&span);
     let TileSpan {
         tiles,
         tile,
         count,
-        src,
         dst,
         full,
-    } = k.span(a);
+        ..
+    } = span;
     let last = tile == tiles - 1;
-    let x = k.load_segment(src, count, full && (src as usize).is_multiple_of(16));
-    let t = thread_reduce::<T, Op, VT>(&x);
-    let (thread_exc, agg) = cta_scan::<C, T, Op, NT>(cta, t, k.scan, ScanKind::Exclusive);
     // A group's last tile folds its own aggregate into `G` itself.
     if cta.warp() == 0 && cta.lane() == 0 && !last && tile % GROUP_TILES != GROUP_TILES - 1 {
         publish_split::<C, T>(cta, a, tile, STATUS_A, agg);
