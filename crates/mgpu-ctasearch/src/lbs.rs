@@ -118,6 +118,80 @@ pub unsafe fn serial_load_balance_search_guarded<I: Idx, K: Keys<I>, const VT: u
     n
 }
 
+/// Rows of strided loads a thread keeps in flight in [`for_each_strided`] (4-byte values,
+/// more than two rows to load). A loop that used each value before loading the next
+/// waited one round trip a row, and a tile of mean-1 counts loads 12 rows a thread (sm_90,
+/// 128 threads of 23 steps): on an H100 that latency, not bandwidth, set the
+/// load-balancing search's time at mean-1 counts.
+///
+/// ```
+/// assert!(mgpu_ctasearch::LOAD_ROWS >= 2);
+/// ```
+pub const LOAD_ROWS: usize = 4;
+
+/// Calls `f(k, load(k))` for this thread's strided indices `k = start + tid + nt * m`
+/// below `count`, loading a group of rows before using any: [`LOAD_ROWS`] rows for 4-byte
+/// values (`bytes`) when more than two rows remain in all, else 2 (8-byte values would
+/// spill registers with more, and a tile of a few rows would load rows past the end).
+/// Past the end the loads are clamped to index `count - 1`, so they are unconditional and
+/// issue together (a load under a per-lane condition lets the compiler fold its use into
+/// the same branch, each row then waiting for its own round trip), and `f` is called for
+/// those lanes too, with `k >= count` and the last value: it must ignore them or be
+/// harmless on them (a repeated compare).
+///
+/// # Examples
+///
+/// ```
+/// // Thread 1 of 4 over 10 values from index 0: 1, 5, 9, then 13 (past the end, value 9).
+/// let mut seen = vec![];
+/// mgpu_ctasearch::for_each_strided(1, 4, 0, 10, 4, 0u32, |k| k * 10, |k, v| seen.push((k, v)));
+/// assert_eq!(seen, [(1, 10), (5, 50), (9, 90), (13, 90)]);
+/// ```
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn for_each_strided<V: Copy>(
+    tid: u32,
+    nt: u32,
+    start: u32,
+    count: u32,
+    bytes: usize,
+    fill: V,
+    load: impl Fn(u32) -> V,
+    f: impl FnMut(u32, V),
+) {
+    if bytes > 4 || count <= start + 2 * nt {
+        strided_groups::<V, 2>(tid, nt, start, count, fill, load, f)
+    } else {
+        strided_groups::<V, LOAD_ROWS>(tid, nt, start, count, fill, load, f)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn strided_groups<V: Copy, const R: usize>(
+    tid: u32,
+    nt: u32,
+    start: u32,
+    count: u32,
+    fill: V,
+    load: impl Fn(u32) -> V,
+    mut f: impl FnMut(u32, V),
+) {
+    let last = count.saturating_sub(1);
+    let mut first = start;
+    while first < count {
+        let mut v = [fill; R];
+        for (r, x) in v.iter_mut().enumerate() {
+            let k = first + tid + nt * r as u32;
+            *x = load(if k < last { k } else { last });
+        }
+        for (r, x) in v.iter().enumerate() {
+            f(first + tid + nt * r as u32, *x);
+        }
+        first += nt * R as u32;
+    }
+}
+
 /// What [`cta_load_balance`] returns: the tile's work items `a0..a1` (global indices,
 /// disjoint between tiles) and the objects `b0..b1` whose scan values it loaded (with the
 /// preceding object when asked for, so `b0` may be one less than the tile's first Merge
@@ -354,17 +428,34 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
     let b_shared = shared.add(a_count as usize);
 
     // The tile's scan values (and the halo) to shared memory, strided, each checked against
-    // its successor (an L1 hit: the next thread loads it).
+    // its successor (an L1 hit: the next thread loads it), a group of rows at a time. The
+    // last value's successor is itself, which never compares below.
     let load = tile.b_loaded();
     let src = b_global.add(b0.to_usize());
-    let mut i = cta.tid();
     let mut unsorted = false;
-    while i < load {
-        let v = *src.add(i as usize);
-        *b_shared.add(i as usize) = v;
-        unsorted |= check_order && i + 1 < load && *src.add(i as usize + 1) < v;
-        i += NT as u32;
-    }
+    let last = load.saturating_sub(1);
+    for_each_strided(
+        cta.tid(),
+        NT as u32,
+        0,
+        load,
+        core::mem::size_of::<I>(),
+        (I::ZERO, I::ZERO),
+        |k| {
+            let next = if check_order {
+                *src.add(if k < last { k + 1 } else { last } as usize)
+            } else {
+                I::ZERO
+            };
+            (*src.add(k as usize), next)
+        },
+        |k, (v, next)| {
+            if k < load {
+                *b_shared.add(k as usize) = v;
+            }
+            unsorted |= check_order && next < v;
+        },
+    );
     // A scan that decreases anywhere in the tile makes the threads' Merge Path ranges
     // overlap, so two threads would write the same item slots (a shared-memory race that
     // racecheck reports). Such a tile skips the search: its items stay unwritten, and the

@@ -9,8 +9,8 @@
 use core::mem::size_of;
 use mgpu_core::{shfl_idx, Cta, Element, WARP_SIZE};
 use mgpu_ctasearch::{
-    cta_load_balance, cta_load_balance_partitions, cta_load_balance_shared_len, load_balance_tile,
-    Idx, LoadBalanceTile,
+    cta_load_balance, cta_load_balance_partitions, cta_load_balance_shared_len, for_each_strided,
+    load_balance_tile, Idx, LoadBalanceTile,
 };
 
 /// Error bit: the scan is not non-decreasing (or the partitions contradict it). The error
@@ -280,6 +280,7 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, P, const NT: usize, const VT: 
 struct Prefetched<V: Copy> {
     v: [V; PREFETCH],
     rows: usize,
+    zero: V,
 }
 
 /// Strided slots per thread that [`Prefetched`] holds in registers.
@@ -314,7 +315,7 @@ impl<V: Copy> Prefetched<V> {
                 *x = load(j as usize);
             }
         }
-        Prefetched { v, rows }
+        Prefetched { v, rows, zero }
     }
 
     /// Stores the prefetched slots to `sh[j]`, then loads and stores the slots past them.
@@ -332,11 +333,22 @@ impl<V: Copy> Prefetched<V> {
                 *sh.add(j as usize) = *x;
             }
         }
-        let mut j = tid + (NT * self.rows) as u32;
-        while j < count {
-            *sh.add(j as usize) = load(j as usize);
-            j += NT as u32;
-        }
+        // The rest a group of rows at a time (for_each_strided: a round trip a group of
+        // rows, not a row).
+        for_each_strided(
+            tid,
+            NT as u32,
+            (NT * self.rows) as u32,
+            count,
+            size_of::<V>(),
+            self.zero,
+            |k| load(k as usize),
+            |k, x| {
+                if k < count {
+                    *sh.add(k as usize) = x;
+                }
+            },
+        );
     }
 }
 

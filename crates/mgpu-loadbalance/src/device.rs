@@ -23,7 +23,8 @@
 
 use mgpu_core::{Cta, WARP_SIZE};
 use mgpu_ctasearch::{
-    cta_load_balance, cta_load_balance_partitions, cta_load_balance_shared_len, Idx,
+    cta_load_balance, cta_load_balance_partitions, cta_load_balance_shared_len, for_each_strided,
+    Idx,
 };
 
 /// Error bit: the scan decreases somewhere (or the partitions computed from it are
@@ -105,12 +106,26 @@ unsafe fn check_tile<I: Idx, const NT: usize>(
     // The scan values the search loads: the preceding one, the tile's, the halo.
     let lo = b0 - (b0 > 0) as u64;
     let hi = b1 + (a1 < total && b1 < n) as u64;
-    let mut j = lo + tid as u64;
-    while j + 1 < hi {
-        if at(j + 1) < at(j) {
-            bad |= ERROR_UNSORTED;
-        }
-        j += NT as u64;
+    // Each pair (j, j + 1) for j in lo..hi - 1, a group of rows of pairs in flight before
+    // the first compare (for_each_strided: one round trip a group, not a row; the lanes
+    // past the end compare the last pair again). Offsets from `lo` fit 32 bits: a checked
+    // tile loads at most NT * VT + 2 values.
+    if lo + 1 < hi {
+        let base = scan.wrapping_add(lo as usize);
+        for_each_strided(
+            tid,
+            NT as u32,
+            0,
+            (hi - 1 - lo) as u32,
+            core::mem::size_of::<I>(),
+            (I::ZERO, I::ZERO),
+            |k| (*base.add(k as usize), *base.add(k as usize + 1)),
+            |_, (v, next)| {
+                if next < v {
+                    bad |= ERROR_UNSORTED;
+                }
+            },
+        );
     }
     if tid == 0 {
         // Start and end splits: (a, b) splits the merge when the last item before it
