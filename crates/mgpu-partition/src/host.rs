@@ -620,7 +620,7 @@ pub const LBS_INTERPOLATE_MAX_MEAN: usize = 2;
 /// objects: interpolation when the mean count is at most [`LBS_INTERPOLATE_MAX_MEAN`]
 /// (dense scans, where an estimate from the scan's ends lands within a few values), the
 /// k-ary search (bisection above 40,000 partitions) otherwise. Measured on an H100
-/// (docs/loadbalance.md): with mean-1 counts, interpolating made the load-balancing search
+/// (docs/partition.md): with mean-1 counts, interpolating made the load-balancing search
 /// 8 % faster at 2^27 (1.47 to 1.37 copies) and the interval expand 6 % (2.18 to 2.04);
 /// with mean-10 counts it gained nothing at 2^24, and with heavy-tailed counts (mean about
 /// 10, one count of 2^20) it was 29 % slower at 2^24. Heavy-tailed counts with a mean of
