@@ -27,7 +27,13 @@ fn queue<D: Device, T: Element, Op: ScanOp<T>, S: KernelSet<T>>(
     job: &Job<T>,
     reduce_only: bool,
 ) -> Result<Option<Temp<u32, D>>> {
-    let nv = S::Partials::NV as usize;
+    // The reduction's tiles and the scan's may differ (the ordered look-back's 8-byte
+    // tiles are larger).
+    let nv = if reduce_only {
+        S::Partials::NV
+    } else {
+        S::Scan::NV
+    } as usize;
     let tiles = job.n.div_ceil(nv);
     if tiles >= (1usize << 31) {
         return Err(Error::InvalidInput(format!(

@@ -38,6 +38,27 @@ pub mod tuning {
         threads_per_sm8: 1536,
     };
 
+    /// The ordered look-back (floats): the look-back's shapes, but 8-byte tiles of 15
+    /// values a thread on sm_90 (3840 values, 30 KiB), as many values as a 4-byte tile.
+    /// Its tiles stay in shared memory from their asynchronous loads to their stores, so
+    /// the values a thread holds do not count against the 40 registers; larger tiles mean
+    /// fewer look-backs and more bytes in flight per SM for the same traffic (docs/scan.md).
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// assert_eq!(mgpu_scan::kernels::tuning::ORDERED.shape(Arch::Sm90).nv(8), 256 * 15);
+    /// ```
+    pub const ORDERED: Tuning = Tuning {
+        sm70: SCAN.sm70,
+        sm90: Shape {
+            nt: 256,
+            vt4: 15,
+            vt8: 15,
+        },
+        threads_per_sm4: 1536,
+        threads_per_sm8: 1536,
+    };
+
     /// The reduction kernel (`partials`, 32 registers): the scan's tiles, built to fit a
     /// full SM (2048 threads), so more 16-byte loads are in flight.
     ///
@@ -53,14 +74,13 @@ mgpu_core::kernel_types! {
     /// [`device::lookback`]: single-pass scan with decoupled look-back (integers).
     pub struct Lookback { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::lookback }
     /// [`device::ordered`]: single-pass scan with an ordered look-back (floats).
-    pub struct Ordered { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::ordered }
+    pub struct Ordered { tuning: tuning::ORDERED, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::ordered }
     /// [`device::partials`]: the reduction.
     pub struct Partials { tuning: tuning::REDUCE, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::partials }
 }
 
 mgpu_core::kernel_set! {
-    /// The kernels of one type/operator pair for one architecture (both kernels of a set
-    /// have the same tile, `Partials::NV` values).
+    /// The kernels of one type/operator pair for one architecture.
     pub trait KernelSet<T> for ScanArgs<T> {
         /// The scan: [`Lookback`] (integers) or [`Ordered`] (floats).
         Scan,
@@ -97,8 +117,7 @@ pub trait ScanOp<T: Element>: AssociativeOp<T> {
     type Sm70: KernelSet<T>;
 }
 
-/// Elements per tile of the scan of `T` with `Op` on `arch` (both kernels of a set have the
-/// same tile).
+/// Elements per tile of the scan of `T` with `Op` on `arch`.
 ///
 /// ```
 /// use mgpu_core::{Arch, Plus};
@@ -106,7 +125,7 @@ pub trait ScanOp<T: Element>: AssociativeOp<T> {
 /// assert_eq!(mgpu_scan::kernels::nv::<f64, Plus>(Arch::Sm70), 256 * 5);
 /// ```
 pub fn nv<T: Element, Op: ScanOp<T>>(arch: mgpu_core::Arch) -> usize {
-    mgpu_core::by_arch!(arch, Op as ScanOp<T>, <KernelSet<T>>::Partials::NV) as usize
+    mgpu_core::by_arch!(arch, Op as ScanOp<T>, <KernelSet<T>>::Scan::NV) as usize
 }
 
 /// The single list of scan instantiations (every integer type with plus, multiplies,
@@ -135,7 +154,7 @@ macro_rules! for_each_scan_instance {
             [Partials scan_partials REDUCE]);
     };
     (@instance $mode:ident, float, $t:ident, $op:ident, $name:ident) => {
-        $crate::for_each_scan_instance!(@set $mode, $t, $op, $name, false, [Ordered scan_ordered SCAN],
+        $crate::for_each_scan_instance!(@set $mode, $t, $op, $name, false, [Ordered scan_ordered ORDERED],
             [Partials scan_partials REDUCE]);
     };
     (@set $mode:ident, $t:ident, $op:ident, $name:ident, $lookback:literal, $($slot:tt),+) => {

@@ -129,8 +129,8 @@ impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
         let lane = cta.lane() as usize;
         if vec {
             let (s, d) = (sh.add(seg) as *const Vec16, dst.add(seg) as *mut Vec16);
-            let n = segment_vecs::<T, VT>();
-            for i in 0..4 {
+            let n = 32 * VT * core::mem::size_of::<T>() / 16;
+            for i in 0..n.div_ceil(32) {
                 let k = lane + 32 * i;
                 if k < n {
                     *d.add(k) = apply_vec16::<T, Op>(prefix, *s.add(k));
