@@ -15,13 +15,18 @@ pub const MODULE: &str = "scan";
 pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
-    /// The single-pass scans (look-back and ordered look-back): 256 threads of 15 (4-byte) or 7
-    /// (8-byte) elements on sm_90, 11 or 5 on sm_70; built to fit 1536 threads per SM
-    /// (40 registers a thread).
+    /// The single-pass scans (look-back and ordered look-back): 256 threads of 15 values on
+    /// sm_90 (3840 values: 15 KiB for 4-byte types, 30 KiB for 8-byte ones), 11 (4-byte)
+    /// or 5 (8-byte) on sm_70; built to fit 1536 threads per SM (40 registers a thread).
+    /// 8-byte tiles stay in shared memory from their asynchronous loads to their stores,
+    /// so the values a thread holds do not count against the registers: as many values as
+    /// a 4-byte tile, so half the look-backs and twice the bytes in flight per SM of
+    /// 1792-value tiles (docs/scan.md).
     ///
     /// ```
     /// use mgpu_core::Arch;
     /// assert_eq!(mgpu_scan::kernels::tuning::SCAN.shape(Arch::Sm90).nv(4), 256 * 15);
+    /// assert_eq!(mgpu_scan::kernels::tuning::SCAN.shape(Arch::Sm90).nv(8), 256 * 15);
     /// ```
     pub const SCAN: Tuning = Tuning {
         sm70: Shape {
@@ -32,40 +37,29 @@ pub mod tuning {
         sm90: Shape {
             nt: 256,
             vt4: 15,
-            vt8: 7,
-        },
-        threads_per_sm4: 1536,
-        threads_per_sm8: 1536,
-    };
-
-    /// The ordered look-back (floats): the look-back's shapes, but 8-byte tiles of 15
-    /// values a thread on sm_90 (3840 values, 30 KiB), as many values as a 4-byte tile.
-    /// Its tiles stay in shared memory from their asynchronous loads to their stores, so
-    /// the values a thread holds do not count against the 40 registers; larger tiles mean
-    /// fewer look-backs and more bytes in flight per SM for the same traffic (docs/scan.md).
-    ///
-    /// ```
-    /// use mgpu_core::Arch;
-    /// assert_eq!(mgpu_scan::kernels::tuning::ORDERED.shape(Arch::Sm90).nv(8), 256 * 15);
-    /// ```
-    pub const ORDERED: Tuning = Tuning {
-        sm70: SCAN.sm70,
-        sm90: Shape {
-            nt: 256,
-            vt4: 15,
             vt8: 15,
         },
         threads_per_sm4: 1536,
         threads_per_sm8: 1536,
     };
 
-    /// The reduction kernel (`partials`, 32 registers): the scan's tiles, built to fit a
-    /// full SM (2048 threads), so more 16-byte loads are in flight.
+    /// The reduction kernel (`partials`, 32 registers): the scan's 4-byte tiles and 8-byte
+    /// tiles of 7 values a thread on sm_90 (its loads go through registers), built to fit
+    /// a full SM (2048 threads), so more 16-byte loads are in flight.
     ///
     /// ```
     /// assert_eq!(mgpu_scan::kernels::tuning::REDUCE.min_ctas_per_sm(4, 256), 8);
     /// ```
-    pub const REDUCE: Tuning = SCAN.fitting(2048);
+    pub const REDUCE: Tuning = Tuning {
+        sm70: SCAN.sm70,
+        sm90: Shape {
+            nt: 256,
+            vt4: 15,
+            vt8: 7,
+        },
+        threads_per_sm4: 2048,
+        threads_per_sm8: 2048,
+    };
 }
 
 mgpu_core::kernel_types! {
@@ -74,7 +68,7 @@ mgpu_core::kernel_types! {
     /// [`device::lookback`]: single-pass scan with decoupled look-back (integers).
     pub struct Lookback { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::lookback }
     /// [`device::ordered`]: single-pass scan with an ordered look-back (floats).
-    pub struct Ordered { tuning: tuning::ORDERED, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::ordered }
+    pub struct Ordered { tuning: tuning::SCAN, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::ordered }
     /// [`device::partials`]: the reduction.
     pub struct Partials { tuning: tuning::REDUCE, shared: device::shared_bytes(size_of::<T>(), NT, VT), body: device::partials }
 }
@@ -154,7 +148,7 @@ macro_rules! for_each_scan_instance {
             [Partials scan_partials REDUCE]);
     };
     (@instance $mode:ident, float, $t:ident, $op:ident, $name:ident) => {
-        $crate::for_each_scan_instance!(@set $mode, $t, $op, $name, false, [Ordered scan_ordered ORDERED],
+        $crate::for_each_scan_instance!(@set $mode, $t, $op, $name, false, [Ordered scan_ordered SCAN],
             [Partials scan_partials REDUCE]);
     };
     (@set $mode:ident, $t:ident, $op:ident, $name:ident, $lookback:literal, $($slot:tt),+) => {

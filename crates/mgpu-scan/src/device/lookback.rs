@@ -101,18 +101,22 @@ impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
         }
         let seg = cta.warp() as usize * 32 * VT;
         let (s, d) = (src.add(seg) as *const Vec16, sh.add(seg) as *mut Vec16);
-        let (lane, last) = (cta.lane() as usize, segment_vecs::<T, VT>() - 1);
-        // Clamped indices: a lane past the end loads and stores the segment's last vector
-        // again, the same bytes as its owner, so no load waits behind a branch.
-        // The words are moved one by one (LLVM fuses them into 16-byte accesses): a copy of
-        // the whole struct becomes a memcpy staged in local memory.
-        let k = |i: usize| (lane + 32 * i).min(last);
-        let v: [[u32; 4]; 4] = core::array::from_fn(|i| {
-            let Vec16([w0, w1, w2, w3]) = *s.add(k(i));
-            [w0, w1, w2, w3]
-        });
-        for (i, w) in v.iter().enumerate() {
-            *d.add(k(i)) = Vec16(*w);
+        let n = 32 * VT * core::mem::size_of::<T>() / 16;
+        let lane = cta.lane() as usize;
+        // Rounds of four vectors a lane (one round for the shapes that take this path: a
+        // segment of at most 2 KiB). Clamped indices: a lane past the end loads and stores
+        // the segment's last vector again, the same bytes as its owner, so no load waits
+        // behind a branch. The words are moved one by one (LLVM fuses them into 16-byte
+        // accesses): a copy of the whole struct becomes a memcpy staged in local memory.
+        for r in 0..n.div_ceil(128) {
+            let k = |i: usize| (128 * r + lane + 32 * i).min(n - 1);
+            let v: [[u32; 4]; 4] = core::array::from_fn(|i| {
+                let Vec16([w0, w1, w2, w3]) = *s.add(k(i));
+                [w0, w1, w2, w3]
+            });
+            for (i, w) in v.iter().enumerate() {
+                *d.add(k(i)) = Vec16(*w);
+            }
         }
         cta.sync_warp(!0);
         shared_to_regs_thread::<C, T, VT>(cta, sh)
@@ -149,12 +153,88 @@ impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
     }
 }
 
-/// 16-byte vectors in a warp's segment of `32 * VT` values: at most 128, so
-/// [`ScanCta::load_segment`] moves them with four loads a lane.
-#[inline(always)]
-pub(super) const fn segment_vecs<T, const VT: usize>() -> usize {
-    const { assert!(32 * VT * core::mem::size_of::<T>() <= 128 * 16) };
-    32 * VT * core::mem::size_of::<T>() / 16
+impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
+    ScanCta<'_, C, T, Op, NT, VT>
+{
+    /// Copies this warp's segment of a tile (`32 * VT` values from `cta.warp() * 32 * VT`)
+    /// into the same positions of the tile in shared memory with asynchronous copies, so
+    /// that no register holds a load and a segment of any size is in flight at once, then
+    /// waits for them and syncs the warp. With `vec` (a full tile whose source is 16-byte
+    /// aligned) as 16-byte vectors; otherwise as coalesced scalars, the identity past
+    /// `count`. The first step of the tiles that stay in shared memory
+    /// ([`ordered`](super::ordered), and [`lookback`] of 8-byte values).
+    #[inline(always)]
+    pub(super) unsafe fn load_segment_async(&self, src: *const T, count: usize, vec: bool) {
+        let (cta, sh) = (self.cta, self.tile);
+        let seg = cta.warp() as usize * 32 * VT;
+        let lane = cta.lane() as usize;
+        if vec {
+            let (s, d) = (src.add(seg) as *const Vec16, sh.add(seg) as *mut Vec16);
+            let n = 32 * VT * core::mem::size_of::<T>() / 16;
+            for i in 0..n.div_ceil(32) {
+                let k = lane + 32 * i;
+                if k < n {
+                    cta.async_copy(d.add(k), s.add(k));
+                }
+            }
+        } else {
+            let first = seg + lane;
+            for i in 0..VT {
+                let j = first + 32 * i;
+                if j < count {
+                    cta.async_copy(sh.add(j), src.add(j));
+                } else {
+                    *sh.add(j) = Op::identity();
+                }
+            }
+        }
+        cta.async_copy_wait();
+        cta.sync_warp(!0);
+    }
+
+    /// The CTA scan of a tile in shared memory ([`ScanCta::load_segment_async`]): each
+    /// thread reduces its `VT` values (thread order) from shared memory, then the CTA scans
+    /// the reductions. Returns the thread's exclusive prefix within the tile and the
+    /// tile's aggregate; no value stays in a register across the CTA scan, so a tile may
+    /// hold many values a thread.
+    #[inline(always)]
+    pub(super) unsafe fn scan_cta_shared(&self) -> (T, T) {
+        let x = self.tile.add(self.cta.tid() as usize * VT);
+        let mut t = *x;
+        for i in 1..VT {
+            t = Op::apply(t, *x.add(i));
+        }
+        cta_scan::<C, T, Op, NT>(self.cta, t, self.scan, ScanKind::Exclusive)
+    }
+
+    /// Scans this thread's `VT` values in shared memory in place (`kind`) from `carry`, its
+    /// exclusive prefix within the tile. Stores the inclusive value at position `last_at`
+    /// (none when it is `VT`) in the broadcast slot `misc_last`. With `check`, returns
+    /// whether the running value ever decreases ([`decreases`]).
+    #[inline(always)]
+    pub(super) unsafe fn scan_thread_shared(
+        &self,
+        carry: T,
+        kind: ScanKind,
+        last_at: usize,
+        check: bool,
+    ) -> bool {
+        let x = self.tile.add(self.cta.tid() as usize * VT);
+        let (mut c, mut bad) = (carry, false);
+        for i in 0..VT {
+            let next = Op::apply(c, *x.add(i));
+            *x.add(i) = match kind {
+                ScanKind::Inclusive => next,
+                ScanKind::Exclusive => c,
+            };
+            if i == last_at {
+                *self.misc_last = next;
+            }
+            bad |= check && next < c;
+            c = next;
+        }
+        bad
+    }
 }
 
 /// Single-pass scan with decoupled look-back: CTA `blockIdx.x` scans tile `blockIdx.x` of
@@ -193,7 +273,32 @@ pub unsafe fn lookback<
 ) {
     let k = ScanCta::<C, T, Op, NT, VT>::new(cta);
     let span = k.span(a);
-    let (x, thread_exc, agg) = k.load_and_scan(&span);
+    let check = a.flags & FLAG_CHECK_MONOTONIC != 0;
+    let kind = kind_of(a.flags);
+    let publish_a = cta.warp() == 0 && cta.lane() == 0 && span.tile > 0;
+    let (agg, bad) = if core::mem::size_of::<T>() > 4 {
+        // 8-byte values: the tile stays in shared memory from its load to its store, so
+        // that it holds as many values as a 4-byte tile (`tuning::SCAN`).
+        let vec = span.full && (span.src as usize).is_multiple_of(16);
+        k.load_segment_async(span.src, span.count, vec);
+        let (thread_exc, agg) = k.scan_cta_shared();
+        if publish_a {
+            publish::<C, T>(cta, a, span.tiles, span.tile, STATUS_A, agg);
+        }
+        (agg, k.scan_thread_shared(thread_exc, kind, VT, check))
+    } else {
+        let (x, thread_exc, agg) = k.load_and_scan(&span);
+        if publish_a {
+            publish::<C, T>(cta, a, span.tiles, span.tile, STATUS_A, agg);
+        }
+        // The thread's values scanned within the tile, back into its own slots.
+        let (y, _) = thread_scan::<T, Op, VT>(&x, thread_exc, kind);
+        regs_to_shared_thread::<C, T, VT>(cta, &y, k.tile);
+        (agg, check && decreases::<T, Op, VT>(&x, thread_exc))
+    };
+    if bad {
+        cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
+    }
     let TileSpan {
         tiles,
         tile,
@@ -202,16 +307,6 @@ pub unsafe fn lookback<
         full,
         ..
     } = span;
-    let check = a.flags & FLAG_CHECK_MONOTONIC != 0;
-    if cta.warp() == 0 && cta.lane() == 0 && tile > 0 {
-        publish::<C, T>(cta, a, tiles, tile, STATUS_A, agg);
-    }
-    // The thread's values scanned within the tile, back into its own slots.
-    let (y, _) = thread_scan::<T, Op, VT>(&x, thread_exc, kind_of(a.flags));
-    regs_to_shared_thread::<C, T, VT>(cta, &y, k.tile);
-    if check && decreases::<T, Op, VT>(&x, thread_exc) {
-        cta.atomic_or_u32(a.error, ERROR_OVERFLOW);
-    }
     if cta.warp() == 0 {
         let prefix = if tile == 0 {
             Op::identity()

@@ -1,7 +1,6 @@
 //! Ordered look-back ([`ordered`], floats): a single-pass scan whose association order
 //! depends only on `n` and the tile shape. The order is stated at [`ordered`].
 
-use super::vec16::Vec16;
 use super::*;
 use mgpu_core::shfl_idx;
 
@@ -123,80 +122,6 @@ pub(super) unsafe fn ordered_prefix<C: Cta, T: Element, Op: AssociativeOp<T>>(
     }
 }
 
-impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
-    ScanCta<'_, C, T, Op, NT, VT>
-{
-    /// Copies this warp's segment of a tile (`32 * VT` values from `cta.warp() * 32 * VT`)
-    /// into the same positions of the tile in shared memory with asynchronous copies, so
-    /// that no register holds a load and a segment of any size is in flight at once, then
-    /// waits for them and syncs the warp. With `vec` (a full tile whose source is 16-byte
-    /// aligned) as 16-byte vectors; otherwise as coalesced scalars, the identity past
-    /// `count`.
-    #[inline(always)]
-    unsafe fn load_segment_async(&self, src: *const T, count: usize, vec: bool) {
-        let (cta, sh) = (self.cta, self.tile);
-        let seg = cta.warp() as usize * 32 * VT;
-        let lane = cta.lane() as usize;
-        if vec {
-            let (s, d) = (src.add(seg) as *const Vec16, sh.add(seg) as *mut Vec16);
-            let n = 32 * VT * core::mem::size_of::<T>() / 16;
-            for i in 0..n.div_ceil(32) {
-                let k = lane + 32 * i;
-                if k < n {
-                    cta.async_copy(d.add(k), s.add(k));
-                }
-            }
-        } else {
-            let first = seg + lane;
-            for i in 0..VT {
-                let j = first + 32 * i;
-                if j < count {
-                    cta.async_copy(sh.add(j), src.add(j));
-                } else {
-                    *sh.add(j) = Op::identity();
-                }
-            }
-        }
-        cta.async_copy_wait();
-        cta.sync_warp(!0);
-    }
-
-    /// Scans the tile in shared memory in place (`kind`), each thread its `VT` values in
-    /// thread order: the thread's reduction read from shared memory, the CTA scan, then the
-    /// thread's values scanned from its exclusive prefix within the tile and written back.
-    /// No value stays in a register across the CTA scan, so the tile may hold many values
-    /// a thread. Returns the tile's aggregate. In the `last` tile (of `count` values) the
-    /// thread holding the last value also stores that value's inclusive scan within the
-    /// tile (in an exclusive scan too) in the broadcast slot, for the total.
-    #[inline(always)]
-    unsafe fn scan_in_shared(&self, kind: ScanKind, last: bool, count: usize) -> T {
-        let cta = self.cta;
-        let x = self.tile.add(cta.tid() as usize * VT);
-        let mut t = *x;
-        for i in 1..VT {
-            t = Op::apply(t, *x.add(i));
-        }
-        let (mut c, agg) = cta_scan::<C, T, Op, NT>(cta, t, self.scan, ScanKind::Exclusive);
-        let m = if last && cta.tid() as usize == (count - 1) / VT {
-            (count - 1) % VT
-        } else {
-            VT
-        };
-        for i in 0..VT {
-            let next = Op::apply(c, *x.add(i));
-            *x.add(i) = match kind {
-                ScanKind::Inclusive => next,
-                ScanKind::Exclusive => c,
-            };
-            if i == m {
-                *self.misc_last = next;
-            }
-            c = next;
-        }
-        agg
-    }
-}
-
 /// Single-pass scan with an ordered look-back (floats): CTA `blockIdx.x` scans tile
 /// `blockIdx.x` of `NT * VT` values, `grid = tiles`, with the tile steps of [`lookback`]
 /// (16-byte vector loads and stores of full tiles, the in-tile scan written back to shared
@@ -272,11 +197,20 @@ pub unsafe fn ordered<
     } = span;
     let last = tile == tiles - 1;
     k.load_segment_async(src, count, full && (src as usize).is_multiple_of(16));
-    let agg = k.scan_in_shared(kind_of(a.flags), last, count);
+    let (thread_exc, agg) = k.scan_cta_shared();
     // A group's last tile folds its own aggregate into `G` itself.
     if cta.warp() == 0 && cta.lane() == 0 && !last && tile % GROUP_TILES != GROUP_TILES - 1 {
         publish_split::<C, T>(cta, a, tile, STATUS_A, agg);
     }
+    // The thread's values scanned within the tile, in place; in the last tile the thread
+    // holding the input's last element keeps that element's inclusive value within the
+    // tile (in an exclusive scan too) for the total.
+    let last_at = if last && cta.tid() as usize == (count - 1) / VT {
+        (count - 1) % VT
+    } else {
+        VT
+    };
+    k.scan_thread_shared(thread_exc, kind_of(a.flags), last_at, false);
     if cta.warp() == 0 {
         let prefix = if tile == 0 {
             Op::identity()

@@ -4,8 +4,8 @@ use mgpu::{AssociativeOp, Element};
 use mgpu_scan::kernels::tuning;
 use mgpu_testkit::Target;
 
-/// The sm_90 scan tile of a 4-byte type (256 threads x 15 values) and of an 8-byte type
-/// (256 x 7).
+/// The sm_90 scan tile of a 4-byte type (256 threads x 15 values; the 8-byte scan tile
+/// too) and the reduction's 8-byte tile (256 x 7).
 pub const TILE4: usize = 256 * 15;
 pub const TILE8: usize = 256 * 7;
 
