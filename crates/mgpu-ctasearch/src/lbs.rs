@@ -415,23 +415,13 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
     // The tile's first own object is `nv * block - mp0` (compute_merge_range); a preceding
     // one was added when that is not 0.
     let preceding = load_preceding_b && nv * block as u64 != mp0;
-    let LoadBalanceTile {
-        a0,
-        a1,
-        b0,
-        b1,
-        extended,
-    } = tile;
-    let a_count = a1.wrapping_sub(a0).to_u32();
-    let b_count = b1.wrapping_sub(b0).to_u32();
-    let pre = preceding as u32;
-    let b_shared = shared.add(a_count as usize);
+    let b_shared = shared.add(tile.a_count() as usize);
 
     // The tile's scan values (and the halo) to shared memory, strided, each checked against
     // its successor (an L1 hit: the next thread loads it), a group of rows at a time. The
     // last value's successor is itself, which never compares below.
     let load = tile.b_loaded();
-    let src = b_global.add(b0.to_usize());
+    let src = b_global.add(tile.b0.to_usize());
     let mut unsorted = false;
     let last = load.saturating_sub(1);
     for_each_strided(
@@ -467,6 +457,116 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
         return tile;
     }
 
+    cta_load_balance_search::<C, I, NT, VT>(cta, tile, preceding, shared)
+}
+
+/// Copies the scan values `tile` loads ([`LoadBalanceTile::b_loaded`] values from object
+/// `b0`, read from `b_global`) to their shared-memory slots (from
+/// [`LoadBalanceTile::b_shared`]) with asynchronous copies ([`Cta::async_copy`]): every row
+/// of the tile in flight at once, and no register holding a load. The copies are this
+/// thread's: [`Cta::async_copy_wait`] and a barrier must come before anyone reads them.
+/// With [`cta_load_balance_search`], the two halves of [`cta_load_balance`] for a kernel
+/// that checks the scan values in shared memory in between (the load-balancing search).
+///
+/// # Safety
+/// `b_global` is readable at `b0 .. b0 + b_loaded()`; `shared` is this CTA's shared memory
+/// of [`cta_load_balance_shared_len`]`(NT * VT)` slots, and `tile` has at most `NT * VT`
+/// merge steps.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_ctasearch::{cta_load_balance_copy_async, LoadBalanceTile};
+/// let scan = [0u32, 2, 7, 10, 10];
+/// let mut out = [0u32; 3];
+/// let (sp, op) = (scan.as_ptr() as usize, out.as_mut_ptr() as usize);
+/// sim::launch(1, 2, 8 * 4, &|cta: &sim::SimCta| unsafe {
+///     let t = LoadBalanceTile { a0: 2u32, a1: 4, b0: 1, b1: 3, extended: true };
+///     let sh = cta.shared::<u32>(0);
+///     cta_load_balance_copy_async::<_, u32, 2>(cta, &t, sp as *const u32, sh);
+///     cta.async_copy_wait();
+///     cta.sync();
+///     if cta.tid() == 0 {
+///         for j in 0..3 {
+///             *(op as *mut u32).add(j) = *sh.add(2 + j); // slots from a_count() = 2
+///         }
+///     }
+/// });
+/// assert_eq!(out, [2, 7, 10]);
+/// ```
+#[inline(always)]
+pub unsafe fn cta_load_balance_copy_async<C: Cta, I: Idx, const NT: usize>(
+    cta: &C,
+    tile: &LoadBalanceTile<I>,
+    b_global: *const I,
+    shared: *mut I,
+) {
+    let load = tile.b_loaded();
+    let src = b_global.add(tile.b0.to_usize());
+    let dst = shared.add(tile.a_count() as usize);
+    let mut k = cta.tid();
+    while k < load {
+        cta.async_copy(dst.add(k as usize), src.add(k as usize));
+        k += NT as u32;
+    }
+}
+
+/// The search of [`cta_load_balance`] once `tile`'s scan values are in shared memory (at
+/// [`LoadBalanceTile::b_shared`], for example by [`cta_load_balance_copy_async`] and a
+/// barrier) and known not to decrease: each thread's Merge Path search against a
+/// [`Counting`] A, then the serial search writing each item's object to shared slot
+/// `a - a0`. `preceding`: the first loaded value is the object before the tile's first own
+/// one. Every thread of the CTA must call it; it ends with a barrier. Returns `tile`.
+///
+/// # Safety
+/// `shared` is this CTA's shared memory of [`cta_load_balance_shared_len`]`(NT * VT)`
+/// slots holding the scan values; `tile` has at most `NT * VT` merge steps and comes from
+/// [`load_balance_tile`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_ctasearch::{cta_load_balance_search, LoadBalanceTile};
+/// // Seed 001's counts 2, 5, 3, 0, 1: 11 items, scan values after the item slots.
+/// let mut out = vec![0u32; 11];
+/// let op = out.as_mut_ptr() as usize;
+/// sim::launch(1, 4, 18 * 4, &|cta: &sim::SimCta| unsafe {
+///     let sh = cta.shared::<u32>(0);
+///     if cta.tid() == 0 {
+///         for (j, v) in [0u32, 2, 7, 10, 10].iter().enumerate() {
+///             *sh.add(11 + j) = *v;
+///         }
+///     }
+///     cta.sync();
+///     let t = LoadBalanceTile { a0: 0u32, a1: 11, b0: 0, b1: 5, extended: false };
+///     cta_load_balance_search::<_, u32, 4, 4>(cta, t, false, sh);
+///     let mut i = cta.tid();
+///     while i < 11 {
+///         *(op as *mut u32).add(i as usize) = *sh.add(i as usize);
+///         i += 4;
+///     }
+/// });
+/// assert_eq!(out, [0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 4]);
+/// ```
+#[inline(always)]
+pub unsafe fn cta_load_balance_search<C: Cta, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    tile: LoadBalanceTile<I>,
+    preceding: bool,
+    shared: *mut I,
+) -> LoadBalanceTile<I> {
+    let LoadBalanceTile {
+        a0,
+        a1,
+        b0,
+        extended,
+        ..
+    } = tile;
+    let (a_count, b_count) = (tile.a_count(), tile.b_count());
+    let pre = preceding as u32;
+    let b_shared = shared.add(a_count as usize);
     // Each thread's start on the tile's Merge Path.
     let steps = a_count + b_count - pre;
     let diag = min(VT as u32 * cta.tid(), steps);
@@ -497,13 +597,7 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
         );
     }
     cta.sync();
-    LoadBalanceTile {
-        a0,
-        a1,
-        b0,
-        b1,
-        extended,
-    }
+    tile
 }
 
 /// Tile `block`'s two load-balancing partitions, found by the tile itself instead of a

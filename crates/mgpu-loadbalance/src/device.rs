@@ -21,10 +21,10 @@
 //! tile's search stays inside its shared memory only when its data are consistent). Every
 //! store is also clamped to `item < total`.
 
-use mgpu_core::{Cta, WARP_SIZE};
+use mgpu_core::Cta;
 use mgpu_ctasearch::{
-    cta_load_balance, cta_load_balance_partitions, cta_load_balance_shared_len, for_each_strided,
-    Idx,
+    cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
+    cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
 };
 
 /// Error bit: the scan decreases somewhere (or the partitions computed from it are
@@ -73,157 +73,81 @@ pub struct LoadBalanceArgs<I> {
 }
 
 /// Bytes of shared memory the kernel needs for `nv = NT * VT` steps of `index_bytes`-byte
-/// indices: the CTA load-balancing search's slots, then one `u32` per warp for the checks.
+/// indices: the CTA load-balancing search's slots.
 ///
 /// # Examples
 ///
 /// ```
-/// assert_eq!(mgpu_loadbalance::device::shared_bytes(4, 128, 7), (898 * 4 + 15) / 16 * 16 + 16);
+/// assert_eq!(mgpu_loadbalance::device::shared_bytes(4, 128, 7), 898 * 4);
 /// ```
 pub const fn shared_bytes(index_bytes: usize, nt: usize, vt: usize) -> usize {
-    flags_offset(index_bytes, nt * vt) + 4 * (nt / WARP_SIZE as usize)
+    cta_load_balance_shared_len(nt * vt) * index_bytes
 }
 
-const fn flags_offset(index_bytes: usize, nv: usize) -> usize {
-    (cta_load_balance_shared_len(nv) * index_bytes).div_ceil(16) * 16
-}
-
-/// What the tile's thread `tid` finds wrong (`ERROR_*` bits) in the tile's ranges
-/// (`a0..a1`, `b0..b1` from the partitions) and the scan values the search will read.
-///
-/// # Safety
-/// `scan` is readable at `0..n`.
+/// Whether partitions `mp0 = mp[block]` and `mp1 = mp[block + 1]` give tile `block`
+/// (`nv` steps over `total` work items and `n` objects) ranges inside the inputs, and
+/// those ranges `(a0, a1, b0, b1)` (the tile's own objects, without the preceding one or
+/// the halo). Pure arithmetic on the two values, so every thread of the tile agrees.
 #[inline(always)]
-unsafe fn check_tile<I: Idx, const NT: usize>(
-    tid: u32,
-    scan: *const I,
+fn tile_ranges(
+    block: u32,
+    nv: u64,
     n: u64,
     total: u64,
-    (a0, a1, b0, b1): (u64, u64, u64, u64),
-) -> u32 {
-    let at = |j: u64| (*scan.add(j as usize)).to_u64();
-    let mut bad = 0;
-    // The scan values the search loads: the preceding one, the tile's, the halo.
-    let lo = b0 - (b0 > 0) as u64;
-    let hi = b1 + (a1 < total && b1 < n) as u64;
-    // Each pair (j, j + 1) for j in lo..hi - 1, a group of rows of pairs in flight before
-    // the first compare (for_each_strided: one round trip a group, not a row; the lanes
-    // past the end compare the last pair again). Offsets from `lo` fit 32 bits: a checked
-    // tile loads at most NT * VT + 2 values.
-    if lo + 1 < hi {
-        let base = scan.wrapping_add(lo as usize);
-        for_each_strided(
-            tid,
-            NT as u32,
-            0,
-            (hi - 1 - lo) as u32,
-            core::mem::size_of::<I>(),
-            (I::ZERO, I::ZERO),
-            |k| (*base.add(k as usize), *base.add(k as usize + 1)),
-            |_, (v, next)| {
-                if next < v {
-                    bad |= ERROR_UNSORTED;
-                }
-            },
-        );
-    }
-    if tid == 0 {
-        // Start and end splits: (a, b) splits the merge when the last item before it
-        // precedes the next scan value and the last scan value before it is at most the
-        // next item.
-        let split_ok = |a: u64, b: u64| {
-            (a == 0 || b >= n || a - 1 < at(b)) && (b == 0 || a >= total || at(b - 1) <= a)
-        };
-        if !split_ok(a0, b0) || !split_ok(a1, b1) {
-            bad |= ERROR_UNSORTED;
-        }
-        if b0 == 0 && n > 0 && at(0) != 0 {
-            bad |= ERROR_FIRST;
-        }
-        if b1 == n && n > 0 && at(n - 1) > total {
-            bad |= ERROR_TOTAL;
-        }
-    }
-    bad
-}
-
-/// The checks of a load-balancing tile (see the module docs), shared by every kernel that
-/// runs a load-balancing search over an exclusive scan of `n` objects' counts summing to
-/// `total` with upper-bound Merge Path partitions `mp` (the segmented reduction too):
-/// tile `cta.block()` computes its ranges from `mp`, checks them and the scan values its
-/// search will read, and votes. Returns whether the whole tile may go on; when any thread
-/// found a fault, every thread returns `false` and the faults' `ERROR_*` bits are ORed
-/// into `error`. Every thread of the CTA must call it (one barrier).
-///
-/// # Safety
-/// `scan` is readable at `0..n`, `mp` at `block` and `block + 1`; `flags` is this CTA's
-/// shared memory for `NT / 32` words, not in use by others during the call; `error` is one
-/// writable word.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_core::{sim, Cta};
-/// use mgpu_loadbalance::device::check_scan_tile;
-/// let (scan, mp, mut err) = ([0u32, 2, 7, 5], [0u64, 11], [0u32]);
-/// let e = err.as_mut_ptr() as usize;
-/// sim::launch(1, 32, 4, &|cta: &sim::SimCta| unsafe {
-///     let ok = check_scan_tile::<_, u32, 32, 1>(cta, scan.as_ptr(), 4, 11, mp.as_ptr(), cta.shared(0), e as *mut u32);
-///     assert!(!ok); // 7 then 5: the scan decreases
-/// });
-/// assert_eq!(err, [mgpu_loadbalance::device::ERROR_UNSORTED]);
-/// ```
-#[inline(always)]
-pub unsafe fn check_scan_tile<C: Cta, I: Idx, const NT: usize, const VT: usize>(
-    cta: &C,
-    scan: *const I,
-    n: u64,
-    total: u64,
-    mp: *const u64,
-    flags: *mut u32,
-    error: *mut u32,
-) -> bool {
-    let nv = (NT * VT) as u64;
-    let block = cta.block();
-    let tid = cta.tid();
-
-    // The tile's ranges, as cta_load_balance will compute them, checked for order.
+    mp0: u64,
+    mp1: u64,
+) -> Option<(u64, u64, u64, u64)> {
     let gid = nv * block as u64;
     let end = if total + n < gid + nv {
         total + n
     } else {
         gid + nv
     };
-    let mp0 = *mp.add(block as usize);
-    let mp1 = *mp.add(block as usize + 1);
-    let bad = if !(mp0 <= mp1 && mp1 <= total && mp0 <= gid && mp1 <= end)
+    if !(mp0 <= mp1 && mp1 <= total && mp0 <= gid && mp1 <= end)
         || gid - mp0 > end - mp1
         || end - mp1 > n
     {
-        ERROR_UNSORTED
-    } else {
-        check_tile::<I, NT>(tid, scan, n, total, (mp0, mp1, gid - mp0, end - mp1))
-    };
-
-    // Any thread's complaint stops the whole tile (one barrier: a vote per warp).
-    let vote = cta.ballot(u32::MAX, bad != 0);
-    if cta.lane() == 0 {
-        *flags.add(cta.warp() as usize) = vote;
+        return None;
     }
-    cta.sync();
-    let mut stop = false;
-    for w in 0..NT / WARP_SIZE as usize {
-        stop |= *flags.add(w) != 0;
-    }
-    if stop {
-        cta.raise_error(error, bad);
-    }
-    !stop
+    Some((mp0, mp1, gid - mp0, end - mp1))
 }
 
-/// The kernel body: tile `cta.block()` checks its inputs (see the module docs), runs
-/// [`cta_load_balance`] with the preceding object's scan value loaded, and stores each of
-/// its work items' object (and rank) with coalesced strided stores.
+/// What thread 0 of a tile finds wrong (`ERROR_*` bits) at the tile's ends: its start and
+/// end splits of the merge (`(a, b)` splits it when the last item before it precedes the
+/// next scan value and the last scan value before it is at most the next item), `scan[0]`
+/// in the tile holding object 0 and `scan[n - 1]` in the one holding the last object.
+///
+/// # Safety
+/// `scan` is readable at `0..n`.
+#[inline(always)]
+unsafe fn check_ends<I: Idx>(
+    scan: *const I,
+    n: u64,
+    total: u64,
+    (a0, a1, b0, b1): (u64, u64, u64, u64),
+) -> u32 {
+    let at = |j: u64| (*scan.add(j as usize)).to_u64();
+    let split_ok = |a: u64, b: u64| {
+        (a == 0 || b >= n || a - 1 < at(b)) && (b == 0 || a >= total || at(b - 1) <= a)
+    };
+    let mut bad = 0;
+    if !split_ok(a0, b0) || !split_ok(a1, b1) {
+        bad |= ERROR_UNSORTED;
+    }
+    if b0 == 0 && n > 0 && at(0) != 0 {
+        bad |= ERROR_FIRST;
+    }
+    if b1 == n && n > 0 && at(n - 1) > total {
+        bad |= ERROR_TOTAL;
+    }
+    bad
+}
+
+/// The kernel body: tile `cta.block()` checks its partitions, copies its scan values (with
+/// the preceding object's) to shared memory with asynchronous copies
+/// ([`cta_load_balance_copy_async`]: the tile's rows in flight at once), checks them there
+/// (see the module docs), runs the CTA search on them ([`cta_load_balance_search`]), and
+/// stores each of its work items' object (and rank) with coalesced strided stores.
 ///
 /// # Safety
 /// `scan` is readable at `0..num_objects`, `mp` at `0..=grid` (writable with `search`),
@@ -257,30 +181,62 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     args: &LoadBalanceArgs<I>,
 ) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
-    let flags = cta.shared::<u32>(flags_offset(core::mem::size_of::<I>(), NT * VT));
     let (n, total) = (args.num_objects, args.total);
     if args.search != 0 {
         let nv = (NT * VT) as u64;
         let mp = args.mp as *mut u64;
         cta_load_balance_partitions::<C, I, NT>(cta, cta.block(), nv, total, args.scan, n, mp);
     }
-    if !check_scan_tile::<C, I, NT, VT>(cta, args.scan, n, total, args.mp, flags, args.error) {
+    let (block, tid) = (cta.block(), cta.tid());
+    let nv = (NT * VT) as u64;
+    let sh = cta.shared::<I>(0);
+    let (mp0, mp1) = (
+        *args.mp.add(block as usize),
+        *args.mp.add(block as usize + 1),
+    );
+    // The tile's ranges, checked before anything is read with them (the same on every
+    // thread); then its scan values (the preceding one, the tile's, the halo) straight to
+    // shared memory with asynchronous copies, all in flight at once, while thread 0 checks
+    // the tile's ends in global memory.
+    let ranges = tile_ranges(block, nv, n, total, mp0, mp1);
+    let mut bad = if ranges.is_none() { ERROR_UNSORTED } else { 0 };
+    let mut t = LoadBalanceTile::default();
+    if let Some(r) = ranges {
+        t = load_balance_tile(
+            block,
+            nv,
+            I::from_u64(total),
+            I::from_u64(n),
+            mp0,
+            mp1,
+            true,
+        );
+        cta_load_balance_copy_async::<C, I, NT>(cta, &t, args.scan, sh);
+        if tid == 0 {
+            bad |= check_ends(args.scan, n, total, r);
+        }
+        cta.async_copy_wait();
+    }
+    cta.sync();
+    // Every pair of consecutive scan values the search will read, in shared memory: a
+    // decreasing scan would make the threads' Merge Path ranges overlap.
+    let b = sh.add(t.b_shared() as usize);
+    let mut k = tid;
+    while k + 1 < t.b_loaded() {
+        if *b.add(k as usize + 1) < *b.add(k as usize) {
+            bad |= ERROR_UNSORTED;
+        }
+        k += NT as u32;
+    }
+    // Any thread's complaint stops the whole tile, which then writes nothing.
+    if cta.sync_or(bad != 0) {
+        cta.raise_error(args.error, bad);
         return;
     }
-    let (block, tid) = (cta.block(), cta.tid());
-
-    let sh = cta.shared::<I>(0);
-    let t = cta_load_balance::<C, I, NT, VT>(
-        cta,
-        block,
-        I::from_u64(total),
-        args.scan,
-        I::from_u64(n),
-        args.mp,
-        sh,
-        true,
-        false, // check_tile above checked the tile's scan for order
-    );
+    // The tile's first own object is `b0 = nv * block - mp0`; the preceding one was loaded
+    // when that is not 0.
+    let preceding = nv * block as u64 != mp0;
+    let t = cta_load_balance_search::<C, I, NT, VT>(cta, t, preceding, sh);
     // The tile's items in strided order (a checked tile has at most NT * VT), offsets
     // relative to its first item; stores clamped to `total`.
     let a0 = t.a0.to_u64();
