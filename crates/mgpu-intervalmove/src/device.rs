@@ -9,8 +9,8 @@
 use core::mem::size_of;
 use mgpu_core::{shfl_idx, Cta, Element, WARP_SIZE};
 use mgpu_ctasearch::{
-    cta_load_balance, cta_load_balance_partitions, cta_load_balance_shared_len, for_each_strided,
-    load_balance_tile, Idx, LoadBalanceTile,
+    cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
+    cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
 };
 
 /// Error bit: the scan is not non-decreasing (or the partitions contradict it). The error
@@ -242,113 +242,53 @@ unsafe fn check_scan<C: Cta, T, I: Idx, const NT: usize>(
     }
 }
 
-/// The tile's load-balancing search with validation ([`tile_ranges`], then the CTA
-/// load-balancing search and [`check_scan`]). `prefetch` runs once the partitions are
-/// validated and before the search, with the tile's ranges: it issues the loads of
-/// per-object data, whose latency the search then hides, and its result comes back with
-/// the tile.
+/// The tile's load-balancing search with validation: [`tile_ranges`]; then `prefetch`, with
+/// the tile's ranges, which issues the asynchronous copies ([`Cta::async_copy`]) or
+/// writes of per-object data into shared memory; then the tile's scan values copied to
+/// shared memory the same way ([`cta_load_balance_copy_async`]), every row of both in
+/// flight at once and no register holding a load; one wait and a barrier; [`check_scan`]
+/// on the values in shared memory; and the CTA search ([`cta_load_balance_search`]) unless
+/// the scan decreases (the threads' Merge Path ranges would overlap and two threads would
+/// write the same item slots; the tile's items are then left unwritten and the error is
+/// raised). After it every thread sees the per-object data `prefetch` put in shared memory.
 #[inline(always)]
-unsafe fn tile_search<C: Cta, T: Element, I: Idx, P, const NT: usize, const VT: usize>(
+unsafe fn tile_search<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
     a: &IntervalArgs<T, I>,
     err: &mut u32,
-    prefetch: impl FnOnce(&LoadBalanceTile<I>) -> P,
-) -> Option<(LoadBalanceTile<I>, P)> {
-    let early = tile_ranges::<C, T, I, NT, VT>(cta, a)?;
-    let p = prefetch(&early);
+    prefetch: impl FnOnce(&LoadBalanceTile<I>),
+) -> Option<LoadBalanceTile<I>> {
+    let t = tile_ranges::<C, T, I, NT, VT>(cta, a)?;
+    prefetch(&t);
     let sh = cta.shared::<I>(0);
-    let t = cta_load_balance::<C, I, NT, VT>(
-        cta,
-        cta.block(),
-        a.total,
-        a.scan,
-        a.num_intervals,
-        a.mp,
-        sh,
-        true,
-        true, // check_scan below reports a decreasing scan; the search must not race on it
-    );
+    cta_load_balance_copy_async::<C, I, NT>(cta, &t, a.scan, sh);
+    cta.async_copy_wait();
+    cta.sync();
     check_scan::<C, T, I, NT>(cta, a, &t, sh.add(t.b_shared() as usize), err);
-    Some((t, p))
-}
-
-/// Per-object values a tile loads before its search: the first `rows` (at most
-/// [`PREFETCH`]) strided slots of each thread (`j = tid + NT * k`), which cover every
-/// object of a tile with up to `rows * NT` objects (with `PREFETCH`, mean counts of
-/// `VT - 1` or more); [`Prefetched::store`] puts them into shared memory after the search
-/// and loads the rest there.
-struct Prefetched<V: Copy> {
-    v: [V; PREFETCH],
-    rows: usize,
-    zero: V,
-}
-
-/// Strided slots per thread that [`Prefetched`] holds in registers.
-const PREFETCH: usize = 2;
-
-/// Rows of values the expand loads before its search, by element size: 8-byte values
-/// ahead of the search ([`PREFETCH`] rows), 4-byte values after it (0). Measured on an
-/// H100, mean-10 counts at 2^27 outputs: f64 went from 1.38 to 1.29 times a copy with the
-/// values ahead, i32 from 0.86 to 0.89 (the search's own scan loads then wait behind them).
-const fn expand_prefetch_rows(elem_bytes: usize) -> usize {
-    if elem_bytes > 4 {
-        PREFETCH
-    } else {
-        0
+    if !cta.sync_or(*err & ERROR_SCAN_ORDER != 0) {
+        // The tile's first own object is `NT * VT * block - mp[block]`; the preceding one
+        // was loaded when that is not 0.
+        let block = cta.block();
+        let preceding = (NT * VT) as u64 * block as u64 != *a.mp.add(block as usize);
+        cta_load_balance_search::<C, I, NT, VT>(cta, t, preceding, sh);
     }
+    Some(t)
 }
 
-impl<V: Copy> Prefetched<V> {
-    /// Issues `load(j)` for this thread's first `rows` slots below `count`.
-    #[inline(always)]
-    unsafe fn load<const NT: usize>(
-        tid: u32,
-        count: u32,
-        rows: usize,
-        zero: V,
-        load: impl Fn(usize) -> V,
-    ) -> Self {
-        let mut v = [zero; PREFETCH];
-        for (k, x) in v.iter_mut().enumerate() {
-            let j = tid + (NT * k) as u32;
-            if k < rows && j < count {
-                *x = load(j as usize);
-            }
-        }
-        Prefetched { v, rows, zero }
-    }
-
-    /// Stores the prefetched slots to `sh[j]`, then loads and stores the slots past them.
-    #[inline(always)]
-    unsafe fn store<const NT: usize>(
-        self,
-        tid: u32,
-        count: u32,
-        sh: *mut V,
-        load: impl Fn(usize) -> V,
-    ) {
-        for (k, x) in self.v.iter().enumerate() {
-            let j = tid + (NT * k) as u32;
-            if k < self.rows && j < count {
-                *sh.add(j as usize) = *x;
-            }
-        }
-        // The rest a group of rows at a time (for_each_strided: a round trip a group of
-        // rows, not a row).
-        for_each_strided(
-            tid,
-            NT as u32,
-            (NT * self.rows) as u32,
-            count,
-            size_of::<V>(),
-            self.zero,
-            |k| load(k as usize),
-            |k, x| {
-                if k < count {
-                    *sh.add(k as usize) = x;
-                }
-            },
-        );
+/// Copies `count` per-object values `src[j]` (`j < count`, this thread's strided `j`) to
+/// `dst[j]` in shared memory with asynchronous copies: one step of a `prefetch` of
+/// [`tile_search`].
+#[inline(always)]
+unsafe fn copy_objects<C: Cta, V: Copy, const NT: usize>(
+    cta: &C,
+    count: u32,
+    src: *const V,
+    dst: *mut V,
+) {
+    let mut j = cta.tid();
+    while j < count {
+        cta.async_copy(dst.add(j as usize), src.add(j as usize));
+        j += NT as u32;
     }
 }
 
@@ -406,35 +346,30 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
     search_partitions::<C, T, I, NT, VT>(cta, a);
     let mut err = 0u32;
     let seq = a.mode & MODE_SEQUENCE != 0;
-    // The value of object b0 + j (generated, or loaded; zero past the input).
-    let value = |b0: u64| {
-        move |j: usize| {
-            let o = b0 + j as u64;
-            if seq {
-                T::sequence(a.first, a.step, o)
-            } else if o < a.input_len {
-                *a.input.add(o as usize)
-            } else {
-                T::ZERO
+    let vsh = cta.shared::<T>(index_offset_end(core::mem::size_of::<I>(), NT, VT));
+    // The values of the tile's objects `b0 + j` into shared memory before the search:
+    // generated, copied asynchronously, or zero past the input.
+    let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err, |t| {
+        let (b0, bc) = (t.b0.to_u64(), t.b_count());
+        if seq {
+            let mut j = cta.tid();
+            while j < bc {
+                *vsh.add(j as usize) = T::sequence(a.first, a.step, b0 + j as u64);
+                j += NT as u32;
+            }
+        } else {
+            let inside = a.input_len.saturating_sub(b0).min(bc as u64) as u32;
+            copy_objects::<C, T, NT>(cta, inside, a.input.wrapping_add(b0 as usize), vsh);
+            let mut j = inside + cta.tid();
+            while j < bc {
+                *vsh.add(j as usize) = T::ZERO;
+                j += NT as u32;
             }
         }
-    };
-    let tid = cta.tid();
-    let Some((t, values)) = tile_search::<C, T, I, _, NT, VT>(cta, a, &mut err, |t| {
-        Prefetched::load::<NT>(
-            tid,
-            t.b_count(),
-            expand_prefetch_rows(size_of::<T>()),
-            T::ZERO,
-            value(t.b0.to_u64()),
-        )
     }) else {
         return;
     };
     let sh = cta.shared::<I>(0);
-    let vsh = cta.shared::<T>(index_offset_end(core::mem::size_of::<I>(), NT, VT));
-    values.store::<NT>(tid, t.b_count(), vsh, value(t.b0.to_u64()));
-    cta.sync();
     // The tile's items in strided order, offsets relative to its first item; stores
     // clamped to the output (32-bit compares against one precomputed limit).
     let a0 = t.a0.to_u64();
@@ -503,44 +438,25 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     let scatter = a.mode & MODE_SCATTER != 0;
     let seq = a.mode & MODE_SEQUENCE != 0;
     let tid = cta.tid();
-    // The interval starts of the tile's objects, loaded before the search (objects
+    let off = index_offset_end(size_of::<I>(), NT, VT);
+    let gsh = cta.shared::<I>(off);
+    let ssh = cta.shared::<I>(off + (NT * VT + 1) * size_of::<I>());
+    // The interval starts of the tile's objects, copied before the search (objects
     // `b0 ..` are inside the arrays: tile_search validated the partitions first).
-    let starts = |p: *const I, b0: usize| move |j: usize| *p.add(b0 + j);
-    let Some((t, (gpre, spre))) = tile_search::<C, T, I, _, NT, VT>(cta, a, &mut err, |t| {
+    let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err, |t| {
         let (bc, b0) = (t.b_count(), t.b0.to_usize());
-        (
-            Prefetched::load::<NT>(
-                tid,
-                if gather { bc } else { 0 },
-                PREFETCH,
-                I::ZERO,
-                starts(a.gather, b0),
-            ),
-            Prefetched::load::<NT>(
-                tid,
-                if scatter { bc } else { 0 },
-                PREFETCH,
-                I::ZERO,
-                starts(a.scatter, b0),
-            ),
-        )
+        if gather {
+            copy_objects::<C, I, NT>(cta, bc, a.gather.wrapping_add(b0), gsh);
+        }
+        if scatter {
+            copy_objects::<C, I, NT>(cta, bc, a.scatter.wrapping_add(b0), ssh);
+        }
     }) else {
         return;
     };
     let sh = cta.shared::<I>(0);
-    let off = index_offset_end(size_of::<I>(), NT, VT);
-    let gsh = cta.shared::<I>(off);
-    let ssh = cta.shared::<I>(off + (NT * VT + 1) * size_of::<I>());
     let vsh = cta.shared::<T>(move_values_offset(size_of::<I>(), NT, VT));
-    let (bc, b0) = (t.b_count(), t.b0.to_usize());
-    gpre.store::<NT>(tid, if gather { bc } else { 0 }, gsh, starts(a.gather, b0));
-    spre.store::<NT>(
-        tid,
-        if scatter { bc } else { 0 },
-        ssh,
-        starts(a.scatter, b0),
-    );
-    cta.sync();
+    let bc = t.b_count();
     let ac = t.a_count();
     let (a0, a1) = (t.a0.to_u64(), t.a1.to_u64());
     let bsh = sh.add(t.b_shared() as usize);
