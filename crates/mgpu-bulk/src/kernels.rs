@@ -24,7 +24,8 @@ pub mod tuning {
     /// and 1024 (64 registers, which the 8-byte instances need to hold a tile without
     /// spilling) for larger ones. The kernel is bound by its loads in flight: on an H100,
     /// i32 at 2^27 went from 1.24 to 1.17 times a copy with 1536 threads instead of 1024
-    /// (2048 spill and were slower).
+    /// (2048 spill and were slower). Tiles of 256 x 7 halve the partitions but were much
+    /// slower (i32 at 2^27 1.39 against 1.16; docs/bulk.md).
     ///
     /// ```
     /// let t = mgpu_bulk::kernels::tuning::REMOVE;
