@@ -84,12 +84,24 @@ pub const fn shared_bytes(index_bytes: usize, nt: usize, vt: usize) -> usize {
     cta_load_balance_shared_len(nt * vt) * index_bytes
 }
 
-/// Whether partitions `mp0 = mp[block]` and `mp1 = mp[block + 1]` give tile `block`
-/// (`nv` steps over `total` work items and `n` objects) ranges inside the inputs, and
-/// those ranges `(a0, a1, b0, b1)` (the tile's own objects, without the preceding one or
-/// the halo). Pure arithmetic on the two values, so every thread of the tile agrees.
+/// The ranges `(a0, a1, b0, b1)` that upper-bound Merge Path partitions `mp0 = mp[block]`
+/// and `mp1 = mp[block + 1]` give tile `block` (`nv` steps over `total` work items and
+/// `n` objects; the tile's own objects, without the preceding one or the halo), or `None`
+/// when they are out of order or outside the inputs (only a decreasing scan makes the
+/// partition kernels write such values). Pure arithmetic on the two values, so every
+/// thread of a tile agrees: the first check of every kernel that runs a load-balancing
+/// search over such partitions (this one and the segmented reduction).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_loadbalance::device::tile_ranges;
+/// // Seed 001's counts 2, 5, 3, 0, 1 (11 items, 5 objects), tiles of 4 steps: tile 1.
+/// assert_eq!(tile_ranges(1, 4, 5, 11, 2, 6), Some((2, 6, 2, 2)));
+/// assert_eq!(tile_ranges(1, 4, 5, 11, 6, 2), None);
+/// ```
 #[inline(always)]
-fn tile_ranges(
+pub fn tile_ranges(
     block: u32,
     nv: u64,
     n: u64,

@@ -663,19 +663,7 @@ unsafe fn tiles<
         *args.mp.add(block as usize),
         *args.mp.add(block as usize + 1),
     );
-    let gid = nv * block as u64;
-    let end = if total + n < gid + nv {
-        total + n
-    } else {
-        gid + nv
-    };
-    let ranges_ok = mp0 <= mp1
-        && mp1 <= total
-        && mp0 <= gid
-        && mp1 <= end
-        && gid - mp0 <= end - mp1
-        && end - mp1 <= n;
-    if !ranges_ok {
+    if mgpu_loadbalance::device::tile_ranges(block, nv, n, total, mp0, mp1).is_none() {
         if tid == 0 {
             cta.raise_error(args.error, ERROR_UNSORTED);
         }
