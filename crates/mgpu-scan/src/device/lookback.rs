@@ -79,6 +79,19 @@ pub(super) unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
     }
 }
 
+/// Calls `f(k)` for each 16-byte vector `k` of a warp's segment of `32 * VT` values of `T`
+/// that lane `lane` moves: `lane`, `lane + 32`, ... below the segment's vector count.
+#[inline(always)]
+fn for_each_lane_vec<T, const VT: usize>(lane: usize, mut f: impl FnMut(usize)) {
+    let n = 32 * VT * core::mem::size_of::<T>() / 16;
+    for i in 0..n.div_ceil(32) {
+        let k = lane + 32 * i;
+        if k < n {
+            f(k);
+        }
+    }
+}
+
 impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
     ScanCta<'_, C, T, Op, NT, VT>
 {
@@ -133,13 +146,9 @@ impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
         let lane = cta.lane() as usize;
         if vec {
             let (s, d) = (sh.add(seg) as *const Vec16, dst.add(seg) as *mut Vec16);
-            let n = 32 * VT * core::mem::size_of::<T>() / 16;
-            for i in 0..n.div_ceil(32) {
-                let k = lane + 32 * i;
-                if k < n {
-                    *d.add(k) = apply_vec16::<T, Op>(prefix, *s.add(k));
-                }
-            }
+            for_each_lane_vec::<T, VT>(lane, |k| {
+                *d.add(k) = apply_vec16::<T, Op>(prefix, *s.add(k));
+            });
         } else {
             let first = seg + lane;
             let rem = count.saturating_sub(first);
@@ -170,13 +179,7 @@ impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
         let lane = cta.lane() as usize;
         if vec {
             let (s, d) = (src.add(seg) as *const Vec16, sh.add(seg) as *mut Vec16);
-            let n = 32 * VT * core::mem::size_of::<T>() / 16;
-            for i in 0..n.div_ceil(32) {
-                let k = lane + 32 * i;
-                if k < n {
-                    cta.async_copy(d.add(k), s.add(k));
-                }
-            }
+            for_each_lane_vec::<T, VT>(lane, |k| cta.async_copy(d.add(k), s.add(k)));
         } else {
             let first = seg + lane;
             for i in 0..VT {
