@@ -18,7 +18,8 @@ pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
     /// The search: 128 threads of 23 (u32) or 7 (u64) steps on sm_90, 7 on sm_70 (the
-    /// seeds' launch box); built to fit 1536 threads (12 CTAs) per SM.
+    /// seeds' launch box); built to fit 1536 threads (12 CTAs) per SM. 31 steps a thread
+    /// measured slower with mean-1 counts on an H100 (docs/loadbalance.md).
     ///
     /// ```
     /// use mgpu_core::Arch;
