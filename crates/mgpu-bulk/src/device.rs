@@ -5,9 +5,10 @@
 //! of range raise bits of the per-launch error word (`atomic_or`); every global load and
 //! store is bounds-checked, so no input can make a kernel touch memory outside its buffers.
 
+use mgpu_core::Less;
 use mgpu_core::{shfl_idx, Cta, Element};
 use mgpu_ctascan::{cta_compact_strided, cta_compact_strided_each, cta_compact_strided_shared_len};
-use mgpu_ctasearch::{ArrayOrSequence, Idx, Keys};
+use mgpu_ctasearch::{binary_search, ArrayOrSequence, Idx, Lower};
 
 /// Error bit: the indices are not sorted (remove: not strictly increasing). The bits are
 /// distinct:
@@ -33,6 +34,21 @@ pub const MODE_SEQUENCE: u32 = 1;
 /// assert_eq!(mgpu_bulk::device::MODE_INDEX_SEQUENCE, 2);
 /// ```
 pub const MODE_INDEX_SEQUENCE: u32 = 2;
+/// Mode bit (remove): this launch works through the source ranges that the index tiles
+/// could not hold ([`bulk_remove`]'s spilled ranges, in `mp`), with persistent CTAs, as a
+/// dependent launch of the index tiles.
+///
+/// ```
+/// assert_eq!(mgpu_bulk::device::MODE_SPILL, 4);
+/// ```
+pub const MODE_SPILL: u32 = 4;
+/// Words (`u64`) of one spilled range of bulk remove: its source start and end, and its
+/// first index and index end.
+///
+/// ```
+/// assert_eq!(mgpu_bulk::device::SPILL_WORDS, 4);
+/// ```
+pub const SPILL_WORDS: usize = 4;
 
 /// Generated sequences `first + step * i`: the one definition in `mgpu-core`, re-exported
 /// here under its earlier path.
@@ -66,9 +82,18 @@ pub struct BulkArgs<T, I> {
     pub index_first: I,
     /// Step of the generated indices ([`MODE_INDEX_SEQUENCE`]).
     pub index_step: I,
-    /// Remove: the binary-search partitions (`grid + 1`; null for generated indices);
-    /// insert: the `mgpu_partition::merge_path_counting_partitions` partitions (`grid + 1`).
+    /// Insert: the `mgpu_partition::merge_path_counting_partitions` partitions (`grid + 1`).
     pub mp: *const u64,
+    /// Remove: the spilled ranges ([`SPILL_WORDS`] words each, room for `spill_capacity`;
+    /// null for generated indices).
+    pub spilled: *mut u64,
+    /// Remove: how many ranges `spilled` holds (zeroed before the launch; null for
+    /// generated indices).
+    pub spill: *mut u32,
+    /// Remove: the ranges `mp` has room for.
+    pub spill_capacity: u64,
+    /// Remove: the indices of one index tile (`K`, at least 1 and at most `NT * VT`).
+    pub tile_indices: u64,
     /// Insert: the values (`m`, unless [`MODE_SEQUENCE`]).
     pub values: *const T,
     /// First generated value ([`MODE_SEQUENCE`]).
@@ -103,6 +128,10 @@ impl<T: Element, I: Idx> BulkArgs<T, I> {
             index_first: I::ZERO,
             index_step: I::ZERO,
             mp: core::ptr::null(),
+            spilled: core::ptr::null_mut(),
+            spill: core::ptr::null_mut(),
+            spill_capacity: 0,
+            tile_indices: 0,
             values: core::ptr::null(),
             first: T::ZERO,
             step: T::ZERO,
@@ -158,6 +187,20 @@ unsafe fn stage_indices<I: Idx, const NT: usize, const VT: usize>(
     count: u32,
     staged: *mut I,
 ) {
+    let idx = load_indices::<I, NT, VT>(tid, keys, first, count);
+    store_indices::<I, NT, VT>(tid, &idx, count, staged);
+}
+
+/// Thread `tid`'s indices of `first .. first + count` (at most `NT * VT`; row `i` holds
+/// index `first + NT * i + tid`), loaded strided and coalesced, or generated for a
+/// sequence; [`store_indices`] stages them.
+#[inline(always)]
+unsafe fn load_indices<I: Idx, const NT: usize, const VT: usize>(
+    tid: usize,
+    keys: ArrayOrSequence<I>,
+    first: u64,
+    count: u32,
+) -> [I; VT] {
     let mut idx = [I::ZERO; VT];
     if keys.sequence {
         let at = keys
@@ -176,6 +219,17 @@ unsafe fn stage_indices<I: Idx, const NT: usize, const VT: usize>(
             }
         }
     }
+    idx
+}
+
+/// Stores [`load_indices`]' rows into shared slots `0 .. count`.
+#[inline(always)]
+unsafe fn store_indices<I: Idx, const NT: usize, const VT: usize>(
+    tid: usize,
+    idx: &[I; VT],
+    count: u32,
+    staged: *mut I,
+) {
     for (i, x) in idx.iter().enumerate() {
         let k = NT * i + tid;
         if (k as u32) < count {
@@ -207,43 +261,65 @@ pub const fn remove_shared_bytes(
     staged_offset(nt, vt) + nt * vt * index_bytes
 }
 
-/// Bulk remove (seed 003's `KernelBulkRemove`): tile `block` holds source elements
-/// `gid .. gid + count` (`gid = NV * block`) and remove indices `mp[block] .. mp[block +
-/// 1]`. Each tile issues all its global loads first (its source elements into registers,
-/// strided; its indices), flags the kept elements in shared memory, ranks them in tile
-/// order with [`cta_compact_strided_each`] (one ballot per row) and stores each kept
-/// element straight from its register to `output[gid - mp[block] + rank]`.
+/// Bulk remove (seed 003's `KernelBulkRemove`), tiled by its indices rather than by the
+/// source, so that no tile searches for its part of the other array:
 ///
-/// On Hopper the kernel is bound by instruction issue about as much as by memory (ncu on
-/// an H200 at 2^27: the schedulers issue in 67 to 76% of cycles, the L2 fabric is 84%
-/// busy, DRAM 66%), so its hot path is lean: tile-relative arithmetic is 32-bit, one
-/// 16-byte load per warp fetches both partitions, and the index loop only accumulates one
-/// "something is wrong" flag; a tile that raised it classifies its errors in a second,
-/// cold pass.
+/// - **Index tiles** (an ordinary launch of `max(1, ceil(m / K))` CTAs, `K =
+///   tile_indices`): tile `u` takes indices `k0 = u K .. k1 = min(k0 + K, m)` and the
+///   source range `s0 .. s1` from its first index (0 for tile 0) to the next tile's first
+///   index (`n` for the last tile), whose kept elements go to `output[s0 - k0 ..]`: one
+///   16-byte request per warp for both ends, no search. A range of at most `NT * VT`
+///   elements is removed from in the tile (below). A longer one (sparse or clustered
+///   removals) is cut into chunks of `NT * VT` elements, each given its first index by a
+///   binary search of the tile's indices in shared memory, and appended to `spilled`
+///   (one `atomic_add` a tile; at most `ceil(n / NT VT) + tiles` chunks in all).
+/// - **[`MODE_SPILL`]** (a dependent launch of persistent CTAs): every spilled chunk,
+///   removed from the same way.
+/// - **[`MODE_INDEX_SEQUENCE`]**: tile `block` takes source elements `NT * VT * block ..`
+///   and computes the range of generated indices in them.
 ///
-/// Checks: the partitions (in order, no more indices than elements), each index in the
-/// tile's range, each adjacent pair in the tile strictly increasing (checked from the
-/// indices staged in shared memory). A pair across a tile boundary needs no check: each
-/// tile's indices lie in its own source range, and the ranges increase.
+/// Removing from a range: every global load first (the range's indices, then its source
+/// elements into registers, strided), the kept elements flagged in shared memory, ranked
+/// in range order with [`cta_compact_strided_each`] (one ballot per row) and stored each
+/// straight from its register. On Hopper the kernel is bound by instruction issue about
+/// as much as by memory, so the hot path is lean: range-relative arithmetic is 32-bit,
+/// and the index loop only accumulates one "something is wrong" flag; a tile that raised
+/// it classifies its errors in a second, cold pass.
+///
+/// Checks: each index inside its range, and each adjacent pair in a range strictly
+/// increasing (from the indices staged in shared memory). A pair across two ranges needs
+/// no check: each range's indices lie inside it, and the ranges increase. An index tile
+/// whose ends are out of order or past `n`, and spilled chunks that do not fit
+/// `spill_capacity` (only unsorted indices make so many), raise the error.
 ///
 /// # Safety
-/// `source` readable for `source_len`, `indices` for `num_indices` and `mp` for
-/// `grid + 1` (unless index-sequence mode),
-/// `output` writable for `output_len`, `error` one word; shared memory of
-/// [`remove_shared_bytes`]`(NT, VT, size_of::<T>(), size_of::<I>())` bytes.
+/// `source` readable for `source_len`, `indices` for `num_indices` (unless
+/// index-sequence mode), `spilled` writable for `SPILL_WORDS * spill_capacity` words and
+/// `spill` one word (array mode), `output` writable for `output_len`, `error` one word;
+/// shared memory of [`remove_shared_bytes`]`(NT, VT, size_of::<T>(), size_of::<I>())`
+/// bytes.
 ///
 /// # Examples
 ///
 /// ```
 /// use mgpu_core::sim;
-/// use mgpu_bulk::{device::BulkArgs, kernels::Remove};
-/// let (src, idx, mp) = ([10i32, 11, 12, 13, 14], [1u32, 3], [0u64, 2]);
-/// let (mut out, mut err) = ([0i32; 3], [0u32]);
+/// use mgpu_bulk::{device::{BulkArgs, MODE_SPILL}, kernels::Remove};
+/// let src: Vec<i32> = (0..100).collect();
+/// let idx = [1u32, 3, 4];
+/// let (mut out, mut err, mut spilled, mut spill) = (vec![0i32; 97], [0u32], [0u64; 32], [0u32]);
 /// let mut a = BulkArgs::<i32, u32>::empty();
-/// (a.source, a.source_len, a.indices, a.num_indices) = (src.as_ptr(), 5, idx.as_ptr(), 2);
-/// (a.mp, a.output, a.output_len, a.error) = (mp.as_ptr(), out.as_mut_ptr(), 3, err.as_mut_ptr());
-/// sim::launch_kernel::<Remove<i32, u32, 32, 3>>(1, &a);
-/// assert_eq!((out, err), ([10, 12, 14], [0]));
+/// (a.source, a.source_len, a.indices, a.num_indices) = (src.as_ptr(), 100, idx.as_ptr(), 3);
+/// (a.output, a.output_len, a.error) = (out.as_mut_ptr(), 97, err.as_mut_ptr());
+/// (a.spilled, a.spill, a.spill_capacity) = (spilled.as_mut_ptr(), spill.as_mut_ptr(), 8);
+/// // Index tiles of 2 indices and 32 elements: tile 0 takes source 0..4 (indices 1 and
+/// // 3), tile 1 source 4..100 (index 4), too long: it spills 4..36, 36..68 and 68..100.
+/// a.tile_indices = 2;
+/// sim::launch_kernel::<Remove<i32, u32, 32, 1>>(2, &a);
+/// assert_eq!(spill, [3]);
+/// a.mode = MODE_SPILL;
+/// sim::launch_kernel::<Remove<i32, u32, 32, 1>>(2, &a);
+/// let kept: Vec<i32> = (0..100).filter(|i| ![1, 3, 4].contains(i)).collect();
+/// assert_eq!((out, err), (kept, [0]));
 /// ```
 #[inline(always)]
 pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usize>(
@@ -251,33 +327,13 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     a: &BulkArgs<T, I>,
 ) {
     let nv = (NT * VT) as u64;
-    // Thread-relative offsets are u32 (`row` below), and `tid` is opaque: otherwise LLVM,
-    // knowing its range, widens them to 64 bits, and every compare takes two instructions.
-    let tid = cta.opaque_u32(cta.tid());
-    let row = |i: usize| (NT * i) as u32 + tid;
     let block = cta.block() as u64;
-    let grid = cta.grid() as u64;
     let n = a.source_len;
     let m = a.num_indices;
-    let gid = nv * block;
-    let count = if n > gid { (n - gid).min(nv) } else { 0 };
-    // Tile-relative 32-bit arithmetic from here on (a tile has NT * VT < 2^32 elements).
-    let cnt = cta.opaque_u32(count as u32);
-    // The tile's source elements first (strided, coalesced): they depend on nothing else.
-    let src = a.source.wrapping_add(gid as usize);
-    let mut vals = [T::ZERO; VT];
-    for (i, v) in vals.iter_mut().enumerate() {
-        if row(i) < cnt {
-            *v = *src.add(row(i) as usize);
-        }
-    }
-    // The partitions come from the kernel just before (a dependent launch): wait for them
-    // only now, so the source loads overlap its end. The source itself was written before
-    // that kernel started.
-    cta.grid_dependency_wait();
-    let keys = index_keys(a);
-    let (p0, p1) = if a.mode & MODE_INDEX_SEQUENCE != 0 {
-        // The lower bounds of gid and gid + count in the sequence (host-validated).
+    if a.mode & MODE_INDEX_SEQUENCE != 0 {
+        // Source tiles; the lower bounds of their ends in the sequence (host-validated).
+        let s0 = nv * block;
+        let count = if n > s0 { (n - s0).min(nv) } else { 0 };
         let first = a.index_first.to_u64();
         let step = a.index_step.to_u64().max(1);
         let lb = |x: u64| {
@@ -287,21 +343,151 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
                 (x - first).div_ceil(step).min(m)
             }
         };
-        (lb(gid), lb(gid + count))
+        remove_range::<C, T, I, NT, VT>(cta, a, s0, count as u32, lb(s0), lb(s0 + count));
+        return;
+    }
+    if a.mode & MODE_SPILL != 0 {
+        // The chunks come from the index tiles, the launch just before. (Each of the
+        // three paths inlines the range's code: one loop for all three carried its state
+        // through the range and spilled 48 bytes at 40 registers.)
+        cta.grid_dependency_wait();
+        let chunks = (*a.spill as u64).min(a.spill_capacity);
+        let mut w = block;
+        while w < chunks {
+            let r = a.spilled.wrapping_add(SPILL_WORDS * w as usize);
+            let [s0, s1, p0, p1] = warp_load::<C, SPILL_WORDS>(cta, r);
+            // The index tiles write consistent chunks; only unsorted indices (which
+            // overflow the capacity and raise the error) can make others.
+            if s0 <= s1 && s1 <= n && s1 - s0 <= nv && p0 <= p1 && p1 <= m {
+                remove_range::<C, T, I, NT, VT>(cta, a, s0, (s1 - s0) as u32, p0, p1);
+            } else if cta.tid() == 0 {
+                cta.atomic_or_u32(a.error, ERROR_ORDER);
+            }
+            w += cta.grid() as u64;
+            cta.sync(); // the next chunk reuses the shared memory
+        }
+        return;
+    }
+    // An index tile: both ends in one request per warp (lanes 0 and 1).
+    let k = a.tile_indices.clamp(1, nv);
+    let k0 = k * block;
+    let k1 = (k0 + k).min(m);
+    let lane = cta.lane();
+    let v = if (lane == 0 && block > 0) || (lane == 1 && k1 < m) {
+        (*a.indices.add(if lane == 0 { k0 } else { k1 } as usize)).to_u64()
+    } else if lane == 1 {
+        n
     } else {
-        // One 16-byte request per warp: lanes 0 and 1 load, every lane gets both.
-        let lane = cta.lane();
-        let v = if lane < 2 {
-            *a.mp.add(block as usize + lane as usize)
-        } else {
-            0
-        };
-        (
-            shfl_idx(cta, u32::MAX, v, 0, 32),
-            shfl_idx(cta, u32::MAX, v, 1, 32),
-        )
+        0
     };
-    if p0 > p1 || p1 > m || p1 - p0 > count {
+    let s0 = shfl_idx(cta, u32::MAX, v, 0, 32);
+    let s1 = shfl_idx(cta, u32::MAX, v, 1, 32);
+    if s1 > n || s0 > s1 || (block > 0 && s0 >= n) {
+        // An index past the end (the next tile's first, or this one's), or out of order.
+        if cta.tid() == 0 {
+            let e = if s1 > n || s0 >= n {
+                ERROR_RANGE
+            } else {
+                ERROR_ORDER
+            };
+            cta.atomic_or_u32(a.error, e);
+        }
+        return;
+    }
+    if s1 - s0 <= nv {
+        remove_range::<C, T, I, NT, VT>(cta, a, s0, (s1 - s0) as u32, k0, k1);
+    } else {
+        spill::<C, T, I, NT, VT>(cta, a, s0, s1, k0, k1);
+    }
+}
+
+/// `N` consecutive words at `p`, loaded by lanes `0 .. N` of each warp (one request) and
+/// shuffled to every lane.
+#[inline(always)]
+unsafe fn warp_load<C: Cta, const N: usize>(cta: &C, p: *const u64) -> [u64; N] {
+    let lane = cta.lane();
+    let v = if (lane as usize) < N {
+        *p.add(lane as usize)
+    } else {
+        0
+    };
+    core::array::from_fn(|i| shfl_idx(cta, u32::MAX, v, i as u32, 32))
+}
+
+/// An index tile's range `s0 .. s1`, longer than a tile: appends its chunks of `NT * VT`
+/// elements to `spilled`, each with its indices, the lower bounds of its ends among the
+/// tile's indices `k0 .. k1` (staged in shared memory).
+#[inline(always)]
+unsafe fn spill<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &BulkArgs<T, I>,
+    s0: u64,
+    s1: u64,
+    k0: u64,
+    k1: u64,
+) {
+    let nv = (NT * VT) as u64;
+    let tid = cta.tid();
+    let ic = (k1 - k0) as u32; // at most K <= NT * VT
+    let staged = cta.shared::<I>(staged_offset(NT, VT));
+    stage_indices::<I, NT, VT>(tid as usize, index_keys(a), k0, ic, staged);
+    let chunks = (s1 - s0).div_ceil(nv);
+    let slot = cta.shared::<u32>(0);
+    if tid == 0 {
+        *slot = cta.atomic_add_u32(a.spill, chunks as u32);
+    }
+    cta.sync();
+    let first = *slot as u64;
+    if first + chunks > a.spill_capacity {
+        if tid == 0 {
+            cta.atomic_or_u32(a.error, ERROR_ORDER);
+        }
+        return;
+    }
+    let lb =
+        |x: u64| k0 + binary_search(staged as *const I, ic, I::from_u64(x), Lower, Less) as u64;
+    let mut c = tid as u64;
+    while c < chunks {
+        let cs = s0 + nv * c;
+        let ce = (cs + nv).min(s1);
+        let p0 = if c == 0 { k0 } else { lb(cs) };
+        let p1 = if c + 1 == chunks { k1 } else { lb(ce) };
+        let r = a.spilled.add(SPILL_WORDS * (first + c) as usize);
+        (*r, *r.add(1), *r.add(2), *r.add(3)) = (cs, ce, p0, p1);
+        c += NT as u64;
+    }
+}
+
+/// Removes from source elements `s0 .. s0 + count` (at most `NT * VT`) the indices `p0 ..
+/// p1` (`p0 <= p1 <= m`), storing the kept ones from `output[s0 - p0]` on.
+#[inline(always)]
+unsafe fn remove_range<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &BulkArgs<T, I>,
+    s0: u64,
+    count: u32,
+    p0: u64,
+    p1: u64,
+) {
+    let nv = (NT * VT) as u64;
+    // Thread-relative offsets are u32 (`row` below), and `tid` is opaque: otherwise LLVM,
+    // knowing its range, widens them to 64 bits, and every compare takes two instructions.
+    let tid = cta.opaque_u32(cta.tid());
+    let row = |i: usize| (NT * i) as u32 + tid;
+    let n = a.source_len;
+    let cnt = cta.opaque_u32(count);
+    // The indices first: their addresses are known, the source's may wait for `s0`.
+    let keys = index_keys(a);
+    let ic = cta.opaque_u32((p1 - p0).min(nv) as u32);
+    let idx = load_indices::<I, NT, VT>(tid as usize, keys, p0, ic);
+    let src = a.source.wrapping_add(s0 as usize);
+    let mut vals = [T::ZERO; VT];
+    for (i, v) in vals.iter_mut().enumerate() {
+        if row(i) < cnt {
+            *v = *src.add(row(i) as usize);
+        }
+    }
+    if p1 - p0 > count as u64 {
         if tid == 0 {
             cta.atomic_or_u32(a.error, ERROR_ORDER);
         }
@@ -309,20 +495,19 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     }
     let flags = cta.shared::<u32>(0);
     let counts = cta.shared::<u32>(4 * NT * VT);
-    // The tile's remove indices (with each one's successor, for the order check).
-    let ic = cta.opaque_u32((p1 - p0) as u32);
+    // The range's remove indices (with each one's successor, for the order check).
     let staged = cta.shared::<I>(staged_offset(NT, VT));
-    stage_indices::<I, NT, VT>(tid as usize, keys, p0, ic, staged);
+    store_indices::<I, NT, VT>(tid as usize, &idx, ic, staged);
     for i in 0..VT {
         *flags.add(row(i) as usize) = (row(i) < cnt) as u32;
     }
     cta.sync();
-    // Indices are tile-relative in I's own width: gid < n fits I, as every index must.
-    let (gid_i, cnt_i) = (I::from_u64(gid), I::from_u32(cnt));
+    // Indices are range-relative in I's own width: s0 <= n fits I, as every index must.
+    let (s0_i, cnt_i) = (I::from_u64(s0), I::from_u32(cnt));
     // The two checks of staged index k (value x), shared by the hot loop and the cold
-    // pass: not below its successor, and not in the tile (x - gid >= count).
+    // pass: not below its successor, and not in the range (x - s0 >= count).
     let unordered = |k: u32, x: I| k + 1 < ic && x >= *staged.add(k as usize + 1);
-    let outside = |x: I| x.wrapping_sub(gid_i) >= cnt_i;
+    let outside = |x: I| x.wrapping_sub(s0_i) >= cnt_i;
     let mut bad = false;
     for i in 0..VT {
         let k = row(i);
@@ -331,7 +516,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
             if outside(x) {
                 bad = true;
             } else {
-                *flags.add(x.wrapping_sub(gid_i).to_usize()) = 0;
+                *flags.add(x.wrapping_sub(s0_i).to_usize()) = 0;
             }
             bad |= unordered(k, x);
         }
@@ -341,7 +526,7 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
     for (i, f) in keep.iter_mut().enumerate() {
         *f = *flags.add(row(i) as usize) != 0;
     }
-    let base = gid.wrapping_sub(p0);
+    let base = s0.wrapping_sub(p0);
     let room = cta.opaque_u32(a.output_len.saturating_sub(base).min(nv) as u32);
     let out = a.output.wrapping_add(base as usize);
     cta_compact_strided_each::<C, NT, VT>(cta, keep, counts, |i, rank| {
@@ -349,22 +534,8 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
             *out.add(rank as usize) = vals[i];
         }
     });
-    // Errors: the tile's own ends (thread 0), then, only where the hot loop saw something
-    // wrong, which bits each bad index raises.
+    // Only where the hot loop saw something wrong: which bits each bad index raises.
     let mut err = 0u32;
-    if tid == 0 {
-        if block == 0 && p0 != 0 {
-            err |= ERROR_ORDER;
-        }
-        // Indices past the last tile's lower bound of n: out of range or unsorted.
-        if block + 1 == grid && p1 != m {
-            err |= if keys.key(p1 as usize).to_u64() >= n {
-                ERROR_RANGE
-            } else {
-                ERROR_ORDER
-            };
-        }
-    }
     if bad {
         for i in 0..VT {
             let k = row(i);

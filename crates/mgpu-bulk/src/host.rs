@@ -1,11 +1,17 @@
 //! Host launchers of the bulk family, generic over [`Device`].
 
-use crate::device::{BulkArgs, ERROR_ORDER, ERROR_RANGE, MODE_INDEX_SEQUENCE, MODE_SEQUENCE};
-use crate::kernels::{insert_nv, remove_nv, BulkElement, KernelSet};
+use crate::device::{
+    BulkArgs, ERROR_ORDER, ERROR_RANGE, MODE_INDEX_SEQUENCE, MODE_SEQUENCE, MODE_SPILL, SPILL_WORDS,
+};
+use crate::kernels::{
+    insert_nv, remove_ctas_per_sm, remove_nv, remove_tile_indices, BulkElement, KernelSet,
+};
 use mgpu_core::{checks, Index, Violation};
 use mgpu_ctasearch::Bounds;
 use mgpu_partition::{IndexSource, PartitionIndex};
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
+use mgpu_runtime::{
+    Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp,
+};
 
 /// The index types of the bulk family: u32 and u64 (the seeds' `int` is u32). Indices
 /// are a device array or a generated sequence ([`Source`]).
@@ -115,9 +121,11 @@ mgpu_runtime::queued_and_blocking! {
     /// checked on the host (step at least 1 when it has two or more elements, last element
     /// below `source.len()`, computed without wrapping).
     ///
-    /// Partitioned by `mgpu_partition::binary_search_partitions` (lower bound of each tile's
-    /// first source position in the indices; for a sequence each tile computes it), then one
-    /// kernel.
+    /// Tiled by the indices: each tile takes `K` consecutive indices and the source
+    /// elements from its first index to the next tile's, so no tile searches (`K` from
+    /// `kernels::remove_tile_indices`); tiles whose range is longer than a tile hand it,
+    /// in chunks, to a second, dependent launch. A generated sequence is tiled by the
+    /// source instead (each tile computes its indices).
     ///
     /// # Errors
     /// At once: `output.len() != source.len() - indices.len()` (or more indices than source
@@ -241,50 +249,69 @@ fn queue_remove<D: Device, T: BulkData + BulkElement<I>, I: BulkIndex>(
     if n == 0 {
         return Ok(Pending::done());
     }
-    let nv = remove_nv::<T, I>(dev.arch());
-    let grid = n.div_ceil(nv);
-    grid_fits(grid)?;
+    let arch = dev.arch();
+    let nv = remove_nv::<T, I>(arch);
     let mut args = BulkArgs::<T, I>::empty();
-    // With an index array the partitions' kernel zeroes the error word (no memset).
-    let (mp, error) = match &indices {
-        Source::Array(a) => {
-            args.indices = a.as_ptr();
-            let error = ErrorWord::uncleared(dev)?;
-            let mp = mgpu_partition::binary_search_partitions_clearing(
-                *a,
-                n,
-                nv,
-                Bounds::Lower,
-                &error,
-            )?;
-            args.mp = mp.as_mut_ptr();
-            (Some(mp), error)
-        }
-        Source::Sequence { first, step } => {
-            (args.index_first, args.index_step) = (*first, *step);
-            args.mode |= MODE_INDEX_SEQUENCE;
-            (None, ErrorWord::zeroed(dev)?)
-        }
-    };
     args.source = source.as_ptr();
     args.source_len = n as u64;
     args.num_indices = m as u64;
     args.output = output.as_mut_ptr();
     args.output_len = output.len() as u64;
+    // No memset: a clean word from the pool.
+    let error = ErrorWord::clean(dev)?;
     args.error = error.as_mut_ptr();
-    // SAFETY: buffers sized as `device::bulk_remove` documents: the partitions have
-    // `grid + 1` entries, the lengths were checked above.
-    // With an index array the kernel is a dependent launch of the partitions' kernel
-    // (queued just before it); generated indices have no partitions.
-    let dependent = mp.is_some();
-    unsafe {
-        mgpu_core::by_arch!(
-            dev.arch(),
-            T as BulkElement<I>,
-            launch::<D, T, I>(dev, false, dependent, grid, &args)
-        )?
-    };
-    drop(mp);
+    match &indices {
+        Source::Array(a) => {
+            // Index tiles, then the chunks they spill (a dependent launch of persistent
+            // CTAs: as many as fit on the device at once).
+            args.indices = a.as_ptr();
+            let k = remove_tile_indices(nv, n, m);
+            let tiles = m.div_ceil(k).max(1);
+            grid_fits(tiles)?;
+            let capacity = n.div_ceil(nv) + tiles;
+            let spilled = Temp::<u64, D>::new(dev, SPILL_WORDS * capacity)?;
+            let spill = dev.pool().clean_word(dev)?;
+            args.tile_indices = k as u64;
+            args.spilled = spilled.as_mut_ptr();
+            args.spill = spill as *mut u32;
+            args.spill_capacity = capacity as u64;
+            let persistent = dev.info().sm_count as usize * remove_ctas_per_sm::<T, I>(arch);
+            // SAFETY: buffers sized as `device::bulk_remove` documents (lengths checked
+            // above, `spilled` holding `capacity` chunks, `spill` a zeroed word).
+            let queued = unsafe {
+                mgpu_core::by_arch!(
+                    arch,
+                    T as BulkElement<I>,
+                    launch::<D, T, I>(dev, false, false, tiles, &args)
+                )
+                .and_then(|()| {
+                    args.mode |= MODE_SPILL;
+                    mgpu_core::by_arch!(
+                        arch,
+                        T as BulkElement<I>,
+                        launch::<D, T, I>(dev, false, true, persistent.max(1), &args)
+                    )
+                })
+            };
+            // SAFETY: the word came from `clean_word`; the launches using it are queued.
+            unsafe { dev.pool().give_dirty(spill) };
+            queued?;
+        }
+        Source::Sequence { first, step } => {
+            (args.index_first, args.index_step) = (*first, *step);
+            args.mode |= MODE_INDEX_SEQUENCE;
+            let grid = n.div_ceil(nv);
+            grid_fits(grid)?;
+            // SAFETY: buffers sized as `device::bulk_remove` documents (checked above).
+            unsafe {
+                mgpu_core::by_arch!(
+                    arch,
+                    T as BulkElement<I>,
+                    launch::<D, T, I>(dev, false, false, grid, &args)
+                )?
+            };
+        }
+    }
     Ok(Pending::new(error, &meaning(false, n)))
 }
 

@@ -108,6 +108,40 @@ pub fn remove_nv<T: BulkElement<I>, I>(arch: Arch) -> usize {
     mgpu_core::by_arch!(arch, T as BulkElement<I>, <KernelSet<T, I>>::Remove::NV) as usize
 }
 
+/// CTAs of bulk remove that fit on one SM for `T`/`I` on `arch` (its launch bounds): the
+/// spilled chunks' persistent launch has that many per SM.
+///
+/// ```
+/// use mgpu_core::Arch;
+/// assert_eq!(mgpu_bulk::kernels::remove_ctas_per_sm::<i32, u32>(Arch::Sm90), 12);
+/// ```
+pub fn remove_ctas_per_sm<T: BulkElement<I>, I>(arch: Arch) -> usize {
+    mgpu_core::by_arch!(
+        arch,
+        T as BulkElement<I>,
+        <KernelSet<T, I>>::Remove::MIN_CTAS_PER_SM
+    ) as usize
+}
+
+/// Indices an index tile of bulk remove takes (`K`), for `m` indices in `n` source
+/// elements and tiles of `nv` elements: 0.9 of the indices `nv` elements hold on average,
+/// so that a tile's range (`K` indices and the kept elements between them) fits in `nv`
+/// elements unless the removals cluster (at half of 2^27 elements removed at random, a
+/// range of mean 806 and standard deviation 28 against 896); at least 1 and at most `nv`.
+///
+/// ```
+/// use mgpu_bulk::kernels::remove_tile_indices;
+/// assert_eq!(remove_tile_indices(896, 1 << 27, 1 << 26), 403);
+/// assert_eq!(remove_tile_indices(896, 1000, 1000), 806);
+/// assert_eq!((remove_tile_indices(896, 1000, 0), remove_tile_indices(896, 0, 0)), (1, 1));
+/// ```
+pub fn remove_tile_indices(nv: usize, n: usize, m: usize) -> usize {
+    if n == 0 {
+        return 1;
+    }
+    (nv as u128 * m as u128 * 9 / (10 * n as u128)).clamp(1, nv as u128) as usize
+}
+
 /// Outputs per tile of bulk insert for `T`/`I` on `arch`.
 ///
 /// ```

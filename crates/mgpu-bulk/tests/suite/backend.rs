@@ -564,6 +564,65 @@ fn sorted_strategy(max_n: usize) -> impl Strategy<Value = (usize, Vec<u64>)> {
     })
 }
 
+/// Removals whose index tiles span long source ranges, which the tiles hand in chunks to
+/// the second launch: one index (at the start, the middle, the end), a contiguous block,
+/// two clusters far apart, densities from 1% to 99%, and gaps with a heavy tail (Pareto,
+/// alpha 1.2: most indices adjacent, some gaps of 10^5); `i32` with `u32` indices and
+/// `f64` with `u64`, up to 10^7 elements within the backend's budget.
+fn remove_sparse_and_clustered(b: &Backend, t: Target) {
+    for n in t.sizes(&[3 * NV + 5, 40 * NV, 1_000_003, 10_000_000]) {
+        let source: Vec<i32> = (0..n as i32).map(|j| j ^ 0x5a5a).collect();
+        let wide: Vec<f64> = (0..n).map(|j| j as f64 * 0.25).collect();
+        let n64 = n as u64;
+        let mut cases: Vec<(String, Vec<u64>)> = vec![
+            ("first".into(), vec![0]),
+            ("middle".into(), vec![n64 / 2]),
+            ("last".into(), vec![n64 - 1]),
+            ("block".into(), (n64 / 4..3 * n64 / 4).collect()),
+            (
+                "two clusters".into(),
+                (10..10 + n64 / 20).chain(n64 - n64 / 20..n64).collect(),
+            ),
+        ];
+        for (percent, seed) in [(1, 61), (10, 62), (30, 63), (70, 64), (99, 65)] {
+            let ix = kit::sorted_unique_indices(&mut Rng::new(seed), n, percent);
+            cases.push((format!("{percent}%"), ix));
+        }
+        let gaps = kit::pareto_counts(&mut Rng::new(66), n / 2, 1.2, 100_000);
+        let mut at = 0u64;
+        let heavy: Vec<u64> = gaps
+            .iter()
+            .map_while(|g| {
+                at += g;
+                let i = at;
+                at += 1;
+                (i < n64).then_some(i)
+            })
+            .collect();
+        cases.push(("heavy-tailed gaps".into(), heavy));
+        for (what, ix) in &cases {
+            check_remove::<i32, u32>(b, UNTIMED, &format!("remove {what}"), &source, ix);
+            check_remove::<f64, u64>(b, UNTIMED, &format!("remove {what}"), &wide, ix);
+        }
+    }
+}
+
+/// Unsorted indices whose index tiles claim overlapping source ranges, more chunks than
+/// the spill area holds (alternately 0 and `n - 1`): an error, never an access outside
+/// the buffers.
+fn remove_overlapping_ranges_is_an_error(b: &Backend, t: Target) {
+    for n in t.sizes(&[3 * NV, 100 * NV, 1_000_000]) {
+        let source: Vec<i32> = (0..n as i32).collect();
+        let ix: Vec<u64> = (0..n as u64 / 2)
+            .map(|k| if k % 2 == 0 { 0 } else { n as u64 - 1 })
+            .collect();
+        expect_invalid(remove::<i32, u32>(b, &source, &ix), "not sorted and unique");
+        // Still usable.
+        let ok: Vec<u64> = (0..n as u64).step_by(3).collect();
+        check_remove::<i32, u32>(b, UNTIMED, "after", &source, &ok);
+    }
+}
+
 /// Random sizes and removal patterns (24 cases).
 fn remove_random(b: &Backend, _: Target) {
     let strategy = (
@@ -684,6 +743,8 @@ mgpu_testkit::backend_tests! {
     every_type,
     mixed_sources,
     remove_random,
+    remove_sparse_and_clustered,
+    remove_overlapping_ranges_is_an_error,
     insert_random,
     garbage_indices_are_memory_safe,
 }
