@@ -10,6 +10,7 @@
 use crate::idx::min;
 use crate::{compute_merge_range, merge_path, Counting, Idx, Keys, Upper};
 use mgpu_core::{Cta, Less};
+use mgpu_loadstore::global_to_shared_loop_async;
 
 /// Serial load-balancing search without range checks (the seeds'
 /// `DeviceSerialLoadBalanceSearch<VT, false>`): `VT` steps of the merge of the work items
@@ -505,11 +506,7 @@ pub unsafe fn cta_load_balance_copy_async<C: Cta, I: Idx, const NT: usize>(
     let load = tile.b_loaded();
     let src = b_global.add(tile.b0.to_usize());
     let dst = shared.add(tile.a_count() as usize);
-    let mut k = cta.tid();
-    while k < load {
-        cta.async_copy(dst.add(k as usize), src.add(k as usize));
-        k += NT as u32;
-    }
+    global_to_shared_loop_async::<C, I, NT>(cta, src, load, dst);
 }
 
 /// The search of [`cta_load_balance`] once `tile`'s scan values are in shared memory (at

@@ -1,9 +1,9 @@
 //! # mgpu-ctasearch: searches and merges inside a tile
 //!
-//! Layer: **device blocks**. Depends on `mgpu-core` only; `no_std` on nvptx64. Everything
-//! here is `#[inline(always)]` and generic, so it compiles into the kernels that use it
-//! (no `.extern .func` in the PTX), and register arrays `[T; VT]` are indexed only by
-//! loop constants.
+//! Layer: **device blocks**. Depends on `mgpu-core` and `mgpu-loadstore` (its strided
+//! copies); `no_std` on nvptx64. Everything here is `#[inline(always)]` and generic, so it
+//! compiles into the kernels that use it (no `.extern .func` in the PTX), and register
+//! arrays `[T; VT]` are indexed only by loop constants.
 //!
 //! What it holds (Modern GPU's `ctasearch.cuh`, `ctamerge.cuh`, `ctaloadbalance.cuh` and
 //! the range helpers of `kernels/merge.cuh`, seeds 001, 003, 004):

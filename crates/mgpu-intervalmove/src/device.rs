@@ -12,6 +12,7 @@ use mgpu_ctasearch::{
     cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
     cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
 };
+use mgpu_loadstore::global_to_shared_loop_async;
 
 /// Error bit: the scan is not non-decreasing (or the partitions contradict it). The error
 /// bits are distinct:
@@ -275,23 +276,6 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usi
     Some(t)
 }
 
-/// Copies `count` per-object values `src[j]` (`j < count`, this thread's strided `j`) to
-/// `dst[j]` in shared memory with asynchronous copies: one step of a `prefetch` of
-/// [`tile_search`].
-#[inline(always)]
-unsafe fn copy_objects<C: Cta, V: Copy, const NT: usize>(
-    cta: &C,
-    count: u32,
-    src: *const V,
-    dst: *mut V,
-) {
-    let mut j = cta.tid();
-    while j < count {
-        cta.async_copy(dst.add(j as usize), src.add(j as usize));
-        j += NT as u32;
-    }
-}
-
 /// The object slot (`object - b0`) of tile item `i`, clamped into the tile; raises
 /// [`ERROR_SCAN_ORDER`] when it was outside (only a contradictory scan does that).
 #[inline(always)]
@@ -359,7 +343,12 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
             }
         } else {
             let inside = a.input_len.saturating_sub(b0).min(bc as u64) as u32;
-            copy_objects::<C, T, NT>(cta, inside, a.input.wrapping_add(b0 as usize), vsh);
+            global_to_shared_loop_async::<C, T, NT>(
+                cta,
+                a.input.wrapping_add(b0 as usize),
+                inside,
+                vsh,
+            );
             let mut j = inside + cta.tid();
             while j < bc {
                 *vsh.add(j as usize) = T::ZERO;
@@ -446,10 +435,10 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err, |t| {
         let (bc, b0) = (t.b_count(), t.b0.to_usize());
         if gather {
-            copy_objects::<C, I, NT>(cta, bc, a.gather.wrapping_add(b0), gsh);
+            global_to_shared_loop_async::<C, I, NT>(cta, a.gather.wrapping_add(b0), bc, gsh);
         }
         if scatter {
-            copy_objects::<C, I, NT>(cta, bc, a.scatter.wrapping_add(b0), ssh);
+            global_to_shared_loop_async::<C, I, NT>(cta, a.scatter.wrapping_add(b0), bc, ssh);
         }
     }) else {
         return;

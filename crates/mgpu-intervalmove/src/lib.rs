@@ -1,8 +1,8 @@
 //! # mgpu-intervalmove: interval expand, move, gather and scatter
 //!
-//! Layer: **algorithms**. Depends on `mgpu-core` and `mgpu-ctasearch` (device), and on
-//! `mgpu-runtime`, `mgpu-partition` and `mgpu-scan` (host). `no_std` on nvptx64, where only
-//! the kernel bodies exist.
+//! Layer: **algorithms**. Depends on `mgpu-core`, `mgpu-ctasearch` and `mgpu-loadstore`
+//! (device), and on `mgpu-runtime`, `mgpu-partition` and `mgpu-scan` (host). `no_std` on
+//! nvptx64, where only the kernel bodies exist.
 //!
 //! The seeds' IntervalExpand, IntervalMove, IntervalGather and IntervalScatter (Modern GPU
 //! page 000): many variable-length fills or copies in one launch, load-balanced by the

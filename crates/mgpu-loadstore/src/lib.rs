@@ -17,7 +17,8 @@
 //! Beyond tile transfers:
 //! - [`mem_to_mem_loop`], [`global_to_shared_guarded`], [`shared_to_global_guarded`]:
 //!   cooperative copies of short intervals of run-time length (any memory to any memory,
-//!   shared to shared included);
+//!   shared to shared included); [`global_to_shared_loop`] and its asynchronous twin
+//!   [`global_to_shared_loop_async`] (copies in flight without registers);
 //! - [`gather`], [`scatter`] and their `_guarded` (partial tile) and `_checked` (indices
 //!   bounds-checked, errors reported) forms: global ↔ registers through index arrays;
 //! - [`transfer_merge_values`] and [`transfer_merge_values_shared`]: the values of a merge
@@ -247,6 +248,49 @@ pub unsafe fn global_to_shared_loop<C: Cta, T: Copy, const NT: usize>(
     while j < count {
         *shared.add(j) = *src.add(j);
         j += NT;
+    }
+}
+
+/// [`global_to_shared_loop`] with asynchronous copies ([`Cta::async_copy`]): each thread
+/// issues copies of positions `tid, tid + NT, ...` below `count` (32-bit positions), all in
+/// flight at once and none held in a register. The copies are this thread's:
+/// [`Cta::async_copy_wait`] and a barrier must come before anyone reads them.
+///
+/// # Safety
+/// `src` is valid for `count` reads and `shared` for `count` writes.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_loadstore::global_to_shared_loop_async;
+/// let input: Vec<u64> = (10..47).collect();
+/// let mut out = vec![0u64; 37];
+/// let (ip, op) = (input.as_ptr() as usize, out.as_mut_ptr() as usize);
+/// sim::launch(1, 32, 64 * 8, &|cta: &sim::SimCta| unsafe {
+///     let sh = cta.shared::<u64>(0);
+///     global_to_shared_loop_async::<_, _, 32>(cta, ip as *const u64, 37, sh);
+///     cta.async_copy_wait();
+///     cta.sync();
+///     if cta.tid() == 0 {
+///         for j in 0..37 {
+///             *(op as *mut u64).add(j) = *sh.add(j);
+///         }
+///     }
+/// });
+/// assert_eq!(input, out);
+/// ```
+#[inline(always)]
+pub unsafe fn global_to_shared_loop_async<C: Cta, T: Copy, const NT: usize>(
+    cta: &C,
+    src: *const T,
+    count: u32,
+    shared: *mut T,
+) {
+    let mut j = cta.tid();
+    while j < count {
+        cta.async_copy(shared.add(j as usize), src.add(j as usize));
+        j += NT as u32;
     }
 }
 

@@ -79,11 +79,19 @@ pub(super) unsafe fn look_back<C: Cta, T: Element, Op: AssociativeOp<T>>(
     }
 }
 
+/// The 16-byte vectors of a warp's segment of `32 * VT` values of `T` (a whole number: 32
+/// values of any size are a multiple of 16 bytes), shared by [`ScanCta::load_segment`] and
+/// [`for_each_lane_vec`].
+#[inline(always)]
+const fn segment_vecs<T, const VT: usize>() -> usize {
+    32 * VT * core::mem::size_of::<T>() / 16
+}
+
 /// Calls `f(k)` for each 16-byte vector `k` of a warp's segment of `32 * VT` values of `T`
 /// that lane `lane` moves: `lane`, `lane + 32`, ... below the segment's vector count.
 #[inline(always)]
 fn for_each_lane_vec<T, const VT: usize>(lane: usize, mut f: impl FnMut(usize)) {
-    let n = 32 * VT * core::mem::size_of::<T>() / 16;
+    let n = segment_vecs::<T, VT>();
     for i in 0..n.div_ceil(32) {
         let k = lane + 32 * i;
         if k < n {
@@ -114,7 +122,7 @@ impl<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: usize>
         }
         let seg = cta.warp() as usize * 32 * VT;
         let (s, d) = (src.add(seg) as *const Vec16, sh.add(seg) as *mut Vec16);
-        let n = 32 * VT * core::mem::size_of::<T>() / 16;
+        let n = segment_vecs::<T, VT>();
         let lane = cta.lane() as usize;
         // Rounds of four vectors a lane (one round for the shapes that take this path: a
         // segment of at most 2 KiB). Clamped indices: a lane past the end loads and stores
@@ -282,8 +290,7 @@ pub unsafe fn lookback<
     let (agg, bad) = if core::mem::size_of::<T>() > 4 {
         // 8-byte values: the tile stays in shared memory from its load to its store, so
         // that it holds as many values as a 4-byte tile (`tuning::SCAN`).
-        let vec = span.full && (span.src as usize).is_multiple_of(16);
-        k.load_segment_async(span.src, span.count, vec);
+        k.load_segment_async(span.src, span.count, span.vec_load());
         let (thread_exc, agg) = k.scan_cta_shared();
         if publish_a {
             publish::<C, T>(cta, a, span.tiles, span.tile, STATUS_A, agg);

@@ -197,8 +197,7 @@ impl<'a, C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize, const VT: us
     /// alike with it.
     #[inline(always)]
     unsafe fn load_and_scan(&self, span: &TileSpan<T>) -> ([T; VT], T, T) {
-        let vec = span.full && (span.src as usize).is_multiple_of(16);
-        let x = self.load_segment(span.src, span.count, vec);
+        let x = self.load_segment(span.src, span.count, span.vec_load());
         let t = thread_reduce::<T, Op, VT>(&x);
         let (thread_exc, agg) =
             cta_scan::<C, T, Op, NT>(self.cta, t, self.scan, ScanKind::Exclusive);
@@ -220,6 +219,15 @@ struct TileSpan<T> {
     dst: *mut T,
     /// Whether the tile is whole.
     full: bool,
+}
+
+impl<T> TileSpan<T> {
+    /// Whether the tile is loaded as 16-byte vectors: it is whole and its source is
+    /// 16-byte aligned.
+    #[inline(always)]
+    fn vec_load(&self) -> bool {
+        self.full && (self.src as usize).is_multiple_of(16)
+    }
 }
 
 #[inline(always)]

@@ -196,7 +196,7 @@ pub unsafe fn ordered<
         full,
     } = span;
     let last = tile == tiles - 1;
-    k.load_segment_async(src, count, full && (src as usize).is_multiple_of(16));
+    k.load_segment_async(src, count, span.vec_load());
     let (thread_exc, agg) = k.scan_cta_shared();
     // A group's last tile folds its own aggregate into `G` itself.
     if cta.warp() == 0 && cta.lane() == 0 && !last && tile % GROUP_TILES != GROUP_TILES - 1 {
