@@ -88,7 +88,8 @@ fn grid_fits(grid: usize) -> Result<()> {
 }
 
 /// Queues `S`'s remove (`insert == false`) or insert kernel, `grid` CTAs; `dependent`: a
-/// programmatic dependent launch of the partitions' kernel queued just before it.
+/// programmatic dependent launch of the kernel queued just before it (insert's partitions,
+/// or remove's index tiles for the spill launch).
 ///
 /// # Safety
 /// `args` as `device::bulk_remove` / `device::bulk_insert` documents.

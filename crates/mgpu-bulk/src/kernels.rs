@@ -19,13 +19,14 @@ pub const MODULE: &str = "bulk";
 pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
-    /// Bulk remove: 128 threads of 7 source elements (the seed's shape) on both
+    /// Bulk remove: 128 threads of 7 source elements a range (the seed's shape) on both
     /// architectures; built to fit 1536 threads per SM (40 registers) for 4-byte elements
     /// and 1024 (64 registers, which the 8-byte instances need to hold a tile without
     /// spilling) for larger ones. The kernel is bound by its loads in flight: on an H100,
     /// i32 at 2^27 went from 1.24 to 1.17 times a copy with 1536 threads instead of 1024
-    /// (2048 spill and were slower). Tiles of 256 x 7 halve the partitions but were much
-    /// slower (i32 at 2^27 1.39 against 1.16; docs/bulk.md).
+    /// (2048 spill and were slower). Source tiles of 256 x 7 (before the index tiles)
+    /// halved the partitions but were much slower (i32 at 2^27 1.39 against 1.16;
+    /// docs/bulk.md).
     ///
     /// ```
     /// let t = mgpu_bulk::kernels::tuning::REMOVE;
