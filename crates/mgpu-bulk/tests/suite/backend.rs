@@ -202,7 +202,8 @@ fn edge_cases_every_type(b: &Backend, _: Target) {
 /// Every bad-input error (unsorted, repeated, out of range, past the source length, more
 /// indices than elements, values and indices of different lengths, buffers of another
 /// backend), and a failed call's error bits never reach the next call (the error word
-/// comes from the device's pool without a memset: the partitions' kernel zeroes it).
+/// comes from the device's pool without a memset: insert's partitions kernel zeroes it,
+/// remove takes a clean word, which goes back dirty after an error).
 fn errors(b: &Backend, _: Target) {
     let src: Vec<i32> = (0..3000).collect();
     expect_invalid(
