@@ -367,6 +367,10 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
     cta: &C,
     args: &MergeArgs<T>,
 ) {
+    // A mergesort pass's partitions are a dependent launch of the kernel that wrote the
+    // lists (and the skip word): wait for it (elsewhere, a plain launch, this returns at
+    // once).
+    cta.grid_dependency_wait();
     cta.launch_dependents(); // the kernel after may start its CTAs now
     if !args.skip_unless.is_null() && *args.skip_unless == 0 {
         return;

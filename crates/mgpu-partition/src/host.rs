@@ -220,6 +220,19 @@ fn launch<D: Device, K: Kernel>(
     search: Search,
     args: impl FnOnce(*mut u64, u32) -> K::Args,
 ) -> Result<Temp<u64, D>> {
+    launch_after::<D, K>(dev, num, search, false, args)
+}
+
+/// [`launch`], queued as a dependent launch of the kernel before it when `dependent` (its
+/// CTAs may start early and wait in `Cta::grid_dependency_wait` for that kernel to finish:
+/// only kernel bodies that wait before they read are launched so).
+fn launch_after<D: Device, K: Kernel>(
+    dev: &D,
+    num: usize,
+    search: Search,
+    dependent: bool,
+    args: impl FnOnce(*mut u64, u32) -> K::Args,
+) -> Result<Temp<u64, D>> {
     let search = match (search, search_override()) {
         (Search::Interpolate, Some("binary")) => Search::Groups,
         (Search::Interpolate, Some("kary")) => Search::Kary,
@@ -247,7 +260,13 @@ fn launch<D: Device, K: Kernel>(
     let a = args(out.as_mut_ptr(), lanes_log2);
     // SAFETY: `out` has `num` slots; the arguments name the caller's device slices with
     // their lengths, as the kernel bodies document.
-    unsafe { dev.launch::<K>(grid as u32, &a)? };
+    unsafe {
+        if dependent {
+            dev.launch_dependent::<K>(grid as u32, &a)?
+        } else {
+            dev.launch::<K>(grid as u32, &a)?
+        }
+    };
     Ok(out)
 }
 
@@ -371,7 +390,10 @@ pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
 
 /// [`mergesort_partitions`] whose kernel does nothing when the device word `unsorted`
 /// (non-null) reads 0 as it runs: a mergesort's flag that its input was already sorted,
-/// so that the passes skip without a round trip to the host (`mgpu_merge`).
+/// so that the passes skip without a round trip to the host (`mgpu_merge`). With a
+/// non-null `unsorted` the kernel is queued as a dependent launch of the kernel before
+/// it (the one that wrote the lists and the word): its CTAs may start before that kernel
+/// ends and wait for it in `Cta::grid_dependency_wait`.
 ///
 /// # Safety
 /// `unsorted` is null or a device word that stays valid until the kernel has run.
@@ -404,7 +426,10 @@ pub unsafe fn mergesort_partitions_unless<D: Device, T: Element, C: MergeCompara
         )));
     }
     let num = partition_count(keys.len(), nv);
-    launch::<D, C::Kernel>(keys.device(), num, Search::MergeKary, |out, lanes_log2| {
+    // A mergesort pass's partitions follow the kernel that wrote the lists (the blocksort
+    // or the pass before): a dependent launch, whose CTAs wait for it in the kernel.
+    let dependent = !unsorted.is_null();
+    launch_after::<D, C::Kernel>(keys.device(), num, Search::MergeKary, dependent, |out, lanes_log2| {
         MergeArgs {
             a: keys.as_ptr(),
             b: keys.as_ptr(),
