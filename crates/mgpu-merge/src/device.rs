@@ -230,9 +230,6 @@ pub unsafe fn blocksort<
     cta: &C,
     args: &MergeArgs<K, V>,
 ) {
-    // The first pass's partitions (a dependent launch, which waits for this grid to
-    // finish) may start their CTAs once every tile has started.
-    cta.launch_dependents();
     let nv = (NT * VT) as u64;
     let gid = nv * cta.block() as u64;
     let count = min(nv, args.a_count - gid) as u32;
@@ -443,9 +440,6 @@ pub unsafe fn merge<
     args: &MergeArgs<K, V>,
 ) {
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
-                                // The next pass's partitions (a dependent launch, which waits for this grid to finish)
-                                // may start their CTAs once every tile has started.
-    cta.launch_dependents();
     if !args.unsorted.is_null() && *args.unsorted == 0 {
         return; // a mergesort of sorted input: the blocksort left it in both buffers
     }
