@@ -5,9 +5,9 @@
 //! checks that both inputs are sorted where it loads them). A mergesort is the blocksort,
 //! then for each global pass the mergesort partitions
 //! (`mgpu_partition::mergesort_partitions_unless`, a dependent launch of the kernel that
-//! wrote the lists) and the merge tiles; the passes ping-pong between the caller's buffers and temporaries,
-//! the blocksort writing where the last pass will read from, so the result lands in the
-//! caller's buffers without a copy (seed 004).
+//! wrote the lists) and the merge tiles; the passes ping-pong between the caller's
+//! buffers and temporaries, the blocksort writing where the last pass will read from, so
+//! the result lands in the caller's buffers without a copy (seed 004).
 
 use crate::device::{MergeArgs, MergeValue, ERROR_ORDER, FLAG_CHECK, FLAG_INDICES};
 use crate::kernels::{KernelSet, MergeKernels};

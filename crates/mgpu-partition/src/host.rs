@@ -224,8 +224,8 @@ fn launch<D: Device, K: Kernel>(
 }
 
 /// [`launch`], queued as a dependent launch of the kernel before it when `dependent` (its
-/// CTAs may start early and wait in `Cta::grid_dependency_wait` for that kernel to finish:
-/// only kernel bodies that wait before they read are launched so).
+/// CTAs wait in `Cta::grid_dependency_wait` for that kernel to finish: only kernel bodies
+/// that wait before they read are launched so).
 fn launch_after<D: Device, K: Kernel>(
     dev: &D,
     num: usize,
@@ -392,8 +392,8 @@ pub fn mergesort_partitions<D: Device, T: Element, C: MergeComparator<T>>(
 /// (non-null) reads 0 as it runs: a mergesort's flag that its input was already sorted,
 /// so that the passes skip without a round trip to the host (`mgpu_merge`). With a
 /// non-null `unsorted` the kernel is queued as a dependent launch of the kernel before
-/// it (the one that wrote the lists and the word): its CTAs may start before that kernel
-/// ends and wait for it in `Cta::grid_dependency_wait`.
+/// it (the one that wrote the lists and the word), so that its launch overlaps that
+/// kernel's end; its CTAs wait for that kernel in `Cta::grid_dependency_wait`.
 ///
 /// # Safety
 /// `unsorted` is null or a device word that stays valid until the kernel has run.
