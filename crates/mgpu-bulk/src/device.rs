@@ -1,9 +1,10 @@
 //! Kernel bodies of the bulk family, generic over [`Cta`].
 //!
 //! Every body validates what it reads (DESIGN §5): partitions (or tile ends) that
-//! contradict the indices, indices out of order (or duplicated where they must be unique) and indices out
-//! of range raise bits of the per-launch error word (`atomic_or`); every global load and
-//! store is bounds-checked, so no input can make a kernel touch memory outside its buffers.
+//! contradict the indices, indices out of order (or duplicated where they must be unique)
+//! and indices out of range raise bits of the per-launch error word (`atomic_or`); every
+//! global load and store is bounds-checked, so no input can make a kernel touch memory
+//! outside its buffers.
 
 use mgpu_core::Less;
 use mgpu_core::{shfl_idx, Cta, Element};

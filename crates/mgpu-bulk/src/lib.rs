@@ -13,11 +13,12 @@
 //! | [`bulk_insert`] | `source` with `values[k]` inserted before position `indices[k]` (sorted, `<= source.len()`) |
 //!
 //! Values with equal insert indices keep their order and come before the source element at
-//! that index (the seed's lower-bound Merge Path). Remove is tiled by its indices
-//! (each tile takes `K` consecutive indices and the source elements between its first and
-//! the next tile's, so nothing is searched); insert is partitioned by `mgpu_partition::merge_path_counting_partitions` (the
-//! lower-bound Merge Path of the insert indices against the source positions `0, 1, 2,
-//! ...`, never materialised; see `docs/bulk.md`). Values and indices may be device arrays
+//! that index (the seed's lower-bound Merge Path). Remove is tiled by its indices (each
+//! tile takes `K` consecutive indices and the source elements between its first and the
+//! next tile's, so nothing is searched); insert is partitioned by
+//! `mgpu_partition::merge_path_counting_partitions` (the lower-bound Merge Path of the
+//! insert indices against the source positions `0, 1, 2, ...`, never materialised; see
+//! `docs/bulk.md`). Values and indices may be device arrays
 //! or generated sequences ([`Source`]; generated indices are checked on the host).
 //!
 //! Each function has an asynchronous `_into` form returning a [`Pending`](mgpu_runtime::Pending), and a safe
