@@ -22,48 +22,65 @@ pub const MODULE: &str = "merge";
 pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
-    /// The blocksort: 512 threads of 17 keys on sm_90 (an odd `VT` keeps the thread-order
-    /// shared-memory accesses free of bank conflicts), 8704 keys a tile, two of
-    /// [`MERGE`]'s tiles, so that 2^24 keys take 11 merge passes and 2^27 keys 14 (with
+    /// The blocksort: 512 threads of 17 keys on sm_90 when a key and its value take 4
+    /// bytes together (keys alone of 4 bytes), 9 when they take more (an odd `VT` keeps
+    /// the thread-order shared-memory accesses free of bank conflicts): two of [`MERGE`]'s
+    /// tiles, so that 2^24 4-byte keys take 11 merge passes and 2^27 keys 14 (with
     /// 256-thread tiles: 12 and 15; on an H100 the larger tile measured 2 % faster at
-    /// both sizes). 128 of 7 on sm_70. The width is a key's and its value's bytes together:
-    /// built to fit 1024 threads per SM for 4-byte keys alone (56 registers) and 512 for
-    /// wider pairs (a thread holds its keys, their source indices and its values). A
-    /// blocksort tile is a power-of-two number of merge tiles (the host's passes start
-    /// from lists of that many).
+    /// both sizes). 128 of 7 on sm_70. Built to fit 1024 threads per SM at every width
+    /// (56 registers for 4-byte keys, 59 for 8-byte keys, 64 for pairs). Wider keys and
+    /// pairs used to take 17 a thread too, at 512 threads per SM (100 to 128 registers):
+    /// one CTA an SM, whose every barrier idled the SM; by ncu on an H100 their blocksort
+    /// took 547 us at 2^24 against 195 to 317 us for CUB's (docs/merge.md). A blocksort
+    /// tile is a power-of-two number of merge tiles (the host's passes start from lists
+    /// of that many).
     ///
     /// ```
     /// use mgpu_core::Arch;
     /// let t = mgpu_merge::kernels::tuning::SORT;
-    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm70).nv(8)), (8704, 896));
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (8704, 4608));
+    /// assert_eq!(t.shape(Arch::Sm70).nv(8), 896);
     /// ```
     pub const SORT: Tuning = Tuning {
         sm70: Shape::uniform(128, 7),
-        sm90: Shape::uniform(512, 17),
+        sm90: Shape {
+            nt: 512,
+            vt4: 17,
+            vt8: 9,
+        },
         threads_per_sm4: 1024,
-        threads_per_sm8: 512,
+        threads_per_sm8: 1024,
     };
 
-    /// The merge tiles: 256 threads of 17 keys on sm_90 ([`SORT`]'s shape on sm_70), built
-    /// to fit 1536 threads per SM for 4-byte keys alone (40 registers) and 768 for
-    /// wider ones (76 to 80 for pairs). The tiles are bound by their loads in flight: they
-    /// load with `cp.async` (no register holds a load) and write their merged keys straight
-    /// to shared memory (no register array of them), so that many fit. On an H100 at
-    /// 2^24 a merge of i32 keys took 2.24 times a copy at 768 threads per SM with both in
-    /// registers, 1.62 at 1024 with the outputs in shared memory, 1.55 at 1536 with
-    /// `cp.async` (docs/merge.md).
+    /// The merge tiles: 256 threads of 17 keys on sm_90 for 4-byte keys alone, 9 for wider
+    /// keys and for pairs ([`SORT`]'s shape on sm_70), built to fit 1536 threads per SM
+    /// for 4-byte keys alone (40 registers) and 1280 for the others (40 to 48). The tiles
+    /// are bound by their loads in flight: they load with `cp.async` (no register holds a
+    /// load) and write their merged keys straight to shared memory (no register array of
+    /// them), so that many fit. On an H100 at 2^24 a merge of i32 keys took 2.24 times a
+    /// copy at 768 threads per SM with both in registers, 1.62 at 1024 with the outputs in
+    /// shared memory, 1.55 at 1536 with `cp.async`; a pass over u64 keys took 113 us at 17
+    /// a thread and 768 threads per SM (80 registers, 65 % of DRAM bandwidth) against 94
+    /// us for CUB's tiles of 256 x 8 (docs/merge.md).
     ///
     /// ```
     /// use mgpu_core::Arch;
     /// let t = mgpu_merge::kernels::tuning::MERGE;
-    /// assert_eq!(2 * t.shape(Arch::Sm90).nv(4), mgpu_merge::kernels::tuning::SORT.shape(Arch::Sm90).nv(4));
-    /// assert_eq!((t.min_ctas_per_sm(4, 256), t.min_ctas_per_sm(8, 256)), (6, 3));
+    /// let sort = mgpu_merge::kernels::tuning::SORT.shape(Arch::Sm90);
+    /// for width in [4, 8] {
+    ///     assert_eq!(2 * t.shape(Arch::Sm90).nv(width), sort.nv(width));
+    /// }
+    /// assert_eq!((t.min_ctas_per_sm(4, 256), t.min_ctas_per_sm(8, 256)), (6, 5));
     /// ```
     pub const MERGE: Tuning = Tuning {
         sm70: SORT.sm70,
-        sm90: Shape::uniform(256, 17),
+        sm90: Shape {
+            nt: 256,
+            vt4: 17,
+            vt8: 9,
+        },
         threads_per_sm4: 1536,
-        threads_per_sm8: 768,
+        threads_per_sm8: 1280,
     };
 }
 
@@ -103,7 +120,7 @@ mgpu_core::kernel_set! {
     /// use mgpu_core::{Kernel, Less};
     /// use mgpu_merge::kernels::{KernelSet, MergeKernels};
     /// type S = <Less as MergeKernels<u64, ()>>::Sm90;
-    /// assert_eq!(<S as KernelSet<u64, (), Less>>::Merge::NV, 4352);
+    /// assert_eq!(<S as KernelSet<u64, (), Less>>::Merge::NV, 2304);
     /// ```
     pub trait KernelSet<K, V, Cmp> for MergeArgs<K, V> {
         /// The blocksort.
@@ -157,7 +174,7 @@ macro_rules! for_each_merge_instance {
     };
     (@pairs $mode:ident, $cmp:ident, $name:ident, $k:ident, $v:ident) => {
         $crate::__core::family_instance! {
-            $mode $crate::kernels<$k, $v, $crate::__core::$cmp>, width: $k,
+            $mode $crate::kernels<$k, $v, $crate::__core::$cmp>, width: ($k, $v),
                 name: [$k _ $v _ $name];
             impl MergeKernels<$k, $v> for $crate::__core::$cmp {
                 [Blocksort merge_blocksort_pairs SORT], [Merge merge_merge_pairs MERGE];
