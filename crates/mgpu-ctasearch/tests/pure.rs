@@ -149,6 +149,15 @@ proptest! {
         for t in 0..n {
             prop_assert_eq!((k3[t], idx3[t]), want[diag as usize + t]);
         }
+        // The full form (no clamp: VT outputs remain, so no step finds both lists ended),
+        // with the same readable slot past B.
+        if n == VT {
+            let mut got = Vec::new();
+            unsafe {
+                serial_merge_full_with::<u32, _, _, VT>(&padded[..], mp, na, na + diag - mp, na + nb, Less, |_, k, i| got.push((k, i)))
+            };
+            prop_assert_eq!(&got[..], &want[diag as usize..diag as usize + VT]);
+        }
         // Unguarded, with halos (A's and B's next keys after each list), when VT outputs
         // remain: the precondition of the unguarded form.
         if n == VT {

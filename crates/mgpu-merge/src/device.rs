@@ -4,7 +4,8 @@
 //! - [`blocksort`]: each CTA sorts a tile of `NT * VT` keys (and their values): an
 //!   odd-even transposition sort of each thread's `VT` keys in registers, then `log2(NT)`
 //!   shared-memory merge passes in which `coop = 2, 4, ..., NT` threads merge two sorted
-//!   lists into one (seed 004's `CTABlocksortLoop`, [`blocksort_pass`]).
+//!   lists into one (seed 004's `CTABlocksortLoop`, [`blocksort_pass`]), ping-ponging
+//!   between two regions of shared memory.
 //! - [`merge`]: a tile of `NT * VT` outputs of a merge: of two sorted arrays (`coop == 0`,
 //!   Merge), or of two adjacent sorted lists of one array (`coop > 0`, a mergesort pass),
 //!   from the global Merge Path partitions (`mgpu_partition`): the tile's ranges of A and B
@@ -18,12 +19,12 @@
 use core::mem::size_of;
 use mgpu_core::{Comparator, Cta, Element};
 use mgpu_ctasearch::{
-    blocksort_pass, compute_merge_range, merge_path, serial_merge_padded, serial_merge_padded_with,
-    Lower,
+    blocksort_pass, compute_merge_range, merge_path, serial_merge_full_with,
+    serial_merge_padded_with, Lower,
 };
 use mgpu_loadstore::{
     global_to_thread_order_guarded, regs_to_global_strided_guarded, regs_to_shared_thread,
-    shared_to_regs_strided, thread_order_to_global_guarded, transfer_merge_values_shared,
+    shared_to_regs_strided, transfer_merge_values_shared,
 };
 use mgpu_sortnetwork::odd_even_transpose_sort_pairs;
 
@@ -159,14 +160,18 @@ pub const fn keys_region_bytes(nv: usize, k_bytes: usize) -> usize {
     ((nv + 1) * k_bytes).div_ceil(16) * 16
 }
 
-/// Shared bytes of [`blocksort`]: the tile's keys ([`keys_region_bytes`]), then its
-/// values.
+/// Shared bytes of [`blocksort`]: two regions of the tile's keys
+/// ([`keys_region_bytes`]), between which its merge passes ping-pong, then (with values)
+/// two regions of one `u32` a key, each key's position in the tile, which move with the
+/// keys. The values' load and their final gather use the keys' regions.
 ///
 /// ```
-/// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 4), 17424 + 4352 * 4);
+/// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 0), 2 * 17424);
+/// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 4), 2 * 17424 + 2 * 4352 * 4);
 /// ```
 pub const fn blocksort_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: usize) -> usize {
-    keys_region_bytes(nt * vt, k_bytes) + nt * vt * v_bytes
+    let positions = if v_bytes > 0 { 2 * 4 * nt * vt } else { 0 };
+    2 * keys_region_bytes(nt * vt, k_bytes) + positions
 }
 
 /// Shared bytes of [`merge`]: the tile's input keys ([`keys_region_bytes`]), its merged
@@ -235,8 +240,14 @@ pub unsafe fn blocksort<
     let count = min(nv, args.a_count - gid) as u32;
     let tid = cta.tid();
     let first = tid * VT as u32;
+    let kr = keys_region_bytes(NT * VT, size_of::<K>());
     let keys_sh = cta.shared::<K>(0);
-    let vals_sh = cta.shared::<V>(keys_region_bytes(NT * VT, size_of::<K>()));
+    let keys_sh2 = cta.shared::<K>(kr);
+    let pos_sh = cta.shared::<u32>(2 * kr);
+    let pos_sh2 = cta.shared::<u32>(2 * kr + 4 * NT * VT);
+    // The values' load goes through the second keys region (and on, for values wider
+    // than the keys: the allocation has room).
+    let vals_sh = cta.shared::<V>(kr);
 
     // The tile in thread order (thread `tid` holds positions `VT * tid + i`).
     let mut keys = global_to_thread_order_guarded::<C, K, NT, VT>(
@@ -325,17 +336,32 @@ pub unsafe fn blocksort<
             }
         }
     }
-    odd_even_transpose_sort_pairs::<K, V, Cmp, VT>(&mut keys, &mut vals);
+    // Keys alone sort in the network as they are; with values, each key carries its
+    // position in the tile instead (a u32 through every pass), and the values, which stay
+    // in registers in thread order, are gathered by those positions once at the end.
+    let mut pos: [u32; VT] = core::array::from_fn(|i| first + i as u32);
+    if V::HAS {
+        odd_even_transpose_sort_pairs::<K, u32, Cmp, VT>(&mut keys, &mut pos);
+    } else {
+        odd_even_transpose_sort_pairs::<K, (), Cmp, VT>(&mut keys, &mut [(); VT]);
+    }
 
-    // log2(NT) merge passes through shared memory, `coop` threads per merged list.
+    // log2(NT) merge passes, `coop` threads per merged list. The keys (and positions)
+    // ping-pong between two shared-memory regions: each pass merges from one and writes
+    // its outputs straight to the other in thread order, so no register array holds them
+    // and one barrier a pass separates the passes.
+    let (mut src, mut dst) = (keys_sh, keys_sh2);
+    let (mut psrc, mut pdst) = (pos_sh, pos_sh2);
+    cta.sync(); // every thread is done with the load's and the order check's reads
+    regs_to_shared_thread::<C, K, VT>(cta, &keys, src);
+    if V::HAS {
+        regs_to_shared_thread::<C, u32, VT>(cta, &pos, psrc);
+    }
+    // A full tile's threads never find both lists ended (the form without clamps).
+    let full = count as usize == NT * VT;
     let mut coop = 2u32;
     while coop as usize <= NT {
-        cta.sync(); // every thread is done reading the previous pass's lists
-        regs_to_shared_thread::<C, K, VT>(cta, &keys, keys_sh);
-        if V::HAS {
-            regs_to_shared_thread::<C, V, VT>(cta, &vals, vals_sh);
-        }
-        cta.sync();
+        cta.sync(); // `src` is complete, and every read of `dst` (the pass before's) done
         let p = blocksort_pass(tid, count, coop, VT as u32);
         let (a_len, b_len) = (p.a1 - p.a0, p.b1 - p.b0);
         let diag = if p.diag < a_len + b_len {
@@ -344,50 +370,85 @@ pub unsafe fn blocksort<
             a_len + b_len
         };
         let mp = merge_path(
-            keys_sh.add(p.a0 as usize),
+            src.add(p.a0 as usize),
             a_len,
-            keys_sh.add(p.b0 as usize),
+            src.add(p.b0 as usize),
             b_len,
             diag,
             Lower,
             Cmp::default(),
         );
-        // (The slot past the tile's keys makes the padded form's reads safe.)
-        let (k, idx) = serial_merge_padded::<K, _, Cmp, VT>(
-            keys_sh,
-            p.a0 + mp,
-            p.a1,
-            p.b0 + diag - mp,
-            p.b1,
-            Cmp::default(),
-        );
-        keys = k;
-        if V::HAS {
-            for i in 0..VT {
-                if first + (i as u32) < count {
-                    vals[i] = *vals_sh.add(idx[i] as usize);
+        // (The slot past the tile's keys makes the padded form's reads safe. Outputs past
+        // `count`, in a partial tile, land in slots no later pass reads as keys.)
+        let (out, pout) = (dst.add(first as usize), pdst.add(first as usize));
+        let emit = |i: usize, k: K, j: u32| {
+            *out.add(i) = k;
+            if V::HAS {
+                *pout.add(i) = *psrc.add(j as usize);
+            }
+        };
+        let (a_begin, b_begin) = (p.a0 + mp, p.b0 + diag - mp);
+        let keys = src as *const K;
+        if full {
+            serial_merge_full_with::<K, _, Cmp, VT>(
+                keys,
+                a_begin,
+                p.a1,
+                b_begin,
+                p.b1,
+                Cmp::default(),
+                emit,
+            );
+        } else {
+            serial_merge_padded_with::<K, _, Cmp, VT>(
+                keys,
+                a_begin,
+                p.a1,
+                b_begin,
+                p.b1,
+                Cmp::default(),
+                emit,
+            );
+        }
+        core::mem::swap(&mut src, &mut dst);
+        core::mem::swap(&mut psrc, &mut pdst);
+        coop *= 2;
+    }
+    cta.sync(); // the last pass's outputs are complete
+
+    // The sorted tile is in `src` in natural order: strided, coalesced stores.
+    let (tid_u, rem) = (tid as usize, (count as usize).saturating_sub(tid as usize));
+    let keys_out = args.keys_out.wrapping_add(gid as usize + tid_u);
+    let mut from = [0u32; VT];
+    for (i, f) in from.iter_mut().enumerate() {
+        if i * NT < rem {
+            *keys_out.add(i * NT) = *src.add(tid_u + i * NT);
+            if V::HAS {
+                *f = *psrc.add(tid_u + i * NT);
+            }
+        }
+    }
+    if V::HAS {
+        let vals_out = args.vals_out.wrapping_add(gid as usize + tid_u);
+        if args.flags & FLAG_INDICES != 0 {
+            for (i, f) in from.iter().enumerate() {
+                if i * NT < rem {
+                    *vals_out.add(i * NT) = V::from_index(gid + *f as u64);
+                }
+            }
+        } else {
+            // The values in natural order over both key regions (free now), then each
+            // output's value from its key's first position.
+            let vals_sh = cta.shared::<V>(0);
+            cta.sync();
+            regs_to_shared_thread::<C, V, VT>(cta, &vals, vals_sh);
+            cta.sync();
+            for (i, f) in from.iter().enumerate() {
+                if i * NT < rem {
+                    *vals_out.add(i * NT) = *vals_sh.add(*f as usize);
                 }
             }
         }
-        coop *= 2;
-    }
-
-    cta.sync(); // the last pass's reads of shared memory are done
-    thread_order_to_global_guarded::<C, K, NT, VT>(
-        cta,
-        &keys,
-        args.keys_out.wrapping_add(gid as usize),
-        count as usize,
-        keys_sh,
-    );
-    if V::HAS {
-        thread_order_to_global_guarded::<C, V, NT, VT>(
-            cta,
-            &vals,
-            args.vals_out.wrapping_add(gid as usize),
-            count as usize,
-            vals_sh,
-        );
     }
 }
 
@@ -546,21 +607,37 @@ pub unsafe fn merge<
     // them: more tiles fit on an SM), in thread order, with their source indices. The
     // merge reads one past each range: A's is B's first key, B's at `count <= NV` is the
     // keys region's spare slot (never written: its value is never used).
+    // A full tile's threads never find both ranges ended, so they take the form without
+    // clamps.
     let first = (VT as u32 * tid) as usize;
-    serial_merge_padded_with::<K, _, Cmp, VT>(
-        keys_sh,
-        mp,
-        a_len,
-        a_len + diag - mp,
-        count,
-        Cmp::default(),
-        |i, k, g| {
-            *out_sh.add(first + i) = k;
-            if V::HAS {
-                *idx_sh.add(first + i) = g;
-            }
-        },
-    );
+    let emit = |i: usize, k: K, g: u32| {
+        *out_sh.add(first + i) = k;
+        if V::HAS {
+            *idx_sh.add(first + i) = g;
+        }
+    };
+    let (a_begin, b_begin) = (mp, a_len + diag - mp);
+    if count as usize == NT * VT {
+        serial_merge_full_with::<K, _, Cmp, VT>(
+            keys_sh,
+            a_begin,
+            a_len,
+            b_begin,
+            count,
+            Cmp::default(),
+            emit,
+        );
+    } else {
+        serial_merge_padded_with::<K, _, Cmp, VT>(
+            keys_sh,
+            a_begin,
+            a_len,
+            b_begin,
+            count,
+            Cmp::default(),
+            emit,
+        );
+    }
     cta.sync();
     let y = shared_to_regs_strided::<C, K, NT, VT>(cta, out_sh);
     regs_to_global_strided_guarded::<C, K, NT, VT>(

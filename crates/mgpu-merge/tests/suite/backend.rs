@@ -3,8 +3,10 @@
 use mgpu::{Backend, Comparator, Element, Greater, Less, MergeKernels, SortComparator, SortValue};
 use mgpu_testkit::{self as kit, expect_invalid, Rng, Target};
 
-/// Keys per tile of the sm_90 tuning (keys alone and pairs alike).
+/// Keys per blocksort tile of the sm_90 tuning for 4-byte keys alone.
 const NV: usize = mgpu_merge::kernels::tuning::SORT.sm90.nv(4);
+/// Keys per blocksort tile of the sm_90 tuning for wider keys and for pairs.
+const NV8: usize = mgpu_merge::kernels::tuning::SORT.sm90.nv(8);
 /// Keys per tile of the sm_70 tuning.
 const NV70: usize = mgpu_merge::kernels::tuning::SORT.sm70.nv(4);
 
@@ -30,11 +32,12 @@ macro_rules! key {
 }
 key!(i32, u32, i64, u64, f32, f64);
 
-/// The sizes every sort runs: 0 to 5, tile multiples of both tunings and one off them,
-/// then larger ones as the target allows.
+/// The sizes every sort runs: 0 to 5, tile multiples of both tunings (sm_90's for 4-byte
+/// keys and for wider keys and pairs) and one off them, then larger ones as the target
+/// allows.
 fn sizes(t: Target) -> Vec<usize> {
     let mut all = vec![0, 1, 2, 3, 4, 5, 100];
-    for nv in [NV70, NV] {
+    for nv in [NV70, NV8, NV] {
         for k in [1, 2, 3, 4] {
             all.extend([k * nv - 1, k * nv, k * nv + 1]);
         }
@@ -235,7 +238,7 @@ where
     Greater: MergeKernels<i32, V::Bits>,
 {
     let mut rng = Rng::new(3);
-    for n in t.sizes(&[0, 1, 5, 2 * NV + 3, 300_000]) {
+    for n in t.sizes(&[0, 1, 5, NV8, 2 * NV8 + 1, 2 * NV + 3, 300_000]) {
         let keys: Vec<i32> = (0..n).map(|_| rng.below(50) as i32 - 25).collect();
         let vals: Vec<V> = kit::random_bits(&mut rng, n);
         let perm = kit::sort_stable(&keys, <Greater as Comparator<i32>>::compare);
