@@ -193,31 +193,13 @@ pub unsafe fn serial_merge_padded_with<T, K, C, const VT: usize>(
     b_begin: u32,
     b_end: u32,
     _comp: C,
-    mut emit: impl FnMut(usize, T, u32),
+    emit: impl FnMut(usize, T, u32),
 ) where
     T: Copy,
     K: Keys<T>,
     C: Comparator<T>,
 {
-    let (mut a, mut b) = (a_begin, b_begin);
-    let mut a_key = keys.key(a as usize);
-    let mut b_key = keys.key(b as usize);
-    for i in 0..VT {
-        let p = b >= b_end || (a < a_end && !C::compare(&b_key, &a_key));
-        emit(i, if p { a_key } else { b_key }, if p { a } else { b });
-        if i + 1 < VT {
-            // Past both ends (a partial tile) the reads stay at a_end and b_end.
-            // (`p` is false only while B has keys.)
-            a += (p && a < a_end) as u32;
-            b += !p as u32;
-            let next = keys.key(if p { a } else { b } as usize);
-            if p {
-                a_key = next;
-            } else {
-                b_key = next;
-            }
-        }
-    }
+    merge_steps::<T, K, C, VT, false>(keys, a_begin, a_end, b_begin, b_end, emit)
 }
 
 /// [`serial_merge_padded_with`] for a thread of a full tile: its two lists hold at least
@@ -249,6 +231,68 @@ pub unsafe fn serial_merge_full_with<T, K, C, const VT: usize>(
     b_begin: u32,
     b_end: u32,
     _comp: C,
+    emit: impl FnMut(usize, T, u32),
+) where
+    T: Copy,
+    K: Keys<T>,
+    C: Comparator<T>,
+{
+    merge_steps::<T, K, C, VT, true>(keys, a_begin, a_end, b_begin, b_end, emit)
+}
+
+/// The serial merge of one thread of a tile: [`serial_merge_full_with`] when the tile is
+/// `full` (its threads never find both lists ended; the same for every thread of the
+/// tile, so a warp does not diverge on it), else [`serial_merge_padded_with`].
+///
+/// # Safety
+/// As [`serial_merge_padded_with`], and as [`serial_merge_full_with`] when `full`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_ctasearch::serial_merge_tile_with;
+/// let keys = [3i32, 5, 1, 5, 7, 0]; // keys[5]: the slot past B
+/// for full in [true, false] {
+///     let mut out = Vec::new();
+///     unsafe { serial_merge_tile_with::<_, _, _, 5>(full, &keys[..], 0, 2, 2, 5, Less, |_, k, _| out.push(k)) };
+///     assert_eq!(out, [1, 3, 5, 5, 7]);
+/// }
+/// ```
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub unsafe fn serial_merge_tile_with<T, K, C, const VT: usize>(
+    full: bool,
+    keys: K,
+    a_begin: u32,
+    a_end: u32,
+    b_begin: u32,
+    b_end: u32,
+    comp: C,
+    emit: impl FnMut(usize, T, u32),
+) where
+    T: Copy,
+    K: Keys<T>,
+    C: Comparator<T>,
+{
+    if full {
+        serial_merge_full_with::<T, K, C, VT>(keys, a_begin, a_end, b_begin, b_end, comp, emit)
+    } else {
+        serial_merge_padded_with::<T, K, C, VT>(keys, a_begin, a_end, b_begin, b_end, comp, emit)
+    }
+}
+
+/// The steps of [`serial_merge_padded_with`] (`FULL` false) and
+/// [`serial_merge_full_with`] (`FULL` true): the same selects, and the next key read one
+/// past the position taken, which the padded form keeps at `a_end` once both lists have
+/// ended.
+#[inline(always)]
+unsafe fn merge_steps<T, K, C, const VT: usize, const FULL: bool>(
+    keys: K,
+    a_begin: u32,
+    a_end: u32,
+    b_begin: u32,
+    b_end: u32,
     mut emit: impl FnMut(usize, T, u32),
 ) where
     T: Copy,
@@ -260,12 +304,28 @@ pub unsafe fn serial_merge_full_with<T, K, C, const VT: usize>(
     let mut b_key = keys.key(b as usize);
     for i in 0..VT {
         let p = b >= b_end || (a < a_end && !C::compare(&b_key, &a_key));
-        let j = if p { a } else { b };
-        emit(i, if p { a_key } else { b_key }, j);
+        // (The two forms order these selects as they were measured in.)
+        let (k, j) = if FULL {
+            let j = if p { a } else { b };
+            (if p { a_key } else { b_key }, j)
+        } else {
+            let k = if p { a_key } else { b_key };
+            (k, if p { a } else { b })
+        };
+        emit(i, k, j);
         if i + 1 < VT {
-            let next = keys.key(j as usize + 1);
-            a += p as u32;
-            b += !p as u32;
+            let next = if FULL {
+                let next = keys.key(j as usize + 1);
+                a += p as u32;
+                b += !p as u32;
+                next
+            } else {
+                // Past both ends (a partial tile) the reads stay at a_end and b_end.
+                // (`p` is false only while B has keys.)
+                a += (p && a < a_end) as u32;
+                b += !p as u32;
+                keys.key(if p { a } else { b } as usize)
+            };
             if p {
                 a_key = next;
             } else {

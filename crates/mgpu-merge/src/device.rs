@@ -19,8 +19,7 @@
 use core::mem::size_of;
 use mgpu_core::{Comparator, Cta, Element};
 use mgpu_ctasearch::{
-    blocksort_pass, compute_merge_range, merge_path, serial_merge_full_with,
-    serial_merge_padded_with, Lower,
+    blocksort_pass, compute_merge_range, merge_path, serial_merge_tile_with, Lower,
 };
 use mgpu_loadstore::{
     global_to_thread_order_guarded, regs_to_global_strided_guarded, regs_to_shared_thread,
@@ -388,28 +387,16 @@ pub unsafe fn blocksort<
             }
         };
         let (a_begin, b_begin) = (p.a0 + mp, p.b0 + diag - mp);
-        let keys = src as *const K;
-        if full {
-            serial_merge_full_with::<K, _, Cmp, VT>(
-                keys,
-                a_begin,
-                p.a1,
-                b_begin,
-                p.b1,
-                Cmp::default(),
-                emit,
-            );
-        } else {
-            serial_merge_padded_with::<K, _, Cmp, VT>(
-                keys,
-                a_begin,
-                p.a1,
-                b_begin,
-                p.b1,
-                Cmp::default(),
-                emit,
-            );
-        }
+        serial_merge_tile_with::<K, _, Cmp, VT>(
+            full,
+            src as *const K,
+            a_begin,
+            p.a1,
+            b_begin,
+            p.b1,
+            Cmp::default(),
+            emit,
+        );
         core::mem::swap(&mut src, &mut dst);
         core::mem::swap(&mut psrc, &mut pdst);
         coop *= 2;
@@ -616,28 +603,16 @@ pub unsafe fn merge<
             *idx_sh.add(first + i) = g;
         }
     };
-    let (a_begin, b_begin) = (mp, a_len + diag - mp);
-    if count as usize == NT * VT {
-        serial_merge_full_with::<K, _, Cmp, VT>(
-            keys_sh,
-            a_begin,
-            a_len,
-            b_begin,
-            count,
-            Cmp::default(),
-            emit,
-        );
-    } else {
-        serial_merge_padded_with::<K, _, Cmp, VT>(
-            keys_sh,
-            a_begin,
-            a_len,
-            b_begin,
-            count,
-            Cmp::default(),
-            emit,
-        );
-    }
+    serial_merge_tile_with::<K, _, Cmp, VT>(
+        count as usize == NT * VT,
+        keys_sh,
+        mp,
+        a_len,
+        a_len + diag - mp,
+        count,
+        Cmp::default(),
+        emit,
+    );
     cta.sync();
     let y = shared_to_regs_strided::<C, K, NT, VT>(cta, out_sh);
     regs_to_global_strided_guarded::<C, K, NT, VT>(
