@@ -205,8 +205,9 @@ pub unsafe fn serial_merge_padded_with<T, K, C, const VT: usize>(
 /// [`serial_merge_padded_with`] for a thread of a full tile: its two lists hold at least
 /// `VT` keys together from its split, so no step finds both lists ended. Each step then
 /// reads the next key one past the position it took (`keys[j + 1]`), with no clamp, and
-/// advances one list by the step's predicate: about five instructions a step fewer than
-/// the padded form on sm_90. Same contract on `keys` (readable one past each list).
+/// advances one list by the step's predicate: on sm_90, 15 SASS instructions a step for
+/// i32 keys with the output's store to shared memory, against 17 for the padded form.
+/// Same contract on `keys` (readable one past each list).
 ///
 /// # Safety
 /// `keys` is readable at `a_begin..=a_end` and `b_begin..=b_end`, and
