@@ -7,7 +7,9 @@
 //!   test-gpu --sanitize`) run every GPU test binary under compute-sanitizer with
 //!   `MGPU_TEST_MAX_LEN` set. [`max_len`] reads it; [`sizes`] keeps the sizes of a list
 //!   that fit under it (every edge case stays, the large sizes go), and [`cap`] shrinks one
-//!   size to it.
+//!   size to it. `run.sh` also names the tool in `MGPU_TEST_SANITIZER`: under racecheck
+//!   ([`racecheck`]), whose every shared-memory access is tracked, a suite with many
+//!   inputs a size may run fewer of them.
 //! - **Guarded outputs**: [`Guarded`] is an output buffer with guard words before and
 //!   after it, so a test sees any write outside the output a call was given.
 //! - **Seeded random inputs**: [`Rng`] (SplitMix64) is the one generator the tests draw
@@ -106,6 +108,24 @@ pub fn max_len() -> usize {
             .unwrap_or_else(|_| panic!("{MAX_LEN_VAR}={v:?} is not a number of elements")),
         Err(_) => usize::MAX,
     }
+}
+
+/// The environment variable naming the sanitizer tool a run is under (`run.sh
+/// --sanitize` sets it for each tool).
+pub const SANITIZER_VAR: &str = "MGPU_TEST_SANITIZER";
+
+/// Whether the tests run under compute-sanitizer's racecheck ([`SANITIZER_VAR`] is
+/// `racecheck`). Racecheck tracks every shared-memory access, so a sort test of a few
+/// hundred calls does not finish in minutes; a suite may then run one input and one
+/// comparator a size (every size and tile shape still).
+///
+/// ```
+/// if std::env::var_os(mgpu_testkit::SANITIZER_VAR).is_none() {
+///     assert!(!mgpu_testkit::racecheck());
+/// }
+/// ```
+pub fn racecheck() -> bool {
+    std::env::var(SANITIZER_VAR).is_ok_and(|t| t.trim() == "racecheck")
 }
 
 /// Whether the sizes are capped (a sanitizer run).

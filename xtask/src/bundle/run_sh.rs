@@ -280,6 +280,8 @@ elif [ "$mode" = sanitize ]; then
     summary=()
     IFS=',' read -r -a tool_list <<< "$tools"
     for tool in "${tool_list[@]}"; do
+        # The tests may run fewer inputs under racecheck (mgpu_testkit::racecheck).
+        export MGPU_TEST_SANITIZER="$tool"
         skips=()
         if [ "$tool" = memcheck ]; then
             for k in ${memcheck_skips[@]+"${memcheck_skips[@]}"}; do skips+=(--skip "$k"); done
@@ -632,6 +634,7 @@ chmod +x "$out"
         assert!(s.contains("for t in ${tests[@]+\"${tests[@]}\"} ${large_tests[@]+"));
         assert!(s.contains("tools=\"memcheck,racecheck,synccheck,initcheck\""));
         assert!(s.contains("--tool \"$tool\" --error-exitcode 86"));
+        assert!(s.contains("export MGPU_TEST_SANITIZER=\"$tool\""));
         assert!(s.contains(&format!("MGPU_TEST_MAX_LEN_DEFAULT={SANITIZE_MAX_LEN}")));
         // The deliberate fault is skipped under memcheck, by name, with its reason.
         assert!(s.contains("    gpu_fault_is_context_lost  # reads address 16 on purpose"));
