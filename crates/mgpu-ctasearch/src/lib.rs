@@ -72,8 +72,8 @@ pub use lbs::{
     serial_load_balance_search, serial_load_balance_search_guarded, LoadBalanceTile, LOAD_ROWS,
 };
 pub use merge::{
-    serial_merge, serial_merge_full_with, serial_merge_guarded, serial_merge_guarded_with,
-    serial_merge_padded, serial_merge_padded_with, serial_merge_tile_with,
+    serial_merge, serial_merge_guarded, serial_merge_guarded_with, serial_merge_padded,
+    serial_merge_padded_with, serial_merge_tile_with,
 };
 pub use range::{
     blocksort_pass, compute_merge_range, find_mergesort_frame, find_mergesort_interval,

@@ -202,62 +202,29 @@ pub unsafe fn serial_merge_padded_with<T, K, C, const VT: usize>(
     merge_steps::<T, K, C, VT, false>(keys, a_begin, a_end, b_begin, b_end, emit)
 }
 
-/// [`serial_merge_padded_with`] for a thread of a full tile: its two lists hold at least
-/// `VT` keys together from its split, so no step finds both lists ended. Each step then
-/// reads the next key one past the position it took (`keys[j + 1]`), with no clamp, and
-/// advances one list by the step's predicate: on sm_90, 15 SASS instructions a step for
-/// i32 keys with the output's store to shared memory, against 17 for the padded form.
-/// Same contract on `keys` (readable one past each list).
+/// The serial merge of one thread of a tile: [`serial_merge_padded_with`], or, when the
+/// tile is `full`, the same merge without its clamp. In a full tile a thread's two lists
+/// hold at least `VT` keys together from its split, so no step finds both lists ended:
+/// each step reads the next key one past the position it took (`keys[j + 1]`) and
+/// advances one list by the step's predicate. On sm_90 that is 15 SASS instructions a
+/// step for i32 keys with the output's store to shared memory, against 17 for the padded
+/// form. `full` is the same for every thread of a tile, so a warp does not diverge on it.
 ///
 /// # Safety
-/// `keys` is readable at `a_begin..=a_end` and `b_begin..=b_end`, and
-/// `(a_end - a_begin) + (b_end - b_begin) >= VT`.
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_core::Less;
-/// use mgpu_ctasearch::serial_merge_full_with;
-/// // A = keys[0..2], B = keys[2..5], and one readable slot past B: 5 outputs of 5 keys.
-/// let keys = [3i32, 5, 1, 5, 7, 0];
-/// let mut out = Vec::new();
-/// unsafe { serial_merge_full_with::<_, _, _, 5>(&keys[..], 0, 2, 2, 5, Less, |_, k, i| out.push((k, i))) };
-/// assert_eq!(out, [(1, 2), (3, 0), (5, 1), (5, 3), (7, 4)]);
-/// ```
-#[inline(always)]
-pub unsafe fn serial_merge_full_with<T, K, C, const VT: usize>(
-    keys: K,
-    a_begin: u32,
-    a_end: u32,
-    b_begin: u32,
-    b_end: u32,
-    _comp: C,
-    emit: impl FnMut(usize, T, u32),
-) where
-    T: Copy,
-    K: Keys<T>,
-    C: Comparator<T>,
-{
-    merge_steps::<T, K, C, VT, true>(keys, a_begin, a_end, b_begin, b_end, emit)
-}
-
-/// The serial merge of one thread of a tile: [`serial_merge_full_with`] when the tile is
-/// `full` (its threads never find both lists ended; the same for every thread of the
-/// tile, so a warp does not diverge on it), else [`serial_merge_padded_with`].
-///
-/// # Safety
-/// As [`serial_merge_padded_with`], and as [`serial_merge_full_with`] when `full`.
+/// As [`serial_merge_padded_with`] (`keys` readable at `a_begin..=a_end` and
+/// `b_begin..=b_end`), and when `full`, `(a_end - a_begin) + (b_end - b_begin) >= VT`.
 ///
 /// # Examples
 ///
 /// ```
 /// use mgpu_core::Less;
 /// use mgpu_ctasearch::serial_merge_tile_with;
-/// let keys = [3i32, 5, 1, 5, 7, 0]; // keys[5]: the slot past B
+/// // A = keys[0..2], B = keys[2..5], and one readable slot past B: 5 outputs of 5 keys.
+/// let keys = [3i32, 5, 1, 5, 7, 0];
 /// for full in [true, false] {
 ///     let mut out = Vec::new();
-///     unsafe { serial_merge_tile_with::<_, _, _, 5>(full, &keys[..], 0, 2, 2, 5, Less, |_, k, _| out.push(k)) };
-///     assert_eq!(out, [1, 3, 5, 5, 7]);
+///     unsafe { serial_merge_tile_with::<_, _, _, 5>(full, &keys[..], 0, 2, 2, 5, Less, |_, k, i| out.push((k, i))) };
+///     assert_eq!(out, [(1, 2), (3, 0), (5, 1), (5, 3), (7, 4)]);
 /// }
 /// ```
 #[allow(clippy::too_many_arguments)]
@@ -277,14 +244,14 @@ pub unsafe fn serial_merge_tile_with<T, K, C, const VT: usize>(
     C: Comparator<T>,
 {
     if full {
-        serial_merge_full_with::<T, K, C, VT>(keys, a_begin, a_end, b_begin, b_end, comp, emit)
+        merge_steps::<T, K, C, VT, true>(keys, a_begin, a_end, b_begin, b_end, emit)
     } else {
         serial_merge_padded_with::<T, K, C, VT>(keys, a_begin, a_end, b_begin, b_end, comp, emit)
     }
 }
 
-/// The steps of [`serial_merge_padded_with`] (`FULL` false) and
-/// [`serial_merge_full_with`] (`FULL` true): the same selects, and the next key read one
+/// The steps of [`serial_merge_padded_with`] (`FULL` false) and of
+/// [`serial_merge_tile_with`]'s full form (`FULL` true): the same selects, and the next key read one
 /// past the position taken, which the padded form keeps at `a_end` once both lists have
 /// ended.
 #[inline(always)]

@@ -154,7 +154,7 @@ proptest! {
         if n == VT {
             let mut got = Vec::new();
             unsafe {
-                serial_merge_full_with::<u32, _, _, VT>(&padded[..], mp, na, na + diag - mp, na + nb, Less, |_, k, i| got.push((k, i)))
+                serial_merge_tile_with::<u32, _, _, VT>(true, &padded[..], mp, na, na + diag - mp, na + nb, Less, |_, k, i| got.push((k, i)))
             };
             prop_assert_eq!(&got[..], &want[diag as usize..diag as usize + VT]);
         }
