@@ -256,19 +256,16 @@ pub unsafe fn blocksort<
         K::default(),
         keys_sh,
     );
+    // (With `FLAG_INDICES` the values are made from the positions at the end.)
     let mut vals = [V::default(); VT];
-    if V::HAS {
-        if args.flags & FLAG_INDICES != 0 {
-            vals = core::array::from_fn(|i| V::from_index(gid + (first as usize + i) as u64));
-        } else {
-            vals = global_to_thread_order_guarded::<C, V, NT, VT>(
-                cta,
-                args.a_vals.wrapping_add(gid as usize),
-                count as usize,
-                V::default(),
-                vals_sh,
-            );
-        }
+    if V::HAS && args.flags & FLAG_INDICES == 0 {
+        vals = global_to_thread_order_guarded::<C, V, NT, VT>(
+            cta,
+            args.a_vals.wrapping_add(gid as usize),
+            count as usize,
+            V::default(),
+            vals_sh,
+        );
     }
     // A tile already in order (and after the key before it) is stored as it is: the
     // stable sort of it is itself. Any other marks the input unsorted for the passes.

@@ -48,7 +48,7 @@ pub mod tuning {
             vt4: 17,
             vt8: 9,
         },
-        threads_per_sm4: 1024,
+        threads_per_sm4: 1536,
         threads_per_sm8: 1024,
     };
 
