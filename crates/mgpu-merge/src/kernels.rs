@@ -27,8 +27,11 @@ pub mod tuning {
     /// the thread-order shared-memory accesses free of bank conflicts): two of [`MERGE`]'s
     /// tiles, so that 2^24 4-byte keys take 11 merge passes and 2^27 keys 14 (with
     /// 256-thread tiles: 12 and 15; on an H100 the larger tile measured 2 % faster at
-    /// both sizes). 128 of 7 on sm_70. Built to fit 1024 threads per SM at every width
-    /// (55 registers for 4-byte keys, 48 for 8-byte keys, 55 to 64 for pairs). Wider keys
+    /// both sizes). 128 of 7 on sm_70. Built to fit 1536 threads per SM for 4-byte keys
+    /// alone (40 registers, with one 8-byte spill around the padding of a partial tile:
+    /// three CTAs an SM, where 1024 threads at 55 registers fit two; on an H100 the sort
+    /// measured 1.7 % / 1.4 % faster at 2^24 / 2^27) and 1024 for the others (48 for
+    /// 8-byte keys, 55 to 64 for pairs). Wider keys
     /// and pairs used to take 17 a thread too, at 512 threads per SM (100 to 128
     /// registers): one CTA an SM, whose every barrier idled the SM; by ncu on an H100
     /// their blocksort took 547 us at 2^24 against 195 to 317 us for CUB's
