@@ -177,12 +177,81 @@ pub const fn blocksort_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_byte
 /// keys, then (with values) one source index per output.
 ///
 /// ```
-/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 0), 34832 + 4352 * 8);
-/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 4), 34832 + 4352 * 12);
+/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 0), 34880 + 4352 * 8);
+/// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 4), 34880 + 4352 * 12);
 /// ```
 pub const fn merge_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: usize) -> usize {
     let idx = if v_bytes > 0 { 4 } else { 0 };
-    keys_region_bytes(nt * vt, k_bytes) + nt * vt * (k_bytes + idx)
+    keys_region_bytes(nt * vt + MERGE_ALIGN_SLOTS, k_bytes) + nt * vt * (k_bytes + idx)
+}
+
+/// Slots of a merge tile's keys region beyond its `NV` keys, besides the spare one: the
+/// ranges of A and B each sit at their source address modulo 16 bytes, so that they load
+/// as 16-byte vectors ([`copy_range_async`]), which leaves up to 3 unused slots before
+/// each (4-byte keys).
+const MERGE_ALIGN_SLOTS: usize = 6;
+
+/// A 16-byte vector: the unit of [`copy_range_async`].
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct Vec16([u32; 4]);
+
+/// The shared-memory slot, from `at`, at which a range of keys from `src` sits at the same
+/// address modulo 16 bytes (keys of 4 or 8 bytes; others take `at`).
+#[inline(always)]
+fn aligned_slot<K>(src: *const K, at: u32) -> u32 {
+    let k = size_of::<K>();
+    if k != 4 && k != 8 {
+        return at;
+    }
+    let w = (16 / k) as u32;
+    let want = ((src as usize % 16) / k) as u32;
+    at + (want + w - at % w) % w
+}
+
+/// Copies `len` keys from `src` (global) to `dst` (shared memory at the same address
+/// modulo 16 bytes: [`aligned_slot`]) with asynchronous copies: the keys before `src`'s
+/// first 16-byte boundary and after its last one singly, the rest as 16-byte vectors,
+/// each thread taking every `NT`-th (at most `VT` keys a thread for a tile's range).
+#[inline(always)]
+unsafe fn copy_range_async<C: Cta, K: Copy, const NT: usize, const VT: usize>(
+    cta: &C,
+    dst: *mut K,
+    src: *const K,
+    len: u32,
+) {
+    let k = size_of::<K>();
+    let tid = cta.tid();
+    if k != 4 && k != 8 {
+        for i in 0..VT {
+            let p = tid + (i * NT) as u32;
+            if p < len {
+                cta.async_copy(dst.add(p as usize), src.add(p as usize));
+            }
+        }
+        return;
+    }
+    let w = (16 / k) as u32;
+    let head = (((16 - src as usize % 16) % 16 / k) as u32).min(len);
+    let vecs = (len - head) / w;
+    let tail = head + vecs * w;
+    if tid < head {
+        cta.async_copy(dst.add(tid as usize), src.add(tid as usize));
+    }
+    if tail + tid < len {
+        let t = (tail + tid) as usize;
+        cta.async_copy(dst.add(t), src.add(t));
+    }
+    let (vd, vs) = (
+        dst.add(head as usize) as *mut Vec16,
+        src.add(head as usize) as *const Vec16,
+    );
+    for i in 0..VT.div_ceil(w as usize) {
+        let v = tid + (i * NT) as u32;
+        if v < vecs {
+            cta.async_copy(vd.add(v as usize), vs.add(v as usize));
+        }
+    }
 }
 
 #[inline(always)]
@@ -519,7 +588,7 @@ pub unsafe fn merge<
     }
     let (a_len, count) = ((r.a1 - r.a0) as u32, count as u32);
     let keys_sh = cta.shared::<K>(0);
-    let keys_bytes = keys_region_bytes(NT * VT, size_of::<K>());
+    let keys_bytes = keys_region_bytes(NT * VT + MERGE_ALIGN_SLOTS, size_of::<K>());
     let out_sh = cta.shared::<K>(keys_bytes);
     let idx_sh = cta.shared::<u32>(keys_bytes + NT * VT * size_of::<K>());
     let (a_src, b_src) = (
@@ -527,18 +596,15 @@ pub unsafe fn merge<
         args.b_keys.add(r.b0 as usize),
     );
 
-    // A then B into shared memory, all loads in flight together (coalesced, strided),
-    // copied asynchronously: no register holds them (positions past `count` are never
-    // read). Tile position `p` comes from `a_src + p` or `b_src - a_len + p`: one select
-    // of the base, no branch.
-    let b_shifted = b_src.wrapping_sub(a_len as usize);
-    for k in 0..VT {
-        let p = tid + (k * NT) as u32;
-        let base = if p < a_len { a_src } else { b_shifted };
-        if p < count {
-            cta.async_copy(keys_sh.add(p as usize), base.wrapping_add(p as usize));
-        }
-    }
+    // A at slot `sa`, then B at slot `sb`, each at its source address modulo 16 bytes,
+    // all loads in flight together, copied asynchronously as 16-byte vectors where they
+    // can be: no register holds them. A tile position `p` is slot `sa + p` (A) or
+    // `sb + p - a_len` (B).
+    let b_len = count - a_len;
+    let sa = aligned_slot(a_src, 0);
+    let sb = aligned_slot(b_src, sa + a_len);
+    copy_range_async::<C, K, NT, VT>(cta, keys_sh.add(sa as usize), a_src, a_len);
+    copy_range_async::<C, K, NT, VT>(cta, keys_sh.add(sb as usize), b_src, b_len);
     let check = args.flags & FLAG_CHECK != 0;
     // Thread 0: the keys before the ranges, for the checks.
     let (mut before_a, mut before_b) = (None, None);
@@ -558,14 +624,15 @@ pub unsafe fn merge<
         for k in 0..VT {
             let p = tid + (k * NT) as u32;
             if p < count && p != 0 && p != a_len {
-                bad |= Cmp::compare(&*keys_sh.add(p as usize), &*keys_sh.add(p as usize - 1));
+                let s = if p < a_len { sa + p } else { sb + p - a_len } as usize;
+                bad |= Cmp::compare(&*keys_sh.add(s), &*keys_sh.add(s - 1));
             }
         }
         if let Some(prev) = before_a {
-            bad |= Cmp::compare(&*keys_sh, &prev);
+            bad |= Cmp::compare(&*keys_sh.add(sa as usize), &prev);
         }
         if let Some(prev) = before_b {
-            bad |= Cmp::compare(&*keys_sh.add(a_len as usize), &prev);
+            bad |= Cmp::compare(&*keys_sh.add(sb as usize), &prev);
         }
         if bad {
             cta.raise_error(args.error, ERROR_ORDER);
@@ -577,36 +644,36 @@ pub unsafe fn merge<
     } else {
         count
     };
-    let b_len = count - a_len;
     let mp = merge_path(
-        keys_sh,
+        keys_sh.add(sa as usize),
         a_len,
-        keys_sh.add(a_len as usize),
+        keys_sh.add(sb as usize),
         b_len,
         diag,
         Lower,
         Cmp::default(),
     );
     // The outputs go straight to their own region of shared memory (no register array of
-    // them: more tiles fit on an SM), in thread order, with their source indices. The
-    // merge reads one past each range: A's is B's first key, B's at `count <= NV` is the
-    // keys region's spare slot (never written: its value is never used).
+    // them: more tiles fit on an SM), in thread order, with their tile positions. The
+    // merge reads one past each range: A's is B's first key or a slot between them, B's
+    // at `sb + b_len <= NV + 6` one of the keys region's spare slots (their values are
+    // never used).
     // A full tile's threads never find both ranges ended, so they take the form without
     // clamps.
     let first = (VT as u32 * tid) as usize;
     let emit = |i: usize, k: K, g: u32| {
         *out_sh.add(first + i) = k;
         if V::HAS {
-            *idx_sh.add(first + i) = g;
+            *idx_sh.add(first + i) = if g < sb { g - sa } else { g - sb + a_len };
         }
     };
     serial_merge_tile_with::<K, _, Cmp, VT>(
         count as usize == NT * VT,
         keys_sh,
-        mp,
-        a_len,
-        a_len + diag - mp,
-        count,
+        sa + mp,
+        sa + a_len,
+        sb + diag - mp,
+        sb + b_len,
         Cmp::default(),
         emit,
     );
