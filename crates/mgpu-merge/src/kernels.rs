@@ -58,7 +58,8 @@ pub mod tuning {
     /// The merge tiles: 256 threads of 17 keys on sm_90 for 4-byte keys alone, 9 for wider
     /// keys and for pairs ([`SORT`]'s shape on sm_70), built to fit 1536 threads per SM
     /// for 4-byte keys alone (40 registers) and 1280 for the others (40 to 48). The tiles
-    /// are bound by their loads in flight: they load with `cp.async` (no register holds a
+    /// are bound by their loads in flight: they load with `cp.async`, as 16-byte vectors
+    /// where the range allows (`device::merge`; no register holds a
     /// load) and write their merged keys straight to shared memory (no register array of
     /// them), so that many fit. On an H100 at 2^24 a merge of i32 keys took 2.24 times a
     /// copy at 768 threads per SM with both in registers, 1.62 at 1024 with the outputs in
