@@ -697,3 +697,63 @@ pub unsafe fn merge<
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mgpu_core::sim;
+
+    /// `copy_range_async` into the slot `aligned_slot` picks, from every source alignment
+    /// and for lengths around the vector width: the range arrives whole, and nothing else
+    /// in shared memory is written.
+    fn check_copy<K: Copy + PartialEq + core::fmt::Debug + From<u16>>() {
+        const NT: usize = 4;
+        const VT: usize = 9;
+        let src: Vec<K> = (0..64u16).map(K::from).collect();
+        let slots = NT * VT + MERGE_ALIGN_SLOTS + 1;
+        for offset in 0..4usize {
+            for len in 0..=(NT * VT - offset).min(36) as u32 {
+                for at in [0u32, 1, 5] {
+                    let s = src.as_ptr() as usize;
+                    let bytes = slots * size_of::<K>() + 16;
+                    sim::launch(1, NT as u32, bytes, &|cta: &sim::SimCta| unsafe {
+                        let sh = cta.shared::<K>(0);
+                        let src = (s as *const K).add(offset);
+                        for i in cta.tid() as usize..slots {
+                            if i % NT == cta.tid() as usize {
+                                *sh.add(i) = K::from(999);
+                            }
+                        }
+                        cta.sync();
+                        let slot = aligned_slot(src, at);
+                        assert!(slot >= at && slot < at + 4);
+                        copy_range_async::<_, K, NT, VT>(cta, sh.add(slot as usize), src, len);
+                        cta.async_copy_wait();
+                        cta.sync();
+                        if cta.tid() == 0 {
+                            for i in 0..slots {
+                                let want = if i >= slot as usize && i < (slot + len) as usize {
+                                    *src.add(i - slot as usize)
+                                } else {
+                                    K::from(999)
+                                };
+                                assert_eq!(
+                                    *sh.add(i),
+                                    want,
+                                    "offset {offset}, len {len}, at {at}, slot {i}"
+                                );
+                            }
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ranges_copy_whole_from_every_alignment() {
+        check_copy::<u32>();
+        check_copy::<u64>();
+        check_copy::<u16>();
+    }
+}
