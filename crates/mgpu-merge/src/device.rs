@@ -173,8 +173,9 @@ pub const fn blocksort_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_byte
     2 * keys_region_bytes(nt * vt, k_bytes) + positions
 }
 
-/// Shared bytes of [`merge`]: the tile's input keys ([`keys_region_bytes`]), its merged
-/// keys, then (with values) one source index per output.
+/// Shared bytes of [`merge`]: the tile's input keys ([`keys_region_bytes`] of `NV` and
+/// 6 more slots, so that each of its two ranges can sit at its source address modulo 16
+/// bytes), its merged keys, then (with values) one tile position per output.
 ///
 /// ```
 /// assert_eq!(mgpu_merge::device::merge_shared_bytes(256, 17, 8, 0), 34880 + 4352 * 8);
