@@ -124,9 +124,27 @@ where
     Less: Cmp<K>,
     Greater: Cmp<K>,
 {
-    // Under racecheck, random input by `Less` alone at every size (kit::racecheck).
+    // Under racecheck, random input by `Less` alone (kit::racecheck), at the sizes that
+    // still reach every kernel shape: the small ones, one off a tile of each tuning, and
+    // sorts of two and three blocksort tiles (one and two passes).
     let few = kit::racecheck();
+    let racecheck_sizes = [
+        0,
+        1,
+        5,
+        100,
+        NV70 + 1,
+        NV8 - 1,
+        NV8 + 1,
+        NV - 1,
+        NV + 1,
+        2 * NV + 1,
+        3 * NV8 + 1,
+    ];
     for n in sizes(t) {
+        if few && !racecheck_sizes.contains(&n) {
+            continue;
+        }
         // The largest sizes for one key type each, and random input only.
         let all = n <= 1 << 20 && !few;
         for (what, keys) in inputs::<K>(n, 0x5027) {
