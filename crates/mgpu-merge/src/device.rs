@@ -192,11 +192,6 @@ pub const fn merge_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: u
 /// each (4-byte keys).
 const MERGE_ALIGN_SLOTS: usize = 6;
 
-/// A 16-byte vector: the unit of [`copy_range_async`].
-#[derive(Clone, Copy)]
-#[repr(C, align(16))]
-struct Vec16([u32; 4]);
-
 /// The shared-memory slot, from `at`, at which a range of keys from `src` sits at the same
 /// address modulo 16 bytes (keys of 4 or 8 bytes; others take `at`).
 #[inline(always)]
@@ -243,9 +238,10 @@ unsafe fn copy_range_async<C: Cta, K: Copy, const NT: usize, const VT: usize>(
         let t = (tail + tid) as usize;
         cta.async_copy(dst.add(t), src.add(t));
     }
+    // (16-byte copies as `u128`.)
     let (vd, vs) = (
-        dst.add(head as usize) as *mut Vec16,
-        src.add(head as usize) as *const Vec16,
+        dst.add(head as usize) as *mut u128,
+        src.add(head as usize) as *const u128,
     );
     for i in 0..VT.div_ceil(w as usize) {
         let v = tid + (i * NT) as u32;
