@@ -23,7 +23,8 @@ pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
     /// The blocksort: 512 threads of 17 keys on sm_90 when a key and its value take 4
-    /// bytes together (keys alone of 4 bytes), 9 when they take more (an odd `VT` keeps
+    /// bytes together (keys alone of 4 bytes), 9 when they take more (4-byte keys with
+    /// 4-byte values take [`SORT_PAIRS4`]'s 256 x 18, the same tile; an odd `VT` keeps
     /// the thread-order shared-memory accesses free of bank conflicts): two of [`MERGE`]'s
     /// tiles, so that 2^24 4-byte keys take 11 merge passes and 2^27 keys 14 (with
     /// 256-thread tiles: 12 and 15; on an H100 the larger tile measured 2 % faster at
@@ -85,6 +86,39 @@ pub mod tuning {
         },
         threads_per_sm4: 1536,
         threads_per_sm8: 1280,
+    };
+
+    /// The blocksort of 4-byte keys with 4-byte values (`i32`, `u32`, `f32` keys; pairs and
+    /// indices): 256 threads of 18 on sm_90, the tile of [`SORT`]'s 512 x 9 (two of
+    /// [`MERGE`]'s 256 x 9 tiles), built for 1024 threads an SM (64 registers, with a
+    /// 16-byte spill that holds four values from their load to their final gather; three
+    /// CTAs fit in shared memory). Each thread's network and merges take 18 keys instead of
+    /// 9, and its Merge Path searches are half as many a key: on an H100 at 2^24 the i32
+    /// pairs blocksort took 353 us (165 M warp instructions) against 386 us (204 M) at 512 x
+    /// 9, and the sort 1.5 to 2 % less time at 2^24 and 2^27. (256 x 17, CUB's shape, took
+    /// 317 us, but its tile is no power-of-two number of 256 x 9 merge tiles, and merge
+    /// tiles of 17 made each pass 15 % slower; docs/merge.md.) An even `VT` makes the
+    /// thread-order shared-memory accesses 2-way bank conflicts, which cost less than the
+    /// searches they save. Other pairs keep [`SORT`].
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// use mgpu_merge::kernels::tuning::{MERGE, SORT, SORT_PAIRS4};
+    /// let (p, s, m) = (SORT_PAIRS4.shape(Arch::Sm90), SORT.shape(Arch::Sm90), MERGE.shape(Arch::Sm90));
+    /// assert_eq!((p.nt, p.vt(8)), (256, 18));
+    /// assert_eq!(p.nv(8), s.nv(8)); // the same tile: the suite's tile multiples hold
+    /// assert_eq!(p.nv(8), 2 * m.nv(8));
+    /// assert_eq!(SORT_PAIRS4.min_ctas_per_sm(8, 256), 4);
+    /// ```
+    pub const SORT_PAIRS4: Tuning = Tuning {
+        sm70: SORT.sm70,
+        sm90: Shape {
+            nt: 256,
+            vt4: 17,
+            vt8: 18,
+        },
+        threads_per_sm4: SORT.threads_per_sm4,
+        threads_per_sm8: SORT.threads_per_sm8,
     };
 }
 
@@ -173,15 +207,29 @@ macro_rules! for_each_merge_instance {
                 [Blocksort merge_blocksort SORT], [Merge merge_merge MERGE];
             }
         }
-        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u32);
-        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u64);
+        $crate::for_each_merge_instance!(@pairs4 $mode, $cmp, $name, $k);
+        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u64, SORT);
     };
-    (@pairs $mode:ident, $cmp:ident, $name:ident, $k:ident, $v:ident) => {
+    // 4-byte keys with 4-byte values take the blocksort shape of their own
+    // (`tuning::SORT_PAIRS4`).
+    (@pairs4 $mode:ident, $cmp:ident, $name:ident, i32) => {
+        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, i32, u32, SORT_PAIRS4);
+    };
+    (@pairs4 $mode:ident, $cmp:ident, $name:ident, u32) => {
+        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, u32, u32, SORT_PAIRS4);
+    };
+    (@pairs4 $mode:ident, $cmp:ident, $name:ident, f32) => {
+        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, f32, u32, SORT_PAIRS4);
+    };
+    (@pairs4 $mode:ident, $cmp:ident, $name:ident, $k:ident) => {
+        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u32, SORT);
+    };
+    (@pairs $mode:ident, $cmp:ident, $name:ident, $k:ident, $v:ident, $st:ident) => {
         $crate::__core::family_instance! {
             $mode $crate::kernels<$k, $v, $crate::__core::$cmp>, width: ($k, $v),
                 name: [$k _ $v _ $name];
             impl MergeKernels<$k, $v> for $crate::__core::$cmp {
-                [Blocksort merge_blocksort_pairs SORT], [Merge merge_merge_pairs MERGE];
+                [Blocksort merge_blocksort_pairs $st], [Merge merge_merge_pairs MERGE];
             }
         }
     };
