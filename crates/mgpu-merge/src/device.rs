@@ -1,8 +1,9 @@
 //! The kernel bodies of merge and mergesort (seed 004), generic over [`Cta`], the key
 //! type, the value type ([`MergeValue`]: none, or 4- or 8-byte bits) and the comparator.
 //!
-//! - [`blocksort`]: each CTA sorts a tile of `NT * VT` keys (and their values): an
-//!   odd-even transposition sort of each thread's `VT` keys in registers, then `log2(NT)`
+//! - [`blocksort`]: each CTA sorts a tile of `NT * VT` keys (and their values): a sorting
+//!   network on each thread's `VT` keys in registers (the stable odd-even transposition
+//!   sort when values follow, Batcher's network for keys alone), then `log2(NT)`
 //!   shared-memory merge passes in which `coop = 2, 4, ..., NT` threads merge two sorted
 //!   lists into one (seed 004's `CTABlocksortLoop`, [`blocksort_pass`]), ping-ponging
 //!   between two regions of shared memory.
@@ -25,7 +26,7 @@ use mgpu_loadstore::{
     global_to_thread_order_guarded, regs_to_global_strided_guarded, regs_to_shared_thread,
     shared_to_regs_strided, transfer_merge_values_shared,
 };
-use mgpu_sortnetwork::odd_even_transpose_sort_pairs;
+use mgpu_sortnetwork::{odd_even_merge_sort_keys, odd_even_transpose_sort_pairs};
 
 /// Error bit: a merge input is not sorted by the comparator (a pair of neighbours out of
 /// order in a tile's ranges, or partitions out of order, which only unsorted input makes).
@@ -402,10 +403,12 @@ pub unsafe fn blocksort<
     // position in the tile instead (a u32 through every pass), and the values, which stay
     // in registers in thread order, are gathered by those positions once at the end.
     let mut pos: [u32; VT] = core::array::from_fn(|i| first + i as u32);
+    // (Keys alone need no stable network: keys equal by the comparator are equal bits,
+    // so Batcher's network, with fewer comparators, gives the same tile.)
     if V::HAS {
         odd_even_transpose_sort_pairs::<K, u32, Cmp, VT>(&mut keys, &mut pos);
     } else {
-        odd_even_transpose_sort_pairs::<K, (), Cmp, VT>(&mut keys, &mut [(); VT]);
+        odd_even_merge_sort_keys::<K, Cmp, VT>(&mut keys);
     }
 
     // log2(NT) merge passes, `coop` threads per merged list. The keys (and positions)

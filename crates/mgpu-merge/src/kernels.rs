@@ -22,18 +22,15 @@ pub const MODULE: &str = "merge";
 pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
-    /// The blocksort: 512 threads of 17 keys on sm_90 when a key and its value take 4
-    /// bytes together (keys alone of 4 bytes), 9 when they take more (4-byte keys with
-    /// 4-byte values take [`SORT_PAIRS4`]'s 256 x 18, the same tile; an odd `VT` keeps
-    /// the thread-order shared-memory accesses free of bank conflicts): two of [`MERGE`]'s
-    /// tiles, so that 2^24 4-byte keys take 11 merge passes and 2^27 keys 14 (with
-    /// 256-thread tiles: 12 and 15; on an H100 the larger tile measured 2 % faster at
-    /// both sizes). 128 of 7 on sm_70. Built to fit 1536 threads per SM for 4-byte keys
-    /// alone (40 registers, with one 8-byte spill around the padding of a partial tile:
-    /// three CTAs an SM, where 1024 threads at 55 registers fit two; on an H100 the sort
-    /// measured 1.7 % / 1.4 % faster at 2^24 / 2^27) and 1024 for the others (48 for
-    /// 8-byte keys, 55 to 64 for pairs). Wider keys
-    /// and pairs used to take 17 a thread too, at 512 threads per SM (100 to 128
+    /// The blocksort: 512 threads of 9 keys on sm_90 when a key and its value take more
+    /// than 4 bytes together (an odd `VT` keeps the thread-order shared-memory accesses
+    /// free of bank conflicts), two of [`MERGE`]'s tiles, so that 2^24 such keys take 12
+    /// merge passes and 2^27 keys 15; 128 of 7 on sm_70. 4-byte keys alone sort their
+    /// blocks with [`SORT_KEYS4`] (this shape's 512 x 17, 8704, the tile both share) and
+    /// 4-byte keys with 4-byte values with [`SORT_PAIRS4`] (the same 4608 as 512 x 9).
+    /// Built for 1024 threads per SM (48 registers for 8-byte keys, 55 to 64 for pairs),
+    /// and 768 for 4-byte keys alone, the launch bound of [`SORT_KEYS4`]'s kernels. Wider
+    /// keys and pairs used to take 17 a thread too, at 512 threads per SM (100 to 128
     /// registers): one CTA an SM, whose every barrier idled the SM; by ncu on an H100
     /// their blocksort took 547 us at 2^24 against 195 to 317 us for CUB's
     /// (docs/merge.md). A blocksort tile is a power-of-two number of merge tiles (the
@@ -52,7 +49,39 @@ pub mod tuning {
             vt4: 17,
             vt8: 9,
         },
-        threads_per_sm4: 1536,
+        threads_per_sm4: 768,
+        threads_per_sm8: 1024,
+    };
+
+    /// The blocksort of 4-byte keys alone (`i32`, `u32`, `f32`): 256 threads of 34 on
+    /// sm_90, the 8704 keys of [`SORT`]'s 512 x 17 (two of [`MERGE`]'s 256 x 17 tiles, so
+    /// that 2^24 keys take 11 merge passes and 2^27 keys 14), built for 768 threads per SM
+    /// (80 registers; three CTAs fit in shared memory). Each thread sorts its 34 keys with
+    /// Batcher's network (252 comparators, where the odd-even transposition sort would take
+    /// 561; keys alone need no stable network, since keys equal by the comparator are
+    /// equal bits) and then takes part in 8 merge passes instead of 9, with half the Merge
+    /// Path searches a key. On an H100 at 2^24 the i32 blocksort took 194 us (102 M warp
+    /// instructions) against 212 us (136.5 M) at 512 x 17 with the transposition sort, and
+    /// the sort 1 % / 1.3 % less time at 2^24 / 2^27 (docs/merge.md). The even `VT` makes
+    /// the thread-order shared-memory accesses 2-way bank conflicts.
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// use mgpu_merge::kernels::tuning::{MERGE, SORT, SORT_KEYS4};
+    /// let (k, s, m) = (SORT_KEYS4.shape(Arch::Sm90), SORT.shape(Arch::Sm90), MERGE.shape(Arch::Sm90));
+    /// assert_eq!((k.nt, k.vt(4)), (256, 34));
+    /// assert_eq!(k.nv(4), s.nv(4)); // the same tile: the suite's tile multiples hold
+    /// assert_eq!(k.nv(4), 2 * m.nv(4));
+    /// assert_eq!(SORT.min_ctas_per_sm(4, 256), 3);
+    /// ```
+    pub const SORT_KEYS4: Tuning = Tuning {
+        sm70: SORT.sm70,
+        sm90: Shape {
+            nt: 256,
+            vt4: 34,
+            vt8: 9,
+        },
+        threads_per_sm4: 768,
         threads_per_sm8: 1024,
     };
 
@@ -201,17 +230,32 @@ macro_rules! for_each_merge_instance {
         );
     };
     (@cmp $mode:ident, $cmp:ident, $name:ident, $k:ident) => {
-        $crate::__core::family_instance! {
-            $mode $crate::kernels<$k, (), $crate::__core::$cmp>, width: $k, name: [$k _ $name];
-            impl MergeKernels<$k, ()> for $crate::__core::$cmp {
-                [Blocksort merge_blocksort SORT], [Merge merge_merge MERGE];
-            }
-        }
+        $crate::for_each_merge_instance!(@keys $mode, $cmp, $name, $k);
         $crate::for_each_merge_instance!(@pairs4 $mode, $cmp, $name, $k);
         $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u64, SORT);
     };
+    (@keys $mode:ident, $cmp:ident, $name:ident, i32) => {
+        $crate::for_each_merge_instance!(@keys_with $mode, $cmp, $name, i32, SORT_KEYS4);
+    };
+    (@keys $mode:ident, $cmp:ident, $name:ident, u32) => {
+        $crate::for_each_merge_instance!(@keys_with $mode, $cmp, $name, u32, SORT_KEYS4);
+    };
+    (@keys $mode:ident, $cmp:ident, $name:ident, f32) => {
+        $crate::for_each_merge_instance!(@keys_with $mode, $cmp, $name, f32, SORT_KEYS4);
+    };
+    (@keys $mode:ident, $cmp:ident, $name:ident, $k:ident) => {
+        $crate::for_each_merge_instance!(@keys_with $mode, $cmp, $name, $k, SORT);
+    };
+    (@keys_with $mode:ident, $cmp:ident, $name:ident, $k:ident, $st:ident) => {
+        $crate::__core::family_instance! {
+            $mode $crate::kernels<$k, (), $crate::__core::$cmp>, width: $k, name: [$k _ $name];
+            impl MergeKernels<$k, ()> for $crate::__core::$cmp {
+                [Blocksort merge_blocksort $st], [Merge merge_merge MERGE];
+            }
+        }
+    };
     // 4-byte keys with 4-byte values take the blocksort shape of their own
-    // (`tuning::SORT_PAIRS4`).
+    // (`tuning::SORT_PAIRS4`), as 4-byte keys alone do (`tuning::SORT_KEYS4`, above).
     (@pairs4 $mode:ident, $cmp:ident, $name:ident, i32) => {
         $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, i32, u32, SORT_PAIRS4);
     };

@@ -2,8 +2,8 @@
 //!
 //! `VT` rounds; round `r` compares the pairs `(i, i + 1)` with `i ≡ r (mod 2)` and swaps
 //! a pair when `comp(keys[i + 1], keys[i])`. With a strict comparator (`Less`, `Greater`)
-//! equal keys never swap, so the sort is **stable**: this is why blocksort prefers it to
-//! Batcher's network despite its `VT²/2` comparisons. Every index is a constant after
+//! equal keys never swap, so the sort is **stable**: this is why blocksort uses it, despite
+//! its `VT²/2` comparisons, whenever keys carry values (keys alone take Batcher's network). Every index is a constant after
 //! unrolling, so the arrays stay in registers.
 
 use mgpu_core::Comparator;
@@ -16,12 +16,14 @@ fn transpose_sort<K: Copy, V: Copy, Comp: Comparator<K>, const VT: usize>(
     values: &mut [V; VT],
     flags: u32,
 ) {
-    const { assert!(VT <= 32, "segment head flags are one u32: VT <= 32") };
+    // (Heads are bits of one u32: the segmented form takes `VT <= 32`; past bit 31 there
+    // are none, so that unsegmented sorts of more keys compile too.)
     let mut level = 0;
     while level < VT {
         let mut i = level & 1;
         while i + 1 < VT {
-            if (flags >> (i + 1)) & 1 == 0 && Comp::compare(&keys[i + 1], &keys[i]) {
+            let head = i + 1 < 32 && (flags >> (i + 1)) & 1 != 0;
+            if !head && Comp::compare(&keys[i + 1], &keys[i]) {
                 keys.swap(i, i + 1);
                 values.swap(i, i + 1);
             }
@@ -93,5 +95,6 @@ pub fn odd_even_transpose_sort_flags<K: Copy, V: Copy, Comp: Comparator<K>, cons
     values: &mut [V; VT],
     head_flags: u32,
 ) {
+    const { assert!(VT <= 32, "segment head flags are one u32: VT <= 32") };
     transpose_sort::<K, V, Comp, VT>(keys, values, head_flags);
 }
