@@ -2,7 +2,8 @@
 //!
 //! Layer: **algorithms**. Device code depends on `mgpu-core`, `mgpu-ctasearch` (Merge
 //! Path, the serial merges, the mergesort frames), `mgpu-loadstore` (tile transposes, the
-//! merge-value transfer) and `mgpu-sortnetwork` (the odd-even transposition sort); the
+//! merge-value transfer) and `mgpu-sortnetwork` (the odd-even transposition sort, and
+//! Batcher's network for keys alone); the
 //! host launchers on `mgpu-runtime` and `mgpu-partition` (the Merge Path partitions).
 //!
 //! | function | what it computes |
@@ -21,8 +22,9 @@
 //!
 //! # How it sorts
 //!
-//! As the seed: a blocksort kernel sorts tiles of `NT * VT` keys (an odd-even
-//! transposition sort in each thread's registers, then `log2(NT)` merge passes in shared
+//! As the seed: a blocksort kernel sorts tiles of `NT * VT` keys (a sorting network in
+//! each thread's registers, the odd-even transposition sort when values follow and
+//! Batcher's for keys alone, then `log2(NT)` merge passes in shared
 //! memory), then `ceil(log2(tiles))` global merge passes, each a Merge Path partition
 //! kernel (`mgpu_partition::mergesort_partitions`) and a merge kernel in which `coop`
 //! CTAs merge two sorted lists into one. The passes ping-pong between the caller's

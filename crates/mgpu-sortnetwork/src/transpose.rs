@@ -3,8 +3,8 @@
 //! `VT` rounds; round `r` compares the pairs `(i, i + 1)` with `i ≡ r (mod 2)` and swaps
 //! a pair when `comp(keys[i + 1], keys[i])`. With a strict comparator (`Less`, `Greater`)
 //! equal keys never swap, so the sort is **stable**: this is why blocksort uses it, despite
-//! its `VT²/2` comparisons, whenever keys carry values (keys alone take Batcher's network). Every index is a constant after
-//! unrolling, so the arrays stay in registers.
+//! its `VT²/2` comparisons, whenever keys carry values (keys alone take Batcher's
+//! network). Every index is a constant after unrolling, so the arrays stay in registers.
 
 use mgpu_core::Comparator;
 
