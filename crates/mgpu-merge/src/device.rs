@@ -383,9 +383,10 @@ pub unsafe fn blocksort<
     if tid == 0 && !args.unsorted.is_null() {
         cta.raise_error(args.unsorted, 1);
     }
-    // A partial thread fills its empty slots with its largest key, which the stable
-    // network leaves after the real ones (the seed's padding); the merges below read only
-    // the first `count` positions.
+    // A partial thread fills its empty slots with its largest key, which the network
+    // leaves after the real ones (the seed's padding: the stable network keeps the real
+    // ones first; for keys alone the copies are the same bits); the merges below read
+    // only the first `count` positions.
     if first + (VT as u32) > count {
         let mut largest = keys[0];
         for (i, k) in keys.iter().enumerate().skip(1) {

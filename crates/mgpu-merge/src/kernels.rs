@@ -229,44 +229,29 @@ macro_rules! for_each_merge_instance {
             $crate::for_each_merge_instance!(@cmp $mode, Greater, greater)
         );
     };
+    // Each key type's blocksort shapes, keys alone and with 4-byte values: 4-byte keys
+    // take their own (`tuning::SORT_KEYS4`, `tuning::SORT_PAIRS4`), the others `SORT`.
+    (@cmp $mode:ident, $cmp:ident, $name:ident, i32) => {
+        $crate::for_each_merge_instance!(@sorts $mode, $cmp, $name, i32, SORT_KEYS4, SORT_PAIRS4);
+    };
+    (@cmp $mode:ident, $cmp:ident, $name:ident, u32) => {
+        $crate::for_each_merge_instance!(@sorts $mode, $cmp, $name, u32, SORT_KEYS4, SORT_PAIRS4);
+    };
+    (@cmp $mode:ident, $cmp:ident, $name:ident, f32) => {
+        $crate::for_each_merge_instance!(@sorts $mode, $cmp, $name, f32, SORT_KEYS4, SORT_PAIRS4);
+    };
     (@cmp $mode:ident, $cmp:ident, $name:ident, $k:ident) => {
-        $crate::for_each_merge_instance!(@keys $mode, $cmp, $name, $k);
-        $crate::for_each_merge_instance!(@pairs4 $mode, $cmp, $name, $k);
-        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u64, SORT);
+        $crate::for_each_merge_instance!(@sorts $mode, $cmp, $name, $k, SORT, SORT);
     };
-    (@keys $mode:ident, $cmp:ident, $name:ident, i32) => {
-        $crate::for_each_merge_instance!(@keys_with $mode, $cmp, $name, i32, SORT_KEYS4);
-    };
-    (@keys $mode:ident, $cmp:ident, $name:ident, u32) => {
-        $crate::for_each_merge_instance!(@keys_with $mode, $cmp, $name, u32, SORT_KEYS4);
-    };
-    (@keys $mode:ident, $cmp:ident, $name:ident, f32) => {
-        $crate::for_each_merge_instance!(@keys_with $mode, $cmp, $name, f32, SORT_KEYS4);
-    };
-    (@keys $mode:ident, $cmp:ident, $name:ident, $k:ident) => {
-        $crate::for_each_merge_instance!(@keys_with $mode, $cmp, $name, $k, SORT);
-    };
-    (@keys_with $mode:ident, $cmp:ident, $name:ident, $k:ident, $st:ident) => {
+    (@sorts $mode:ident, $cmp:ident, $name:ident, $k:ident, $keys:ident, $pairs4:ident) => {
         $crate::__core::family_instance! {
             $mode $crate::kernels<$k, (), $crate::__core::$cmp>, width: $k, name: [$k _ $name];
             impl MergeKernels<$k, ()> for $crate::__core::$cmp {
-                [Blocksort merge_blocksort $st], [Merge merge_merge MERGE];
+                [Blocksort merge_blocksort $keys], [Merge merge_merge MERGE];
             }
         }
-    };
-    // 4-byte keys with 4-byte values take the blocksort shape of their own
-    // (`tuning::SORT_PAIRS4`), as 4-byte keys alone do (`tuning::SORT_KEYS4`, above).
-    (@pairs4 $mode:ident, $cmp:ident, $name:ident, i32) => {
-        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, i32, u32, SORT_PAIRS4);
-    };
-    (@pairs4 $mode:ident, $cmp:ident, $name:ident, u32) => {
-        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, u32, u32, SORT_PAIRS4);
-    };
-    (@pairs4 $mode:ident, $cmp:ident, $name:ident, f32) => {
-        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, f32, u32, SORT_PAIRS4);
-    };
-    (@pairs4 $mode:ident, $cmp:ident, $name:ident, $k:ident) => {
-        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u32, SORT);
+        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u32, $pairs4);
+        $crate::for_each_merge_instance!(@pairs $mode, $cmp, $name, $k, u64, SORT);
     };
     (@pairs $mode:ident, $cmp:ident, $name:ident, $k:ident, $v:ident, $st:ident) => {
         $crate::__core::family_instance! {
