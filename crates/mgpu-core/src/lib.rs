@@ -78,7 +78,7 @@ pub use family::{EntryName, Shape, Tuning};
 pub use kernel::{Arch, Kernel};
 pub use ops::{
     AssociativeOp, BinaryOp, BitAnd, BitOr, BitXor, Comparator, EqualTo, Greater, Less, Mat2Mul,
-    Maximum, Minimum, Minus, Modulus, Multiplies, Plus,
+    Maximum, Minimum, Minus, Modulus, Multiplies, OrderEstimate, Plus,
 };
 pub use sequence::{Sequence, Source};
 pub use types::{Element, Index, Integer};

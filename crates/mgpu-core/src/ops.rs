@@ -347,6 +347,36 @@ impl<T: Element> Comparator<T> for Greater {
     }
 }
 
+/// A comparator whose order a real number follows: `estimate(a) <= estimate(b)` whenever
+/// `compare(a, b)`, NaNs aside. An interpolation search places its probes by it
+/// (`mgpu_ctasearch::merge_path_interpolation_by`, the merge partitions); the decisions
+/// stay the comparator's, so a poor estimate (NaNs, skewed keys) costs probes, never a
+/// wrong split. [`Less`] estimates by the value, [`Greater`] by its negation.
+///
+/// ```
+/// use mgpu_core::{Greater, Less, OrderEstimate};
+/// assert_eq!(<Less as OrderEstimate<i32>>::estimate(&-7), -7.0);
+/// assert_eq!(<Greater as OrderEstimate<u32>>::estimate(&7), -7.0);
+/// ```
+pub trait OrderEstimate<T>: Comparator<T> {
+    /// A real number non-decreasing in the comparator's order.
+    fn estimate(a: &T) -> f64;
+}
+
+impl<T: Element> OrderEstimate<T> for Less {
+    #[inline(always)]
+    fn estimate(a: &T) -> f64 {
+        a.approx_f64()
+    }
+}
+
+impl<T: Element> OrderEstimate<T> for Greater {
+    #[inline(always)]
+    fn estimate(a: &T) -> f64 {
+        -a.approx_f64()
+    }
+}
+
 impl<T: Element> Comparator<T> for EqualTo {
     const NAME: &'static str = "equal";
     #[inline(always)]

@@ -44,6 +44,18 @@ pub trait Element:
     /// assert!(i32::total_lt(&-1, &0));
     /// ```
     fn total_lt(a: &Self, b: &Self) -> bool;
+    /// The value as an `f64` (rounded to 53 bits; NaNs stay NaN): non-decreasing in the
+    /// type's order everywhere but at NaNs. It only places the probes of the merge
+    /// partitions' interpolation search ([`OrderEstimate`](crate::OrderEstimate)), never
+    /// decides anything.
+    ///
+    /// ```
+    /// use mgpu_core::Element;
+    /// assert_eq!(u64::MAX.approx_f64(), 18446744073709551616.0);
+    /// assert_eq!((-3i32).approx_f64(), -3.0);
+    /// assert!(f32::NAN.approx_f64().is_nan());
+    /// ```
+    fn approx_f64(self) -> f64;
 }
 
 macro_rules! element32 {
@@ -64,6 +76,10 @@ macro_rules! element32 {
             #[inline(always)]
             fn total_lt(a: &Self, b: &Self) -> bool {
                 <$t as TotalOrder>::total_lt(a, b)
+            }
+            #[inline(always)]
+            fn approx_f64(self) -> f64 {
+                self as f64
             }
         }
     )*};
@@ -88,6 +104,10 @@ macro_rules! element64 {
             #[inline(always)]
             fn total_lt(a: &Self, b: &Self) -> bool {
                 <$t as TotalOrder>::total_lt(a, b)
+            }
+            #[inline(always)]
+            fn approx_f64(self) -> f64 {
+                self as f64
             }
         }
     )*};

@@ -2,10 +2,10 @@
 //! many shapes (u32 and u64, both bounds, every diagonal), inside the bisection's range on
 //! garbage, and few probes on a long near-linear scan.
 
-use mgpu_core::Less;
+use mgpu_core::{Element, Greater, Less, OrderEstimate};
 use mgpu_ctasearch::{
     binary_search, interpolation_search, interpolation_search_left, merge_path,
-    merge_path_interpolation, Bounds, Counting, Idx, Keys,
+    merge_path_interpolation, merge_path_interpolation_by, Bounds, Counting, Idx, Keys,
 };
 use mgpu_testkit::Rng;
 use proptest::prelude::*;
@@ -174,6 +174,23 @@ proptest! {
         }
     }
 
+    /// Any keys, by `Less` and `Greater`: the bisection's split at every diagonal
+    /// (duplicates, integer extremes, floats with NaNs, -0.0 and infinities).
+    #[test]
+    fn by_comparator_equals_bisection(
+        a in proptest::collection::vec(prop_oneof![-3i32..3, any::<i32>()], 0..40),
+        b in proptest::collection::vec(prop_oneof![-3i32..3, any::<i32>()], 0..40),
+        fa in proptest::collection::vec(prop_oneof![Just(f32::NAN), Just(-f32::NAN), Just(-0.0f32), Just(f32::INFINITY), -2.0f32..2.0, any::<f32>()], 0..40),
+        fb in proptest::collection::vec(prop_oneof![Just(f32::NAN), Just(0.0f32), Just(f32::NEG_INFINITY), -2.0f32..2.0, any::<f32>()], 0..40),
+    ) {
+        check_by::<i32, Less>(a.clone(), b.clone());
+        check_by::<i32, Greater>(a.clone(), b.clone());
+        let (ua, ub): (Vec<u64>, Vec<u64>) = (a.iter().map(|&x| x as u64).collect(), b.iter().map(|&x| x as u64).collect());
+        check_by::<u64, Less>(ua, ub);
+        check_by::<f32, Less>(fa.clone(), fb.clone());
+        check_by::<f32, Greater>(fa, fb);
+    }
+
     /// Generated sequences (first + step k): found in a few rounds (two loads each).
     #[test]
     fn sequences(first in 0u64..1000, step in 0u64..50, m in 1u64..100_000, count in 0u64..1_000_000, diag_frac in 0.0f64..=1.0) {
@@ -250,6 +267,75 @@ fn lbs_loads(n: usize, mut count: impl FnMut(u64) -> u64) -> (f64, u64) {
 
 /// Pins the improvement: on a 2^24-long scan of uniform [0, 20] counts the bisection takes
 /// 24 dependent loads; the interpolation search about 7 rounds (two loads each), 8 at most.
+/// [`merge_path_interpolation_by`] against the bisecting [`merge_path`] at every diagonal
+/// of two lists sorted by `C`, both bounds.
+fn check_by<T: Element, C: OrderEstimate<T>>(mut a: Vec<T>, mut b: Vec<T>) {
+    let order = |x: &T, y: &T| {
+        if C::compare(x, y) {
+            std::cmp::Ordering::Less
+        } else if C::compare(y, x) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    };
+    a.sort_by(order);
+    b.sort_by(order);
+    let (na, nb) = (a.len() as u64, b.len() as u64);
+    for upper in [false, true] {
+        for diag in 0..=na + nb {
+            let want = unsafe { merge_path(&a[..], na, &b[..], nb, diag, bounds(upper), C::default()) };
+            let got = unsafe {
+                merge_path_interpolation_by(&a[..], na, &b[..], nb, diag, bounds(upper), C::default())
+            };
+            assert_eq!(got, want, "diag {diag} upper {upper}: {a:?} {b:?}");
+        }
+    }
+}
+
+/// Loads of [`merge_path_interpolation_by`] (average and most) at `diags` evenly spread
+/// diagonals of two sorted runs of `n` keys each.
+fn merge_loads(mut a: Vec<u32>, mut b: Vec<u32>, diags: u64) -> (f64, u64) {
+    a.sort_unstable();
+    b.sort_unstable();
+    let n = a.len() as u64;
+    let (mut total, mut max) = (0u64, 0u64);
+    for k in 0..diags {
+        let diag = 2 * n * k / diags + k % 7;
+        let loads = Cell::new(0);
+        let got = unsafe {
+            merge_path_interpolation_by(Counted(&a[..], &loads), n, Counted(&b[..], &loads), n, diag, Bounds::Lower, Less)
+        };
+        assert_eq!(got, unsafe { merge_path(&a[..], n, &b[..], n, diag, Bounds::Lower, Less) });
+        total += loads.get();
+        max = max.max(loads.get());
+    }
+    (total as f64 / diags as f64, max)
+}
+
+/// Two sorted runs of 2^22 random keys (a mergesort pass's lists) take a few rounds of
+/// two probes (four keys) where the bisection takes 23 pairs; skewed keys and a few
+/// distinct values take more, bounded by the bisection fallback.
+#[test]
+fn merge_probe_counts() {
+    let n = 1 << 22;
+    let mut r = Rng::new(5);
+    let mut keys = |f: &mut dyn FnMut(&mut Rng) -> u32| (0..n).map(|_| f(&mut r)).collect::<Vec<u32>>();
+    let (a, b) = (keys(&mut |r| r.next_u64() as u32), keys(&mut |r| r.next_u64() as u32));
+    let (avg, max) = merge_loads(a, b, 1000);
+    println!("uniform keys: {avg:.1} loads ({:.1} rounds) average, {max} max", avg / 4.0);
+    assert!(avg / 4.0 <= 8.0 && max <= 4 * 10, "{avg} {max}");
+    let skew = |r: &mut Rng| (r.next_u64() as u32) >> r.below(32);
+    let (a, b) = (keys(&mut |r| skew(r)), keys(&mut |r| skew(r)));
+    let (avg, max) = merge_loads(a, b, 1000);
+    println!("skewed keys (a random shift): {avg:.1} loads average, {max} max");
+    assert!(max <= 4 * (23 + 4), "{avg} {max}");
+    let (a, b) = (keys(&mut |r| r.below(4) as u32), keys(&mut |r| r.below(4) as u32));
+    let (avg, max) = merge_loads(a, b, 1000);
+    println!("four distinct keys: {avg:.1} loads average, {max} max");
+    assert!(max <= 4 * (23 + 4), "{avg} {max}");
+}
+
 #[test]
 fn probe_counts() {
     let n = 1 << 24;

@@ -14,17 +14,20 @@
 //! `n` merge steps): 8 bytes per tile of `nv` elements is nothing, and one format serves
 //! kernels of either index type.
 
-use mgpu_core::{Comparator, Cta, Less};
+use mgpu_core::{Cta, Less, OrderEstimate};
 use mgpu_ctasearch::{
     binary_search_coop, binary_search_coop_left, binary_search_kary, find_mergesort_frame,
     interpolation_search, interpolation_search_left, merge_path_coop, merge_path_interpolation,
+    merge_path_interpolation_by,
     merge_path_kary, ArrayOrSequence, Bounds, Counting, Idx, Keys, SearchBounds, Upper,
 };
 
-/// Bit of the integer-keyed kernels' `lanes_log2` argument (search, CSR, load-balancing
-/// and counting partitions): search by interpolation
-/// ([`mgpu_ctasearch::merge_path_interpolation`], [`mgpu_ctasearch::interpolation_search`])
-/// instead of the (cooperative) bisection. The low bits still give the group size (every
+/// Bit of the `lanes_log2` argument of the integer-keyed kernels (search, CSR,
+/// load-balancing and counting partitions) and the merge partitions: search by
+/// interpolation ([`mgpu_ctasearch::merge_path_interpolation`],
+/// [`mgpu_ctasearch::interpolation_search`]; for the merge partitions, over any keys,
+/// [`mgpu_ctasearch::merge_path_interpolation_by`]) instead of the (cooperative)
+/// bisection. The low bits still give the group size (every
 /// lane of a group runs the same search; use 0).
 pub const INTERPOLATE: u32 = 1 << 8;
 
@@ -114,7 +117,8 @@ pub struct MergeArgs<T> {
     /// 1 for upper-bound Merge Path, 0 for lower.
     pub upper: u32,
     /// log2 of the lanes that search each partition together, 0 to 5; or, with a group
-    /// of one lane, a k-ary search's `log2(K)` in the [`KARY_SHIFT`] field.
+    /// of one lane, a k-ary search's `log2(K)` in the [`KARY_SHIFT`] field, or
+    /// [`INTERPOLATE`].
     pub lanes_log2: u32,
     /// Null, or a word that, when 0, makes the kernel do nothing: a mergesort's
     /// "unsorted" word (`mgpu_merge`), 0 when the input was sorted and the passes skip.
@@ -363,7 +367,7 @@ unsafe fn integer_merge_path<C: Cta, I: Idx, KA: Keys<I>, KB: Keys<I>, B: Search
 /// assert_eq!(out, [0, 2, 4]);
 /// ```
 #[inline(always)]
-pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usize>(
+pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: OrderEstimate<T>, const NT: usize>(
     cta: &C,
     args: &MergeArgs<T>,
 ) {
@@ -396,7 +400,10 @@ pub unsafe fn merge_partition<C: Cta, T: Copy, Cmp: Comparator<T>, const NT: usi
     let diag = min(gid, a_count + b_count);
     let (a, b) = (args.a.add(a0 as usize), args.b.add(b0 as usize));
     let log2k = kary_log2(args.lanes_log2);
-    let mp = if log2k != 0 {
+    let mp = if args.lanes_log2 & INTERPOLATE != 0 {
+        let cmp = Cmp::default();
+        merge_path_interpolation_by(a, a_count, b, b_count, diag, bounds(args.upper), cmp)
+    } else if log2k != 0 {
         let cmp = Cmp::default();
         merge_path_kary(a, a_count, b, b_count, diag, log2k, bounds(args.upper), cmp)
     } else {

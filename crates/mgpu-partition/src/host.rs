@@ -208,8 +208,11 @@ enum Search {
     /// Groups of 32 lanes where [`partition_lanes_log2`] picks them, else one lane by a
     /// k-ary search of [`partition_kary_log2`] (the search and load-balancing partitions).
     Kary,
-    /// As `Kary`, with [`merge_kary_log2`]'s K (the merge partitions).
-    MergeKary,
+    /// Groups of 32 lanes where [`partition_lanes_log2`] picks them, else one lane by
+    /// interpolation over the keys' [`OrderEstimate`](mgpu_core::OrderEstimate) (the merge
+    /// partitions), unless `MGPU_PARTITION_SEARCH=kary`: then as `Kary`, with
+    /// [`merge_kary_log2`]'s K.
+    Merge,
 }
 
 /// Allocates `num` partitions and launches `K` with `search`'s groups of lanes; `args`
@@ -237,6 +240,9 @@ fn launch_after<D: Device, K: Kernel>(
         (Search::Interpolate, Some("binary")) => Search::Groups,
         (Search::Interpolate, Some("kary")) => Search::Kary,
         (Search::Kary, Some("interpolate")) => Search::Interpolate,
+        (Search::Merge, _) if partition_lanes_log2(num) != 0 => Search::Merge,
+        (Search::Merge, Some("kary")) => Search::Merge,
+        (Search::Merge, _) => Search::Interpolate,
         (s, _) => s,
     };
     let interpolate = search == Search::Interpolate;
@@ -246,7 +252,7 @@ fn launch_after<D: Device, K: Kernel>(
         let l = partition_lanes_log2(num);
         match search {
             Search::Kary if l == 0 => partition_kary_log2(num) << crate::device::KARY_SHIFT,
-            Search::MergeKary if l == 0 => merge_kary_log2(num) << crate::device::KARY_SHIFT,
+            Search::Merge if l == 0 => merge_kary_log2(num) << crate::device::KARY_SHIFT,
             _ => l,
         }
     };
@@ -338,7 +344,7 @@ pub fn merge_path_partitions<D: Device, T: Element, C: MergeComparator<T>>(
 ) -> Result<Temp<u64, D>> {
     check_nv(nv)?;
     let num = partition_count(a.len() + b.len(), nv);
-    launch::<D, C::Kernel>(a.device(), num, Search::MergeKary, |out, lanes_log2| {
+    launch::<D, C::Kernel>(a.device(), num, Search::Merge, |out, lanes_log2| {
         MergeArgs {
             a: a.as_ptr(),
             b: b.as_ptr(),
@@ -429,7 +435,7 @@ pub unsafe fn mergesort_partitions_unless<D: Device, T: Element, C: MergeCompara
     // A mergesort pass's partitions follow the kernel that wrote the lists (the blocksort
     // or the pass before): a dependent launch, whose CTAs wait for it in the kernel.
     let dependent = !unsorted.is_null();
-    launch_after::<D, C::Kernel>(keys.device(), num, Search::MergeKary, dependent, |out, lanes_log2| {
+    launch_after::<D, C::Kernel>(keys.device(), num, Search::Merge, dependent, |out, lanes_log2| {
         MergeArgs {
             a: keys.as_ptr(),
             b: keys.as_ptr(),

@@ -12,7 +12,7 @@
 use crate::device::{self, CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use core::marker::PhantomData;
 use core::mem::size_of;
-use mgpu_core::{Comparator, Element, EntryName, Index, Kernel};
+use mgpu_core::{Element, EntryName, Index, Kernel, OrderEstimate};
 use mgpu_ctasearch::Idx;
 
 /// The name of the PTX module (family) of every partition kernel.
@@ -70,7 +70,7 @@ pub struct LbsPartition<I>(PhantomData<I>);
 pub struct CountingPartition<I>(PhantomData<I>);
 
 mgpu_core::kernel_impl! {
-    impl[T: Element, C: Comparator<T>] MergePartition<T, C>;
+    impl[T: Element, C: OrderEstimate<T>] MergePartition<T, C>;
     args: MergeArgs<T>, module: MODULE, nt: NT, vt: 1,
     shared: 0, min_ctas: tuning::MERGE.min_ctas_per_sm(size_of::<T>(), NT);
     fn body<X>(cta, args) {
@@ -117,7 +117,7 @@ index_kernel!(CountingPartition, CountingArgs, counting_partition);
 ///
 /// [`Less`]: mgpu_core::Less
 /// [`Greater`]: mgpu_core::Greater
-pub trait MergeComparator<T: Element>: Comparator<T> {
+pub trait MergeComparator<T: Element>: OrderEstimate<T> {
     /// The kernel.
     type Kernel: Kernel<Args = MergeArgs<T>>;
 }

@@ -19,12 +19,12 @@ use mgpu_ctasearch::{
 };
 use mgpu_partition::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use mgpu_partition::kernels::NT;
-use mgpu_partition::{MergeComparator, PartitionIndex, CSR_CONTINUATION, KARY_SHIFT};
+use mgpu_partition::{
+    MergeComparator, PartitionIndex, CSR_CONTINUATION, INTERPOLATE, KARY_SHIFT,
+};
 use mgpu_runtime::{Context, Device, DeviceVec};
 use mgpu_testkit::{self as kit, Rng, Target};
 use proptest::prelude::*;
-
-const LANES_LOG2: [u32; 6] = [0, 1, 2, 3, 4, 5];
 
 /// The group sizes, and one lane with each k-ary search (`log2 K` 1 to 3 in the
 /// `KARY_SHIFT` field): the integer-keyed kernels' `lanes_log2` values.
@@ -39,6 +39,10 @@ const INDEX_LANES_LOG2: [u32; 9] = [
     2 << KARY_SHIFT,
     3 << KARY_SHIFT,
 ];
+
+/// The merge kernels' `lanes_log2` values: the group sizes, one lane with K = 4 (the
+/// rule's k-ary search) and one lane by interpolation.
+const MERGE_LANES_LOG2: [u32; 8] = [0, 1, 2, 3, 4, 5, 2 << KARY_SHIFT, INTERPOLATE];
 
 fn grid(num: usize, lanes_log2: u32) -> u32 {
     num.div_ceil(NT >> (lanes_log2 & 0xff)) as u32
@@ -75,7 +79,8 @@ fn upload<D: Device, T: Copy + 'static>(dev: &D, v: &[T]) -> (DeviceVec<T, D>, *
 }
 
 /// Merge Path partition `p` as the one-thread kernel defined it (`keys_b` is the B array
-/// of a merge, or the keys again for a mergesort pass).
+/// of a merge, or the keys again for a mergesort pass), and the range it is searched in
+/// (inclusive).
 fn serial_merge<T: Copy, C: Comparator<T>>(
     keys_a: &[T],
     keys_b: &[T],
@@ -84,7 +89,7 @@ fn serial_merge<T: Copy, C: Comparator<T>>(
     coop: u64,
     upper: bool,
     p: u64,
-) -> u64 {
+) -> (u64, u64, u64) {
     let (mut a0, mut b0) = (0u64, 0u64);
     let (mut a_count, mut b_count) = (keys_a.len() as u64, b_count);
     let mut gid = nv * p;
@@ -101,7 +106,13 @@ fn serial_merge<T: Copy, C: Comparator<T>>(
     let a = &keys_a[a0 as usize..];
     let b = &keys_b[b0 as usize..];
     // SAFETY: the counts are those of the frame, inside `a` and `b`.
-    unsafe { merge_path(a, a_count, b, b_count, diag, bounds(upper), C::default()) }
+    let mp = unsafe { merge_path(a, a_count, b, b_count, diag, bounds(upper), C::default()) };
+    (mp, diag.saturating_sub(b_count), diag.min(a_count))
+}
+
+/// Whether `v` is in `C`'s order.
+fn sorted_by<C: Comparator<u32>>(v: &[u32]) -> bool {
+    v.windows(2).all(|w| !C::compare(&w[1], &w[0]))
 }
 
 fn check_merge<D: Device, C: MergeComparator<u32>>(
@@ -115,11 +126,17 @@ fn check_merge<D: Device, C: MergeComparator<u32>>(
     let (a, b) = if coop != 0 { (a, a) } else { (a, b) };
     let b_len = if coop != 0 { 0 } else { b.len() };
     let num = mgpu_partition::partition_count(a.len() + b_len, nv as usize);
-    let want: Vec<u64> = (0..num as u64)
+    let serial: Vec<(u64, u64, u64)> = (0..num as u64)
         .map(|p| serial_merge::<u32, C>(a, b, b_len as u64, nv, coop, upper, p))
         .collect();
+    let want: Vec<u64> = serial.iter().map(|s| s.0).collect();
+    let in_order = if coop != 0 {
+        a.chunks((nv * coop / 2) as usize).all(sorted_by::<C>)
+    } else {
+        sorted_by::<C>(a) && sorted_by::<C>(b)
+    };
     let ((_da, pa), (_db, pb)) = (upload(dev, a), upload(dev, b));
-    for lanes_log2 in LANES_LOG2 {
+    for lanes_log2 in MERGE_LANES_LOG2 {
         let out = run::<D, C::Kernel>(dev, num, lanes_log2, |out| MergeArgs {
             a: pa,
             b: pb,
@@ -133,10 +150,14 @@ fn check_merge<D: Device, C: MergeComparator<u32>>(
             lanes_log2,
             skip_unless: core::ptr::null(),
         });
-        assert_eq!(
-            out, want,
-            "merge nv={nv} coop={coop} upper={upper} lanes_log2={lanes_log2}"
-        );
+        let what = format!("merge nv={nv} coop={coop} upper={upper} lanes_log2={lanes_log2:#x}");
+        // (`check_kary`'s rule holds for the interpolation too: exact on sorted input,
+        // inside the range on garbage.)
+        let one_lane = if lanes_log2 & INTERPOLATE != 0 { 1 << KARY_SHIFT } else { lanes_log2 };
+        check_kary(&out, &want, one_lane, in_order, &what, |p| {
+            let s = serial[p as usize];
+            (s.1, s.2)
+        });
     }
 }
 
@@ -495,13 +516,14 @@ fn launchers_at_each_group_size_on_garbage<D: Device>(dev: &D, _: Target) {
             .unwrap();
             assert_eq!(got.len(), partitions);
             let want: Vec<u64> = (0..partitions as u64)
-                .map(|p| serial_merge::<u32, Less>(&a, &b, b.len() as u64, nv as u64, 0, upper, p))
+                .map(|p| serial_merge::<u32, Less>(&a, &b, b.len() as u64, nv as u64, 0, upper, p).0)
                 .collect();
             let groups = mgpu_partition::partition_lanes_log2(partitions) != 0;
-            if groups || mgpu_partition::merge_kary_log2(partitions) == 0 {
+            if groups {
                 assert_eq!(got, want, "merge partitions={partitions} upper={upper}");
             } else {
-                // The k-ary search: the serial range of each diagonal.
+                // One lane (interpolating, or the k-ary search or bisection with
+                // `MGPU_PARTITION_SEARCH=kary`): the serial range of each diagonal.
                 for (p, &m) in got.iter().enumerate() {
                     let diag = ((p * nv) as u64).min(n as u64);
                     let lo = diag.saturating_sub(b.len() as u64);
