@@ -284,9 +284,18 @@ fn check_by<T: Element, C: OrderEstimate<T>>(mut a: Vec<T>, mut b: Vec<T>) {
     let (na, nb) = (a.len() as u64, b.len() as u64);
     for upper in [false, true] {
         for diag in 0..=na + nb {
-            let want = unsafe { merge_path(&a[..], na, &b[..], nb, diag, bounds(upper), C::default()) };
+            let want =
+                unsafe { merge_path(&a[..], na, &b[..], nb, diag, bounds(upper), C::default()) };
             let got = unsafe {
-                merge_path_interpolation_by(&a[..], na, &b[..], nb, diag, bounds(upper), C::default())
+                merge_path_interpolation_by(
+                    &a[..],
+                    na,
+                    &b[..],
+                    nb,
+                    diag,
+                    bounds(upper),
+                    C::default(),
+                )
             };
             assert_eq!(got, want, "diag {diag} upper {upper}: {a:?} {b:?}");
         }
@@ -304,9 +313,19 @@ fn merge_loads(mut a: Vec<u32>, mut b: Vec<u32>, diags: u64) -> (f64, u64) {
         let diag = 2 * n * k / diags + k % 7;
         let loads = Cell::new(0);
         let got = unsafe {
-            merge_path_interpolation_by(Counted(&a[..], &loads), n, Counted(&b[..], &loads), n, diag, Bounds::Lower, Less)
+            merge_path_interpolation_by(
+                Counted(&a[..], &loads),
+                n,
+                Counted(&b[..], &loads),
+                n,
+                diag,
+                Bounds::Lower,
+                Less,
+            )
         };
-        assert_eq!(got, unsafe { merge_path(&a[..], n, &b[..], n, diag, Bounds::Lower, Less) });
+        assert_eq!(got, unsafe {
+            merge_path(&a[..], n, &b[..], n, diag, Bounds::Lower, Less)
+        });
         total += loads.get();
         max = max.max(loads.get());
     }
@@ -320,17 +339,27 @@ fn merge_loads(mut a: Vec<u32>, mut b: Vec<u32>, diags: u64) -> (f64, u64) {
 fn merge_probe_counts() {
     let n = 1 << 22;
     let mut r = Rng::new(5);
-    let mut keys = |f: &mut dyn FnMut(&mut Rng) -> u32| (0..n).map(|_| f(&mut r)).collect::<Vec<u32>>();
-    let (a, b) = (keys(&mut |r| r.next_u64() as u32), keys(&mut |r| r.next_u64() as u32));
+    let mut keys =
+        |f: &mut dyn FnMut(&mut Rng) -> u32| (0..n).map(|_| f(&mut r)).collect::<Vec<u32>>();
+    let (a, b) = (
+        keys(&mut |r| r.next_u64() as u32),
+        keys(&mut |r| r.next_u64() as u32),
+    );
     let (avg, max) = merge_loads(a, b, 1000);
-    println!("uniform keys: {avg:.1} loads ({:.1} rounds) average, {max} max", avg / 4.0);
+    println!(
+        "uniform keys: {avg:.1} loads ({:.1} rounds) average, {max} max",
+        avg / 4.0
+    );
     assert!(avg / 4.0 <= 8.0 && max <= 4 * 10, "{avg} {max}");
     let skew = |r: &mut Rng| (r.next_u64() as u32) >> r.below(32);
     let (a, b) = (keys(&mut |r| skew(r)), keys(&mut |r| skew(r)));
     let (avg, max) = merge_loads(a, b, 1000);
     println!("skewed keys (a random shift): {avg:.1} loads average, {max} max");
     assert!(max <= 4 * (23 + 4), "{avg} {max}");
-    let (a, b) = (keys(&mut |r| r.below(4) as u32), keys(&mut |r| r.below(4) as u32));
+    let (a, b) = (
+        keys(&mut |r| r.below(4) as u32),
+        keys(&mut |r| r.below(4) as u32),
+    );
     let (avg, max) = merge_loads(a, b, 1000);
     println!("four distinct keys: {avg:.1} loads average, {max} max");
     assert!(max <= 4 * (23 + 4), "{avg} {max}");

@@ -18,8 +18,8 @@ use mgpu_core::{Cta, Less, OrderEstimate};
 use mgpu_ctasearch::{
     binary_search_coop, binary_search_coop_left, binary_search_kary, find_mergesort_frame,
     interpolation_search, interpolation_search_left, merge_path_coop, merge_path_interpolation,
-    merge_path_interpolation_by,
-    merge_path_kary, ArrayOrSequence, Bounds, Counting, Idx, Keys, SearchBounds, Upper,
+    merge_path_interpolation_by, merge_path_kary, ArrayOrSequence, Bounds, Counting, Idx, Keys,
+    SearchBounds, Upper,
 };
 
 /// Bit of the `lanes_log2` argument of the integer-keyed kernels (search, CSR,

@@ -15,11 +15,14 @@
 //! The counting partitions (Bulk Insert's) run one lane per search by interpolation
 //! (`MGPU_PARTITION_SEARCH=binary` restores the bisection, for measuring). The search
 //! (Bulk Remove's), load-balancing and merge partitions (merge and mergesort) run groups
-//! of 32 lanes up to [`COOP_MAX_PARTITIONS`] points and above that one lane with a k-ary
-//! search of [`partition_kary_log2`] (K = 8 or 4 while there are few searches, the
-//! bisection when there are many; for the merges [`merge_kary_log2`], K = 4 or the
-//! bisection), except that the load-balancing partitions of dense scans (a mean count of
-//! at most [`LBS_INTERPOLATE_MAX_MEAN`]) interpolate. The CSR partitions bisect with
+//! of 32 lanes up to [`COOP_MAX_PARTITIONS`] points. Above that the merge partitions run
+//! one lane by interpolation over the keys (the comparator's
+//! [`OrderEstimate`](mgpu_core::OrderEstimate); `MGPU_PARTITION_SEARCH=kary` gives them
+//! [`merge_kary_log2`]'s K = 4 or the bisection instead), and the search and
+//! load-balancing partitions one lane with a k-ary search of [`partition_kary_log2`]
+//! (K = 8 or 4 while there are few searches, the bisection when there are many), except
+//! that the load-balancing partitions of dense scans (a mean count of at most
+//! [`LBS_INTERPOLATE_MAX_MEAN`]) interpolate. The CSR partitions bisect with
 //! [`partition_lanes_log2`]'s groups. On the H200 the interpolation was slower for the CSR partitions and, on
 //! heavy-tailed scans, for the load-balancing ones, and no faster for the binary-search
 //! ones (docs/partition.md).
@@ -107,9 +110,10 @@ pub fn partition_lanes_log2(partitions: usize) -> u32 {
 
 /// `MGPU_PARTITION_SEARCH` (read once), for measuring: `binary` makes the counting
 /// partitions bisect, with [`partition_lanes_log2`]'s groups, and `kary` run the k-ary
-/// search, instead of interpolating; `interpolate` makes the search and load-balancing
-/// partitions interpolate instead of running their k-ary search. Anything else is
-/// ignored.
+/// search, instead of interpolating (`kary` also makes the merge partitions run
+/// [`merge_kary_log2`]'s k-ary search or the bisection); `interpolate` makes the search
+/// and load-balancing partitions interpolate instead of running their k-ary search.
+/// Anything else is ignored.
 fn search_override() -> Option<&'static str> {
     static SEARCH: OnceLock<Option<&'static str>> = OnceLock::new();
     *SEARCH.get_or_init(|| parse_search(&std::env::var("MGPU_PARTITION_SEARCH").ok()?))
@@ -171,8 +175,9 @@ pub fn partition_kary_log2(partitions: usize) -> u32 {
 pub const MERGE_KARY_PARTITIONS: usize = 10_000;
 
 /// `log2(K)` of the k-ary search that the merge and mergesort partitions run with one lane
-/// per point: K = 4 (3 probes a round, two keys each) up to [`MERGE_KARY_PARTITIONS`],
-/// 0 (the bisection) above. Measured on an H100 (docs/merge.md), with the searches'
+/// per point when `MGPU_PARTITION_SEARCH=kary` (by default they interpolate over the keys,
+/// [`mgpu_ctasearch::merge_path_interpolation_by`]): K = 4 (3 probes a round, two keys
+/// each) up to [`MERGE_KARY_PARTITIONS`], 0 (the bisection) above. Measured on an H100 (docs/merge.md), with the searches'
 /// two loads a probe: at 2^24 keys (3,855 partitions a pass) K = 4 took a mergesort of
 /// i32 keys from 0.940 to 0.918 ms and the merge from 0.075 to 0.073 (K = 8: 0.922 and
 /// 0.074); at 2^27 (30,000) K = 4 was 2 to 3 % slower than the bisection, K = 8 5 to 10 %.

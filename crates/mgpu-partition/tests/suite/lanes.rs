@@ -19,9 +19,7 @@ use mgpu_ctasearch::{
 };
 use mgpu_partition::device::{CountingArgs, CsrArgs, LbsArgs, MergeArgs, SearchArgs};
 use mgpu_partition::kernels::NT;
-use mgpu_partition::{
-    MergeComparator, PartitionIndex, CSR_CONTINUATION, INTERPOLATE, KARY_SHIFT,
-};
+use mgpu_partition::{MergeComparator, PartitionIndex, CSR_CONTINUATION, INTERPOLATE, KARY_SHIFT};
 use mgpu_runtime::{Context, Device, DeviceVec};
 use mgpu_testkit::{self as kit, Rng, Target};
 use proptest::prelude::*;
@@ -153,7 +151,11 @@ fn check_merge<D: Device, C: MergeComparator<u32>>(
         let what = format!("merge nv={nv} coop={coop} upper={upper} lanes_log2={lanes_log2:#x}");
         // (`check_kary`'s rule holds for the interpolation too: exact on sorted input,
         // inside the range on garbage.)
-        let one_lane = if lanes_log2 & INTERPOLATE != 0 { 1 << KARY_SHIFT } else { lanes_log2 };
+        let one_lane = if lanes_log2 & INTERPOLATE != 0 {
+            1 << KARY_SHIFT
+        } else {
+            lanes_log2
+        };
         check_kary(&out, &want, one_lane, in_order, &what, |p| {
             let s = serial[p as usize];
             (s.1, s.2)
@@ -516,7 +518,9 @@ fn launchers_at_each_group_size_on_garbage<D: Device>(dev: &D, _: Target) {
             .unwrap();
             assert_eq!(got.len(), partitions);
             let want: Vec<u64> = (0..partitions as u64)
-                .map(|p| serial_merge::<u32, Less>(&a, &b, b.len() as u64, nv as u64, 0, upper, p).0)
+                .map(|p| {
+                    serial_merge::<u32, Less>(&a, &b, b.len() as u64, nv as u64, 0, upper, p).0
+                })
                 .collect();
             let groups = mgpu_partition::partition_lanes_log2(partitions) != 0;
             if groups {
