@@ -64,18 +64,60 @@ pub fn interpolation_partition_point<P: Copy>(
     begin: u64,
     end: u64,
     none: P,
+    probe: impl FnMut(u64) -> (bool, f64, P),
+) -> (u64, P) {
+    interpolation_partition_point_from(begin, end, u64::MAX, none, probe)
+}
+
+/// A bracket of twice a random sample's spread around position `m` of `[lo, hi)`, `m` at
+/// fraction `frac` of it: `2 sqrt(len p (1 - p)) + 1` either side, clamped into the range.
+#[inline(always)]
+fn bracket(lo: u64, hi: u64, m: u64, frac: f64) -> (u64, u64) {
+    let len = hi - lo;
+    let spread = rough_sqrt((len as f64 * frac * (1.0 - frac)).max(1.0));
+    let w = (2.0 * spread) as u64 + 1;
+    (m.saturating_sub(w).max(lo), (m + w).min(hi - 1))
+}
+
+/// [`interpolation_partition_point`] whose first round probes a bracket around `guess`
+/// (a position in `[begin, end)`; `u64::MAX` for none) instead of the range's ends: when
+/// the boundary falls inside, the range shrinks to about `4 sqrt(len)` in that round;
+/// when not, the next round probes the ends of what is left, as the search without a
+/// guess begins. The result is the same.
+///
+/// ```
+/// use mgpu_ctasearch::interpolation_partition_point_from;
+/// let data: Vec<u64> = (0..1_000_000).map(|i| 3 * i).collect();
+/// let mut probes = 0;
+/// let (r, _) = interpolation_partition_point_from(0, 1_000_000, 333_000, (), |m| {
+///     probes += 1;
+///     (data[m as usize] < 1_000_000, 999_999.0 - data[m as usize] as f64, ())
+/// });
+/// assert_eq!(r, 333_334);
+/// assert!(probes <= 12, "{probes}");
+/// ```
+#[inline(always)]
+pub fn interpolation_partition_point_from<P: Copy>(
+    begin: u64,
+    end: u64,
+    guess: u64,
+    none: P,
     mut probe: impl FnMut(u64) -> (bool, f64, P),
 ) -> (u64, P) {
     let (mut lo, mut hi) = (begin, end);
     // d at lo - 1 (known once lo > begin) and at hi (known once hi < end).
     let (mut yl, mut yh) = (0.0f64, 0.0f64);
+    let (mut known_l, mut known_h) = (false, false);
     let mut left = none;
-    let mut first = true;
+    let mut guessed = guess >= end || guess < begin;
     let mut bisect = false;
     let mut misses = 0u32;
     while lo < hi {
         let len = hi - lo;
-        let (p0, p1) = if first {
+        let first = !(known_l && known_h);
+        let (p0, p1) = if !guessed {
+            bracket(lo, hi, guess, (guess - lo) as f64 / len as f64)
+        } else if first {
             (lo, hi - 1)
         } else if len == 1 {
             (lo, lo)
@@ -96,9 +138,7 @@ pub fn interpolation_partition_point<P: Copy>(
                 m
             };
             // A bracket of twice a random sample's spread around the estimate.
-            let spread = rough_sqrt((len as f64 * frac * (1.0 - frac)).max(1.0));
-            let w = (2.0 * spread) as u64 + 1;
-            (m.saturating_sub(w).max(lo), (m + w).min(hi - 1))
+            bracket(lo, hi, m, frac)
         };
         // Both probes unconditionally, so that their loads go out together (one round
         // trip; with the second load behind `p0 != p1` it issued only after the first had
@@ -108,26 +148,29 @@ pub fn interpolation_partition_point<P: Copy>(
         if r1.0 {
             lo = p1 + 1;
             yl = r1.1;
+            known_l = true;
             left = r1.2;
         } else if r0.0 {
             lo = p0 + 1;
             hi = p1;
             yl = r0.1;
             yh = r1.1;
+            (known_l, known_h) = (true, true);
             left = r0.2;
         } else {
             hi = p0;
             yh = r0.1;
+            known_h = true;
         }
         // Two interpolated rounds that do not shrink the range at least 8 times (three
         // bisection rounds' worth) switch to bisection for good: skewed data
         // (heavy-tailed counts, one giant count) then costs at most three rounds more
         // than bisection, while near-linear data converges in a few bracketed rounds.
-        if !first && !bisect && (hi - lo).saturating_mul(8) > len {
+        if guessed && !first && !bisect && (hi - lo).saturating_mul(8) > len {
             misses += 1;
             bisect = misses >= 2;
         }
-        first = false;
+        guessed = true;
     }
     (lo, left)
 }
@@ -295,7 +338,10 @@ where
 {
     let begin = diag.saturating_sub(b_count);
     let end = if diag < a_count { diag } else { a_count };
-    interpolation_partition_point(begin, end, (), |m| {
+    // Runs from one distribution split every diagonal in proportion to their lengths.
+    let guess = (diag as f64 * (a_count as f64 / (a_count + b_count) as f64)) as u64;
+    let guess = guess.clamp(begin, end.saturating_sub(1).max(begin));
+    interpolation_partition_point_from(begin, end, guess, (), |m| {
         let ka = a.key(m as usize);
         let kb = b.key((diag - 1 - m) as usize);
         let right = merge_path_decides::<T, B, C>(&ka, &kb, bounds);
