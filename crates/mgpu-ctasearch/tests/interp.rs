@@ -4,8 +4,9 @@
 
 use mgpu_core::{Element, Greater, Less, OrderEstimate};
 use mgpu_ctasearch::{
-    binary_search, interpolation_search, interpolation_search_left, merge_path,
-    merge_path_interpolation, merge_path_interpolation_by, Bounds, Counting, Idx, Keys,
+    binary_search, interpolation_partition_point_from, interpolation_search,
+    interpolation_search_left, merge_path, merge_path_interpolation, merge_path_interpolation_by,
+    Bounds, Counting, Idx, Keys,
 };
 use mgpu_testkit::Rng;
 use proptest::prelude::*;
@@ -189,6 +190,22 @@ proptest! {
         check_by::<u64, Less>(ua, ub);
         check_by::<f32, Less>(fa.clone(), fb.clone());
         check_by::<f32, Greater>(fa, fb);
+    }
+
+    /// A first-round guess anywhere (inside the range or not) changes the probes, never the
+    /// boundary.
+    #[test]
+    fn any_guess_same_boundary(mut v in proptest::collection::vec(prop_oneof![0u64..50, any::<u64>()], 0..300), key: u64, guess in 0u64..320, wild: u64) {
+        v.sort_unstable();
+        let n = v.len() as u64;
+        let want = unsafe { binary_search(&v[..], n, key, Bounds::Lower, Less) };
+        for g in [guess, wild] {
+            let (got, _) = interpolation_partition_point_from(0, n, g, (), |m| {
+                let k = v[m as usize];
+                (k < key, key as f64 - k as f64 - 1.0, ())
+            });
+            prop_assert_eq!(got, want, "guess {}", g);
+        }
     }
 
     /// Generated sequences (first + step k): found in a few rounds (two loads each).
