@@ -86,15 +86,24 @@ fn bracket(lo: u64, hi: u64, m: u64, frac: f64) -> (u64, u64) {
 /// guess begins. The result is the same.
 ///
 /// ```
-/// use mgpu_ctasearch::interpolation_partition_point_from;
+/// use mgpu_ctasearch::{interpolation_partition_point, interpolation_partition_point_from};
 /// let data: Vec<u64> = (0..1_000_000).map(|i| 3 * i).collect();
-/// let mut probes = 0;
-/// let (r, _) = interpolation_partition_point_from(0, 1_000_000, 333_000, (), |m| {
-///     probes += 1;
-///     (data[m as usize] < 1_000_000, 999_999.0 - data[m as usize] as f64, ())
-/// });
-/// assert_eq!(r, 333_334);
-/// assert!(probes <= 12, "{probes}");
+/// let count = |guess: Option<u64>| {
+///     let mut probes = 0;
+///     let probe = |m: u64| {
+///         probes += 1;
+///         (data[m as usize] < 1_000_000, 999_999.0 - data[m as usize] as f64, ())
+///     };
+///     let (r, _) = match guess {
+///         Some(g) => interpolation_partition_point_from(0, 1_000_000, g, (), probe),
+///         None => interpolation_partition_point(0, 1_000_000, (), probe),
+///     };
+///     (r, probes)
+/// };
+/// let (r, with) = count(Some(333_000));
+/// let (r0, without) = count(None);
+/// assert_eq!((r, r0), (333_334, 333_334));
+/// assert!(with < without, "{with} {without}");
 /// ```
 #[inline(always)]
 pub fn interpolation_partition_point_from<P: Copy>(
