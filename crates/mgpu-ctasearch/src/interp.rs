@@ -1,5 +1,6 @@
-//! Interpolation searches over integer keys: the partition searches of the load-balancing,
-//! counting, binary-search and CSR partitions, with far fewer *dependent* probes than a
+//! Interpolation searches: over integer keys the partition searches of the load-balancing,
+//! counting, binary-search and CSR partitions, over any keys with an
+//! [`OrderEstimate`] those of the merge partitions, with far fewer *dependent* probes than a
 //! bisection on near-linear data (a scan of random counts, a sorted index array, a
 //! generated sequence), and the bisection's `O(log n)` in the worst case.
 //!
@@ -8,7 +9,10 @@
 //! `m` is from the boundary (`d >= 0` where `right`, decreasing in `m`). A round probes
 //! **two positions** (independent loads, issued together: one round trip) and
 //!
-//! - the first round probes the two ends of the range (`begin`, `end - 1`);
+//! - the first round probes the two ends of the range (`begin`, `end - 1`), or, given a
+//!   guess ([`interpolation_partition_point_from`]; the merge partitions' proportional
+//!   split), a bracket around it as below, and the ends of what is left only if the
+//!   boundary falls outside;
 //! - later rounds interpolate (regula falsi) between the last probes left and right of
 //!   the boundary, `m = floor(x_l + (x_h - x_l) d_l / (d_l - d_h))` clamped into the
 //!   range, in `f64`, and probe a bracket `m -+ w` around it, where `w` is twice the
@@ -301,9 +305,10 @@ pub unsafe fn merge_path_interpolation<I: Idx, KA: Keys<I>, KB: Keys<I>, B: Sear
 /// decisions are the comparator's (`merge_path`'s, so the split on sorted inputs is
 /// exactly its), and the probes are placed by `estimate(b[diag - 1 - m]) -
 /// estimate(a[m])` ([`OrderEstimate`]), which decreases in `m`. Two sorted runs of keys
-/// drawn from one distribution (a mergesort pass's lists) make that nearly linear: a
-/// range of 2^26 takes about 7 rounds of two probes (four keys, one round trip) where the
-/// bisection takes 26 dependent pairs. Skewed keys, NaNs or few distinct values cost
+/// drawn from one distribution (a mergesort pass's lists) make that nearly linear, and
+/// split each diagonal about in proportion to their lengths: the first round probes a
+/// bracket around that split, and a range of 2^22 takes about 6 rounds of two probes
+/// (four keys, one round trip) where the bisection takes 22 dependent pairs. Skewed keys, NaNs or few distinct values cost
 /// rounds, at most about three more than the bisection's (the module's fallback). On
 /// unsorted inputs the result is some position in `[diag - b_count, min(diag,
 /// a_count)]` (clamped at 0).
