@@ -368,6 +368,18 @@ fn merge_probe_counts() {
         avg / 4.0
     );
     assert!(avg / 4.0 <= 8.0 && max <= 4 * 10, "{avg} {max}");
+    // Exponentially distributed keys (mean 10^6): not linear, but the two runs' keys share
+    // the distribution, so the split is near-linear close to the boundary.
+    let exp = |r: &mut Rng| {
+        (-(((r.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64).ln() * 1e6) as u32
+    };
+    let (a, b) = (keys(&mut |r| exp(r)), keys(&mut |r| exp(r)));
+    let (avg, max) = merge_loads(a, b, 1000);
+    println!(
+        "exponential keys: {avg:.1} loads ({:.1} rounds) average, {max} max",
+        avg / 4.0
+    );
+    assert!(avg / 4.0 <= 8.0, "{avg} {max}");
     let skew = |r: &mut Rng| (r.next_u64() as u32) >> r.below(32);
     let (a, b) = (keys(&mut |r| skew(r)), keys(&mut |r| skew(r)));
     let (avg, max) = merge_loads(a, b, 1000);
