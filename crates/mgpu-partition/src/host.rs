@@ -245,9 +245,9 @@ fn launch_after<D: Device, K: Kernel>(
         (Search::Interpolate, Some("binary")) => Search::Groups,
         (Search::Interpolate, Some("kary")) => Search::Kary,
         (Search::Kary, Some("interpolate")) => Search::Interpolate,
-        (Search::Merge, _) if partition_lanes_log2(num) != 0 => Search::Merge,
-        (Search::Merge, Some("kary")) => Search::Merge,
-        (Search::Merge, _) => Search::Interpolate,
+        (Search::Merge, o) if partition_lanes_log2(num) == 0 && o != Some("kary") => {
+            Search::Interpolate
+        }
         (s, _) => s,
     };
     let interpolate = search == Search::Interpolate;

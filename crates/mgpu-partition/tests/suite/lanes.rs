@@ -149,14 +149,7 @@ fn check_merge<D: Device, C: MergeComparator<u32>>(
             skip_unless: core::ptr::null(),
         });
         let what = format!("merge nv={nv} coop={coop} upper={upper} lanes_log2={lanes_log2:#x}");
-        // (`check_kary`'s rule holds for the interpolation too: exact on sorted input,
-        // inside the range on garbage.)
-        let one_lane = if lanes_log2 & INTERPOLATE != 0 {
-            1 << KARY_SHIFT
-        } else {
-            lanes_log2
-        };
-        check_kary(&out, &want, one_lane, in_order, &what, |p| {
+        check_ranged(&out, &want, lanes_log2, in_order, &what, |p| {
             let s = serial[p as usize];
             (s.1, s.2)
         });
@@ -167,10 +160,11 @@ fn sorted<I: PartialOrd>(v: &[I]) -> bool {
     v.windows(2).all(|w| w[0] <= w[1])
 }
 
-/// A k-ary search (`lanes_log2` with a `KARY_SHIFT` field) on unsorted input answers
-/// somewhere in the search range (`range(p)`, inclusive), not necessarily where the
-/// bisection does; every other case is the serial result, bit for bit.
-fn check_kary(
+/// A one-lane k-ary or interpolating search (`lanes_log2` with a `KARY_SHIFT` field, or
+/// `INTERPOLATE`) on unsorted input answers somewhere in the search range (`range(p)`,
+/// inclusive), not necessarily where the bisection does; every other case is the serial
+/// result, bit for bit.
+fn check_ranged(
     out: &[u64],
     want: &[u64],
     lanes_log2: u32,
@@ -178,7 +172,8 @@ fn check_kary(
     what: &str,
     range: impl Fn(u64) -> (u64, u64),
 ) {
-    if lanes_log2 >> KARY_SHIFT != 0 && !sorted {
+    let ranged = lanes_log2 >> KARY_SHIFT != 0 || lanes_log2 & INTERPOLATE != 0;
+    if ranged && !sorted {
         for (p, &o) in out.iter().enumerate() {
             let (lo, hi) = range(p as u64);
             assert!(
@@ -241,7 +236,7 @@ fn check_index<D: Device, I: PartitionIndex>(dev: &D, data: &[I], count: u64, nv
                 clear: core::ptr::null_mut(),
             });
             let what = format!("search upper={upper} lanes_log2={lanes_log2}");
-            check_kary(&out, &want, lanes_log2, sorted(data), &what, |_| (0, n));
+            check_ranged(&out, &want, lanes_log2, sorted(data), &what, |_| (0, n));
         }
     }
     // CSR: `data` as row offsets, `count` as nz.
@@ -273,7 +268,7 @@ fn check_index<D: Device, I: PartitionIndex>(dev: &D, data: &[I], count: u64, nv
             lbs_over(csr(out, lanes_log2), num as u64)
         });
         let what = format!("lbs lanes_log2={lanes_log2}");
-        check_kary(&out, &want, lanes_log2, sorted(data), &what, |p| {
+        check_ranged(&out, &want, lanes_log2, sorted(data), &what, |p| {
             let diag = (nv * p).min(count + n);
             (diag.saturating_sub(n), diag.min(count))
         });
@@ -337,7 +332,7 @@ fn check_counting<D: Device, I: PartitionIndex>(
                 "counting m={m} count={count} nv={nv} seq={} upper={upper} lanes_log2={lanes_log2}",
                 seq.is_some()
             );
-            check_kary(&out, &want, lanes_log2, sorted(&keys), &what, |p| {
+            check_ranged(&out, &want, lanes_log2, sorted(&keys), &what, |p| {
                 let diag = (nv * p).min(m + count);
                 (diag.saturating_sub(count), diag.min(m))
             });
@@ -517,21 +512,17 @@ fn launchers_at_each_group_size_on_garbage<D: Device>(dev: &D, _: Target) {
             .to_vec()
             .unwrap();
             assert_eq!(got.len(), partitions);
-            let want: Vec<u64> = (0..partitions as u64)
-                .map(|p| {
-                    serial_merge::<u32, Less>(&a, &b, b.len() as u64, nv as u64, 0, upper, p).0
-                })
+            let serial: Vec<(u64, u64, u64)> = (0..partitions as u64)
+                .map(|p| serial_merge::<u32, Less>(&a, &b, b.len() as u64, nv as u64, 0, upper, p))
                 .collect();
             let groups = mgpu_partition::partition_lanes_log2(partitions) != 0;
             if groups {
+                let want: Vec<u64> = serial.iter().map(|s| s.0).collect();
                 assert_eq!(got, want, "merge partitions={partitions} upper={upper}");
             } else {
                 // One lane (interpolating, or the k-ary search or bisection with
                 // `MGPU_PARTITION_SEARCH=kary`): the serial range of each diagonal.
-                for (p, &m) in got.iter().enumerate() {
-                    let diag = ((p * nv) as u64).min(n as u64);
-                    let lo = diag.saturating_sub(b.len() as u64);
-                    let hi = diag.min(a.len() as u64);
+                for (p, (&m, &(_, lo, hi))) in got.iter().zip(&serial).enumerate() {
                     assert!(
                         (lo..=hi).contains(&m),
                         "merge partition {p}: {m} outside {lo}..={hi}"
