@@ -32,7 +32,7 @@
 //! deterministic position inside the same range (not necessarily the bisection's). A
 //! generated (linear) sequence is found in a few rounds.
 
-use crate::search::merge_path_decides;
+use crate::search::{merge_path_decides, merge_path_range};
 use crate::{Idx, Keys, SearchBounds};
 use mgpu_core::OrderEstimate;
 
@@ -350,8 +350,7 @@ where
     B: SearchBounds,
     C: OrderEstimate<T>,
 {
-    let begin = diag.saturating_sub(b_count);
-    let end = if diag < a_count { diag } else { a_count };
+    let (begin, end) = merge_path_range(a_count, b_count, diag);
     // Runs from one distribution split every diagonal in proportion to their lengths.
     let guess = (diag as f64 * (a_count as f64 / (a_count + b_count) as f64)) as u64;
     let guess = guess.clamp(begin, end.saturating_sub(1).max(begin));
