@@ -162,15 +162,18 @@ pub const fn keys_region_bytes(nv: usize, k_bytes: usize) -> usize {
 
 /// Shared bytes of [`blocksort`]: two regions of the tile's keys
 /// ([`keys_region_bytes`]), between which its merge passes ping-pong, then (with values)
-/// two regions of one `u32` a key, each key's position in the tile, which move with the
-/// keys. The values' load and their final gather use the keys' regions.
+/// two regions of one `u16` a key, each key's position in the tile (tiles hold at most
+/// 2^16 keys), which move with the keys. The values' load and their final gather use the
+/// keys' regions. (Positions as `u16` rather than `u32` let four CTAs of the 256 x 18
+/// blocksort of 4-byte keys with 4-byte values share an SM's shared memory instead of
+/// three.)
 ///
 /// ```
 /// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 0), 2 * 17424);
-/// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 4), 2 * 17424 + 2 * 4352 * 4);
+/// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 4), 2 * 17424 + 2 * 4352 * 2);
 /// ```
 pub const fn blocksort_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: usize) -> usize {
-    let positions = if v_bytes > 0 { 2 * 4 * nt * vt } else { 0 };
+    let positions = if v_bytes > 0 { 2 * 2 * nt * vt } else { 0 };
     2 * keys_region_bytes(nt * vt, k_bytes) + positions
 }
 
@@ -301,6 +304,12 @@ pub unsafe fn blocksort<
     cta: &C,
     args: &MergeArgs<K, V>,
 ) {
+    const {
+        assert!(
+            NT * VT <= 1 << 16,
+            "tile positions are u16s in shared memory"
+        )
+    };
     let nv = (NT * VT) as u64;
     let gid = nv * cta.block() as u64;
     let count = min(nv, args.a_count - gid) as u32;
@@ -309,8 +318,9 @@ pub unsafe fn blocksort<
     let kr = keys_region_bytes(NT * VT, size_of::<K>());
     let keys_sh = cta.shared::<K>(0);
     let keys_sh2 = cta.shared::<K>(kr);
-    let pos_sh = cta.shared::<u32>(2 * kr);
-    let pos_sh2 = cta.shared::<u32>(2 * kr + 4 * NT * VT);
+    // (Positions in a tile fit 16 bits: `blocksort_shared_bytes`.)
+    let pos_sh = cta.shared::<u16>(2 * kr);
+    let pos_sh2 = cta.shared::<u16>(2 * kr + 2 * NT * VT);
     // The values' load goes through the second keys region (and on, for values wider
     // than the keys: the allocation has room).
     let vals_sh = cta.shared::<V>(kr);
@@ -401,7 +411,7 @@ pub unsafe fn blocksort<
         }
     }
     // Keys alone sort in the network as they are; with values, each key carries its
-    // position in the tile instead (a u32 through every pass), and the values, which stay
+    // position in the tile instead (a u32 in registers, a u16 in shared memory), and the values, which stay
     // in registers in thread order, are gathered by those positions once at the end.
     let mut pos: [u32; VT] = core::array::from_fn(|i| first + i as u32);
     // (Keys alone need no stable network: keys equal by the comparator are equal bits,
@@ -421,7 +431,7 @@ pub unsafe fn blocksort<
     cta.sync(); // every thread is done with the load's and the order check's reads
     regs_to_shared_thread::<C, K, VT>(cta, &keys, src);
     if V::HAS {
-        regs_to_shared_thread::<C, u32, VT>(cta, &pos, psrc);
+        regs_to_shared_thread::<C, u16, VT>(cta, &pos.map(|p| p as u16), psrc);
     }
     // A full tile's threads never find both lists ended (the form without clamps).
     let full = count as usize == NT * VT;
@@ -478,7 +488,7 @@ pub unsafe fn blocksort<
         if i * NT < rem {
             *keys_out.add(i * NT) = *src.add(tid_u + i * NT);
             if V::HAS {
-                *f = *psrc.add(tid_u + i * NT);
+                *f = *psrc.add(tid_u + i * NT) as u32;
             }
         }
     }
