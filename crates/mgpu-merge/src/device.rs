@@ -164,9 +164,9 @@ pub const fn keys_region_bytes(nv: usize, k_bytes: usize) -> usize {
 /// ([`keys_region_bytes`]), between which its merge passes ping-pong, then (with values)
 /// two regions of one `u16` a key, each key's position in the tile (tiles hold at most
 /// 2^16 keys), which move with the keys. The values' load and their final gather use the
-/// keys' regions. (Positions as `u16` rather than `u32` let four CTAs of the 256 x 18
-/// blocksort of 4-byte keys with 4-byte values share an SM's shared memory instead of
-/// three.)
+/// keys' regions. (Positions as `u16` rather than `u32` let two CTAs of the 512 x 18
+/// blocksort of 4-byte keys with 4-byte values share an SM's shared memory: 108 KB each
+/// instead of 144.)
 ///
 /// ```
 /// assert_eq!(mgpu_merge::device::blocksort_shared_bytes(256, 17, 4, 0), 2 * 17424);

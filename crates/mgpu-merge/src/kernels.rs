@@ -27,7 +27,8 @@ pub mod tuning {
     /// free of bank conflicts), two of [`MERGE`]'s tiles, so that 2^24 such keys take 12
     /// merge passes and 2^27 keys 15; 128 of 7 on sm_70. 4-byte keys alone sort their
     /// blocks with [`SORT_KEYS4`] (this shape's 512 x 17, 8704, the tile both share) and
-    /// 4-byte keys with 4-byte values with [`SORT_PAIRS4`] (the same 4608 as 512 x 9).
+    /// 4-byte keys with 4-byte values with [`SORT_PAIRS4`] (512 x 18, twice this shape's
+    /// 4608).
     /// Built for 1024 threads per SM (48 registers for 8-byte keys, 55 to 64 for pairs),
     /// and 768 for 4-byte keys alone, the launch bound of [`SORT_KEYS4`]'s kernels. Wider
     /// keys and pairs used to take 17 a thread too, at 512 threads per SM (100 to 128
@@ -118,31 +119,32 @@ pub mod tuning {
     };
 
     /// The blocksort of 4-byte keys with 4-byte values (`i32`, `u32`, `f32` keys; pairs and
-    /// indices): 256 threads of 18 on sm_90, the tile of [`SORT`]'s 512 x 9 (two of
-    /// [`MERGE`]'s 256 x 9 tiles), built for 1024 threads an SM (64 registers, with a
-    /// 16-byte spill that holds four values from their load to their final gather; three
-    /// CTAs fit in shared memory). Each thread's network and merges take 18 keys instead of
-    /// 9, and its Merge Path searches are half as many a key: on an H100 at 2^24 the i32
-    /// pairs blocksort took 353 us (165 M warp instructions) against 386 us (204 M) at 512 x
-    /// 9, and the sort 1.5 to 2 % less time at 2^24 and 2^27. (256 x 17, CUB's shape, took
-    /// 317 us, but its tile is no power-of-two number of 256 x 9 merge tiles, and merge
-    /// tiles of 17 made each pass 15 % slower; docs/merge.md.) An even `VT` makes the
-    /// thread-order shared-memory accesses 2-way bank conflicts, which cost less than the
-    /// searches they save. Other pairs keep [`SORT`].
+    /// indices): 512 threads of 18 on sm_90, a tile of 9216 (four of [`MERGE`]'s 256 x 9
+    /// tiles, twice [`SORT`]'s 512 x 9, so that 2^24 pairs take 11 merge passes and 2^27
+    /// pairs 14), built for 1024 threads an SM (64 registers, with a 16-byte spill that
+    /// holds four values from their load to their final gather; two CTAs, 108 KB of shared
+    /// memory each with the positions as `u16`s). On an H100 (three runs each alternating)
+    /// i32 pairs sorted in 1.462-1.470 / 13.02-13.05 ms at 2^24 / 2^27 against
+    /// 1.507-1.517 / 13.31-13.36 for 256 x 18 (4608, four CTAs an SM): by ncu the
+    /// blocksort took 385 us at 2^24 against 321, and the pass it saves 94 us and its
+    /// partitions 12 (docs/merge.md). Each thread's network and merges take 18 keys
+    /// instead of 9, and its Merge Path searches are half as many a key; the even `VT`
+    /// makes the thread-order shared-memory accesses 2-way bank conflicts, which cost
+    /// less than the searches they save. Other pairs keep [`SORT`].
     ///
     /// ```
     /// use mgpu_core::Arch;
     /// use mgpu_merge::kernels::tuning::{MERGE, SORT, SORT_PAIRS4};
     /// let (p, s, m) = (SORT_PAIRS4.shape(Arch::Sm90), SORT.shape(Arch::Sm90), MERGE.shape(Arch::Sm90));
-    /// assert_eq!((p.nt, p.vt(8)), (256, 18));
-    /// assert_eq!(p.nv(8), s.nv(8)); // the same tile: the suite's tile multiples hold
-    /// assert_eq!(p.nv(8), 2 * m.nv(8));
-    /// assert_eq!(SORT_PAIRS4.min_ctas_per_sm(8, 256), 4);
+    /// assert_eq!((p.nt, p.vt(8)), (512, 18));
+    /// assert_eq!(p.nv(8), 2 * s.nv(8)); // the suite's tile multiples (of SORT's) hold
+    /// assert_eq!(p.nv(8), 4 * m.nv(8));
+    /// assert_eq!(SORT_PAIRS4.min_ctas_per_sm(8, 512), 2);
     /// ```
     pub const SORT_PAIRS4: Tuning = Tuning {
         sm70: SORT.sm70,
         sm90: Shape {
-            nt: 256,
+            nt: 512,
             vt4: 17,
             vt8: 18,
         },
