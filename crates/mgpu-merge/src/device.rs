@@ -308,7 +308,13 @@ pub unsafe fn blocksort<
         assert!(
             NT * VT <= 1 << 16,
             "tile positions are u16s in shared memory"
-        )
+        );
+        // The values' load, from the second keys region on, fits the allocation.
+        assert!(
+            keys_region_bytes(NT * VT, size_of::<K>()) + NT * VT * size_of::<V>()
+                <= blocksort_shared_bytes(NT, VT, size_of::<K>(), size_of::<V>()),
+            "the values' load overruns the blocksort's shared memory"
+        );
     };
     let nv = (NT * VT) as u64;
     let gid = nv * cta.block() as u64;
@@ -322,7 +328,7 @@ pub unsafe fn blocksort<
     let pos_sh = cta.shared::<u16>(2 * kr);
     let pos_sh2 = cta.shared::<u16>(2 * kr + 2 * NT * VT);
     // The values' load goes through the second keys region (and on, for values wider
-    // than the keys: the allocation has room).
+    // than the keys: the allocation has room, asserted above).
     let vals_sh = cta.shared::<V>(kr);
 
     // The tile in thread order (thread `tid` holds positions `VT * tid + i`).
@@ -411,8 +417,9 @@ pub unsafe fn blocksort<
         }
     }
     // Keys alone sort in the network as they are; with values, each key carries its
-    // position in the tile instead (a u32 in registers, a u16 in shared memory), and the values, which stay
-    // in registers in thread order, are gathered by those positions once at the end.
+    // position in the tile instead (a u32 in registers, a u16 in shared memory), and the
+    // values, which stay in registers in thread order, are gathered by those positions
+    // once at the end.
     let mut pos: [u32; VT] = core::array::from_fn(|i| first + i as u32);
     // (Keys alone need no stable network: keys equal by the comparator are equal bits,
     // so Batcher's network, with fewer comparators, gives the same tile.)
