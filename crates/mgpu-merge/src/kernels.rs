@@ -151,6 +151,18 @@ pub mod tuning {
         threads_per_sm4: SORT.threads_per_sm4,
         threads_per_sm8: SORT.threads_per_sm8,
     };
+
+    // The `Blocksort` kernel type takes its `.minnctapersm` from `SORT` (the tuning
+    // `kernel_types!` declares it with), whichever tuning an instance takes its shape
+    // from: an instance tuning's threads per SM must be `SORT`'s, or a change to it alone
+    // would not reach the launch bounds.
+    const fn same_threads(t: Tuning) -> bool {
+        t.threads_per_sm4 == SORT.threads_per_sm4 && t.threads_per_sm8 == SORT.threads_per_sm8
+    }
+    const _: () = assert!(
+        same_threads(SORT_KEYS4) && same_threads(SORT_PAIRS4),
+        "the blocksort tunings disagree on threads per SM"
+    );
 }
 
 mgpu_core::kernel_types! {
