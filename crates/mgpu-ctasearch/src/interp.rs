@@ -308,10 +308,10 @@ pub unsafe fn merge_path_interpolation<I: Idx, KA: Keys<I>, KB: Keys<I>, B: Sear
 /// drawn from one distribution (a mergesort pass's lists) make that nearly linear, and
 /// split each diagonal about in proportion to their lengths: the first round probes a
 /// bracket around that split, and a range of 2^22 takes about 6 rounds of two probes
-/// (four keys, one round trip) where the bisection takes 22 dependent pairs. Skewed keys, NaNs or few distinct values cost
-/// rounds, at most about three more than the bisection's (the module's fallback). On
-/// unsorted inputs the result is some position in `[diag - b_count, min(diag,
-/// a_count)]` (clamped at 0).
+/// (four keys, one round trip) where the bisection takes 22 dependent pairs. Skewed
+/// keys, NaNs or few distinct values cost rounds, at most about three more than the
+/// bisection's (the module's fallback). On unsorted inputs the result is some position
+/// in `[diag - b_count, min(diag, a_count)]` (clamped at 0).
 ///
 /// # Safety
 /// `a` is readable at `0..a_count` and `b` at `0..b_count`; `diag <= a_count + b_count`.

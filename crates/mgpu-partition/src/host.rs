@@ -177,10 +177,11 @@ pub const MERGE_KARY_PARTITIONS: usize = 10_000;
 /// `log2(K)` of the k-ary search that the merge and mergesort partitions run with one lane
 /// per point when `MGPU_PARTITION_SEARCH=kary` (by default they interpolate over the keys,
 /// [`mgpu_ctasearch::merge_path_interpolation_by`]): K = 4 (3 probes a round, two keys
-/// each) up to [`MERGE_KARY_PARTITIONS`], 0 (the bisection) above. Measured on an H100 (docs/merge.md), with the searches'
-/// two loads a probe: at 2^24 keys (3,855 partitions a pass) K = 4 took a mergesort of
-/// i32 keys from 0.940 to 0.918 ms and the merge from 0.075 to 0.073 (K = 8: 0.922 and
-/// 0.074); at 2^27 (30,000) K = 4 was 2 to 3 % slower than the bisection, K = 8 5 to 10 %.
+/// each) up to [`MERGE_KARY_PARTITIONS`], 0 (the bisection) above. Measured on an H100
+/// (docs/merge.md), with the searches' two loads a probe: at 2^24 keys (3,855 partitions
+/// a pass) K = 4 took a mergesort of i32 keys from 0.940 to 0.918 ms and the merge from
+/// 0.075 to 0.073 (K = 8: 0.922 and 0.074); at 2^27 (30,000) K = 4 was 2 to 3 % slower
+/// than the bisection, K = 8 5 to 10 %.
 /// `MGPU_PARTITION_KARY=0|1|2|3` (read once per process) forces it, for measuring.
 ///
 /// # Examples
