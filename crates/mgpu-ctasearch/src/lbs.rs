@@ -21,7 +21,9 @@ use mgpu_loadstore::global_to_shared_loop_async;
 ///
 /// For full ("extended") tiles: `b` must be readable one past the last B position the
 /// steps reach (the halo: the next scan value), and the tile must not end within the
-/// steps. One comparison per step.
+/// steps. One comparison per step, and pointers and the object index carried from step
+/// to step (each step issues seven instructions on sm_90: the compare, a predicated store
+/// and two increments, a predicated load and two increments).
 ///
 /// # Safety
 /// `b` is readable at the positions read; `out` is writable for up to `VT` slots.
@@ -34,34 +36,36 @@ use mgpu_loadstore::global_to_shared_loop_async;
 /// // B (scan 0), A 0, A 1, B (scan 2), A 2, A 3: four items, of objects 0, 0, 1, 1.
 /// let scan = [0u32, 2, 7, 10, 10, 11];
 /// let mut out = [0u32; 6];
-/// let n = unsafe { serial_load_balance_search::<u32, _, 6>(&scan[..], 0, u32::MAX, 0, out.as_mut_ptr()) };
+/// let n = unsafe { serial_load_balance_search::<u32, 6>(scan.as_ptr(), 0, u32::MAX, 0, out.as_mut_ptr()) };
 /// assert_eq!((n, &out[..4]), (4, &[0, 0, 1, 1][..]));
 /// ```
 #[inline(always)]
-pub unsafe fn serial_load_balance_search<I: Idx, K: Keys<I>, const VT: usize>(
-    b: K,
+pub unsafe fn serial_load_balance_search<I: Idx, const VT: usize>(
+    b: *const I,
     a_begin: I,
     b_first: I,
     b_begin: u32,
     out: *mut I,
 ) -> u32 {
     let mut a = a_begin;
-    let mut bi = b_begin;
-    let mut b_key = b.key(bi as usize);
-    let mut n = 0u32;
+    let mut pb = b.add(b_begin as usize);
+    let mut object = b_first.wrapping_add(I::from_u32(b_begin));
+    let mut b_key = *pb;
+    let mut o = out;
     for i in 0..VT {
         if a < b_key {
-            *out.add(n as usize) = b_first.wrapping_add(I::from_u32(bi));
-            n += 1;
+            *o = object;
+            o = o.add(1);
             a = a.wrapping_add(I::ONE);
         } else {
-            bi += 1;
+            object = object.wrapping_add(I::ONE);
+            pb = pb.add(1);
             if i + 1 < VT {
-                b_key = b.key(bi as usize);
+                b_key = *pb;
             }
         }
     }
-    n
+    o.offset_from(out) as u32
 }
 
 /// Serial load-balancing search with range checks (the seeds'
@@ -581,7 +585,7 @@ pub unsafe fn cta_load_balance_search<C: Cta, I: Idx, const NT: usize, const VT:
     let out = shared.add(mp_t as usize);
     let b_first = b0.wrapping_sub(I::ONE);
     if extended {
-        serial_load_balance_search::<I, _, VT>(b_shared as *const I, a_t, b_first, b_t, out);
+        serial_load_balance_search::<I, VT>(b_shared as *const I, a_t, b_first, b_t, out);
     } else {
         serial_load_balance_search_guarded::<I, _, VT>(
             b_shared as *const I,

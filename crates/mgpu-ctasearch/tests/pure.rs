@@ -211,7 +211,7 @@ proptest! {
             let diag = t * 4;
             let mp = unsafe { merge_path(Counting(0u32), total, &scan[..], n, diag, Upper, Less) };
             let mut tmp = [0u32; 4];
-            let w = unsafe { serial_load_balance_search::<u32, _, 4>(&padded[..], mp, u32::MAX, diag - mp, tmp.as_mut_ptr()) };
+            let w = unsafe { serial_load_balance_search::<u32, 4>(padded.as_ptr(), mp, u32::MAX, diag - mp, tmp.as_mut_ptr()) };
             for k in 0..w as usize {
                 prop_assert_eq!(tmp[k], want[mp as usize + k]);
             }

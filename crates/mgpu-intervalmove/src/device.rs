@@ -12,7 +12,7 @@ use mgpu_ctasearch::{
     cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
     cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
 };
-use mgpu_loadstore::global_to_shared_loop_async;
+use mgpu_loadstore::{global_to_shared_loop_async, store_vec16};
 
 /// Error bit: the scan is not non-decreasing (or the partitions contradict it). The error
 /// bits are distinct:
@@ -365,14 +365,11 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
     let room = a.output_len.saturating_sub(a0);
     let stored = (t.a_count() as u64).min(room) as u32;
     let out = a.output.wrapping_add(a0 as usize);
-    // Each item straight from shared memory to its store: no register array of VT values
-    // (a long tile would spill it).
-    for k in 0..VT {
-        let i = cta.tid() + (NT * k) as u32;
-        if i < stored {
-            *out.add(i as usize) = *vsh.add(object_slot(sh, &t, i, &mut err) as usize);
-        }
-    }
+    // Each item straight from shared memory to its store (no register array of VT values:
+    // a long tile would spill it), four 4-byte items a store.
+    store_vec16::<C, T, NT, VT>(cta, stored, out, |i| {
+        *vsh.add(object_slot(sh, &t, i, &mut err) as usize)
+    });
     cta.raise_error(a.error, err);
 }
 
