@@ -10,7 +10,7 @@
 use crate::idx::min;
 use crate::{compute_merge_range, merge_path, Counting, Idx, Keys, Upper};
 use mgpu_core::{Cta, Less};
-use mgpu_loadstore::global_to_shared_loop_async;
+use mgpu_loadstore::global_to_shared_async_vec16;
 
 /// Serial load-balancing search without range checks (the seeds'
 /// `DeviceSerialLoadBalanceSearch<VT, false>`): `VT` steps of the merge of the work items
@@ -209,7 +209,7 @@ fn strided_groups<V: Copy, const R: usize>(
 /// # Examples
 ///
 /// ```
-/// let t = mgpu_ctasearch::LoadBalanceTile { a0: 21u32, a1: 38, b0: 8, b1: 22, extended: true };
+/// let t = mgpu_ctasearch::LoadBalanceTile { a0: 21u32, a1: 38, b0: 8, b1: 22, extended: true, b_slot: 17 };
 /// assert_eq!((t.a_count(), t.b_count(), t.b_shared()), (17, 14, 17));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -224,6 +224,11 @@ pub struct LoadBalanceTile<I> {
     pub b1: I,
     /// Whether the scan value of object `b1` (the halo) was loaded too.
     pub extended: bool,
+    /// The shared-memory slot of object `b0`'s scan value: `a_count()`, or up to 3
+    /// (4-byte `I`) or 1 (8-byte) slots after it when the values sit at their global
+    /// address modulo 16 bytes ([`LoadBalanceTile::aligned_to`]), so that they copy as
+    /// 16-byte vectors.
+    pub b_slot: u32,
 }
 
 impl<I: Idx> LoadBalanceTile<I> {
@@ -232,7 +237,7 @@ impl<I: Idx> LoadBalanceTile<I> {
     /// # Examples
     ///
     /// ```
-    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 2u64, a1: 9, b0: 0, b1: 3, extended: false };
+    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 2u64, a1: 9, b0: 0, b1: 3, extended: false, b_slot: 7 };
     /// assert_eq!(t.a_count(), 7);
     /// ```
     #[inline(always)]
@@ -244,24 +249,53 @@ impl<I: Idx> LoadBalanceTile<I> {
     /// # Examples
     ///
     /// ```
-    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 2u64, a1: 9, b0: 0, b1: 3, extended: false };
+    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 2u64, a1: 9, b0: 0, b1: 3, extended: false, b_slot: 7 };
     /// assert_eq!(t.b_count(), 3);
     /// ```
     #[inline(always)]
     pub fn b_count(&self) -> u32 {
         self.b1.wrapping_sub(self.b0).to_u32()
     }
-    /// The shared-memory slot of object `b0`'s scan value (`a_count()`).
+    /// The shared-memory slot of object `b0`'s scan value (`b_slot`).
     ///
     /// # Examples
     ///
     /// ```
-    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 2u64, a1: 9, b0: 0, b1: 3, extended: false };
+    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 2u64, a1: 9, b0: 0, b1: 3, extended: false, b_slot: 7 };
     /// assert_eq!(t.b_shared(), 7);
     /// ```
     #[inline(always)]
     pub fn b_shared(&self) -> u32 {
-        self.a_count()
+        self.b_slot
+    }
+    /// The tile with its scan values placed at their global address (in `scan`) modulo 16
+    /// bytes: `b_slot` the first slot from `a_count()` on at which `scan[b0]` would sit so
+    /// (4- and 8-byte `I`; others keep `a_count()`). Needs
+    /// [`cta_load_balance_shared_len`]'s three spare slots.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let scan = [0u32; 64];
+    /// let at = scan.as_ptr() as usize;
+    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 21u32, a1: 38, b0: 8, b1: 22, extended: true, b_slot: 17 };
+    /// let s = t.aligned_to(scan.as_ptr()).b_slot;
+    /// assert!((17..21).contains(&s));
+    /// assert_eq!((s as usize * 4) % 16, (at + 8 * 4) % 16);
+    /// ```
+    #[inline(always)]
+    pub fn aligned_to(self, scan: *const I) -> Self {
+        let at = self.a_count();
+        let k = core::mem::size_of::<I>();
+        if k != 4 && k != 8 {
+            return Self { b_slot: at, ..self };
+        }
+        let w = (16 / k) as u32;
+        let want = (((scan as usize).wrapping_add(self.b0.to_usize() * k) % 16) / k) as u32;
+        Self {
+            b_slot: at + (want + w - at % w) % w,
+            ..self
+        }
     }
     /// Scan values the tile loads to shared memory: its objects' (`b_count()`) and, when
     /// `extended`, the halo's.
@@ -269,7 +303,7 @@ impl<I: Idx> LoadBalanceTile<I> {
     /// # Examples
     ///
     /// ```
-    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 21u32, a1: 38, b0: 8, b1: 22, extended: true };
+    /// let t = mgpu_ctasearch::LoadBalanceTile { a0: 21u32, a1: 38, b0: 8, b1: 22, extended: true, b_slot: 17 };
     /// assert_eq!(t.b_loaded(), 15);
     /// ```
     #[inline(always)]
@@ -279,16 +313,17 @@ impl<I: Idx> LoadBalanceTile<I> {
 }
 
 /// Shared-memory slots (of the index type) [`cta_load_balance`] needs for `nv = NT * VT`
-/// work items per tile: `nv + 2` (the tile's items and objects, the preceding object and
-/// the halo).
+/// work items per tile: `nv + 5` (the tile's items and objects, the preceding object, the
+/// halo, and up to three slots that align the scan values with their global address for
+/// [`cta_load_balance_copy_async`]).
 ///
 /// # Examples
 ///
 /// ```
-/// assert_eq!(mgpu_ctasearch::cta_load_balance_shared_len(128 * 7), 898);
+/// assert_eq!(mgpu_ctasearch::cta_load_balance_shared_len(128 * 7), 901);
 /// ```
 pub const fn cta_load_balance_shared_len(nv: usize) -> usize {
-    nv + 2
+    nv + 5
 }
 
 /// The ranges [`cta_load_balance`] gives tile `block` (`nv` merge steps per tile, the
@@ -338,6 +373,7 @@ pub fn load_balance_tile<I: Idx>(
         },
         b1,
         extended: a1 < dest_count && b1 < source_count,
+        b_slot: range.a1.wrapping_sub(range.a0) as u32,
     }
 }
 
@@ -420,7 +456,7 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
     // The tile's first own object is `nv * block - mp0` (compute_merge_range); a preceding
     // one was added when that is not 0.
     let preceding = load_preceding_b && nv * block as u64 != mp0;
-    let b_shared = shared.add(tile.a_count() as usize);
+    let b_shared = shared.add(tile.b_shared() as usize);
 
     // The tile's scan values (and the halo) to shared memory, strided, each checked against
     // its successor (an L1 hit: the next thread loads it), a group of rows at a time. The
@@ -487,7 +523,7 @@ pub unsafe fn cta_load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>
 /// let mut out = [0u32; 3];
 /// let (sp, op) = (scan.as_ptr() as usize, out.as_mut_ptr() as usize);
 /// sim::launch(1, 2, 8 * 4, &|cta: &sim::SimCta| unsafe {
-///     let t = LoadBalanceTile { a0: 2u32, a1: 4, b0: 1, b1: 3, extended: true };
+///     let t = LoadBalanceTile { a0: 2u32, a1: 4, b0: 1, b1: 3, extended: true, b_slot: 2 };
 ///     let sh = cta.shared::<u32>(0);
 ///     cta_load_balance_copy_async::<_, u32, 2>(cta, &t, sp as *const u32, sh);
 ///     cta.async_copy_wait();
@@ -509,8 +545,8 @@ pub unsafe fn cta_load_balance_copy_async<C: Cta, I: Idx, const NT: usize>(
 ) {
     let load = tile.b_loaded();
     let src = b_global.add(tile.b0.to_usize());
-    let dst = shared.add(tile.a_count() as usize);
-    global_to_shared_loop_async::<C, I, NT>(cta, src, load, dst);
+    let dst = shared.add(tile.b_shared() as usize);
+    global_to_shared_async_vec16::<C, I, NT>(cta, src, load, dst);
 }
 
 /// The search of [`cta_load_balance`] once `tile`'s scan values are in shared memory (at
@@ -541,7 +577,7 @@ pub unsafe fn cta_load_balance_copy_async<C: Cta, I: Idx, const NT: usize>(
 ///         }
 ///     }
 ///     cta.sync();
-///     let t = LoadBalanceTile { a0: 0u32, a1: 11, b0: 0, b1: 5, extended: false };
+///     let t = LoadBalanceTile { a0: 0u32, a1: 11, b0: 0, b1: 5, extended: false, b_slot: 11 };
 ///     cta_load_balance_search::<_, u32, 4, 4>(cta, t, false, sh);
 ///     let mut i = cta.tid();
 ///     while i < 11 {
@@ -567,7 +603,7 @@ pub unsafe fn cta_load_balance_search<C: Cta, I: Idx, const NT: usize, const VT:
     } = tile;
     let (a_count, b_count) = (tile.a_count(), tile.b_count());
     let pre = preceding as u32;
-    let b_shared = shared.add(a_count as usize);
+    let b_shared = shared.add(tile.b_shared() as usize);
     // Each thread's start on the tile's Merge Path.
     let steps = a_count + b_count - pre;
     let diag = min(VT as u32 * cta.tid(), steps);

@@ -145,8 +145,8 @@ const fn round8(b: usize) -> usize {
 ///
 /// ```
 /// use mgpu_intervalmove::device::shared_bytes;
-/// assert_eq!(shared_bytes(4, 128, 7, 1, 8), 3648 + 897 * 8);
-/// assert_eq!(shared_bytes(8, 128, 7, 2, 8), 7296 + 2 * 897 * 8);
+/// assert_eq!(shared_bytes(4, 128, 7, 1, 8), 3664 + 897 * 8);
+/// assert_eq!(shared_bytes(8, 128, 7, 2, 8), 7320 + 2 * 897 * 8);
 /// ```
 pub const fn shared_bytes(
     index_bytes: usize,
@@ -204,15 +204,12 @@ unsafe fn tile_ranges<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usi
         }
         return None;
     }
-    Some(load_balance_tile(
-        cta.block(),
-        nv,
-        a.total,
-        a.num_intervals,
-        m0,
-        m1,
-        true,
-    ))
+    // The scan values placed at their global address modulo 16 bytes, so that they copy
+    // as 16-byte vectors.
+    Some(
+        load_balance_tile(cta.block(), nv, a.total, a.num_intervals, m0, m1, true)
+            .aligned_to(a.scan),
+    )
 }
 
 /// Checks the scan values a tile loaded to `bsh` (its objects' and the halo): non-decreasing,

@@ -79,7 +79,7 @@ pub struct LoadBalanceArgs<I> {
 /// # Examples
 ///
 /// ```
-/// assert_eq!(mgpu_loadbalance::device::shared_bytes(4, 128, 7), 898 * 4);
+/// assert_eq!(mgpu_loadbalance::device::shared_bytes(4, 128, 7), 901 * 4);
 /// ```
 pub const fn shared_bytes(index_bytes: usize, nt: usize, vt: usize) -> usize {
     cta_load_balance_shared_len(nt * vt) * index_bytes
@@ -215,6 +215,8 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     let mut bad = if ranges.is_none() { ERROR_UNSORTED } else { 0 };
     let mut t = LoadBalanceTile::default();
     if let Some(r) = ranges {
+        // The scan values placed at their global address modulo 16 bytes, so that they
+        // copy as 16-byte vectors.
         t = load_balance_tile(
             block,
             nv,
@@ -223,7 +225,8 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
             mp0,
             mp1,
             true,
-        );
+        )
+        .aligned_to(args.scan);
         cta_load_balance_copy_async::<C, I, NT>(cta, &t, args.scan, sh);
         if tid == 0 {
             bad |= check_ends(args.scan, n, total, r);

@@ -294,6 +294,73 @@ pub unsafe fn global_to_shared_loop_async<C: Cta, T: Copy, const NT: usize>(
     }
 }
 
+/// [`global_to_shared_loop_async`] with 16-byte copies where it can: when `src` and
+/// `shared` sit at the same address modulo 16 bytes (4- and 8-byte elements), the elements
+/// before `src`'s first 16-byte boundary and after its last one are copied singly and the
+/// rest as 16-byte vectors (`cp.async.cg`, a quarter of the copies for 4-byte elements),
+/// each thread taking every `NT`-th; otherwise one element a copy. No wait, no barrier.
+///
+/// # Safety
+/// As [`global_to_shared_loop_async`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_loadstore::global_to_shared_async_vec16;
+/// let input: Vec<u32> = (0..100).collect();
+/// let mut out = vec![0u32; 97];
+/// let (ip, op) = (input.as_ptr() as usize, out.as_mut_ptr() as usize);
+/// sim::launch(1, 32, 104 * 4, &|cta: &sim::SimCta| unsafe {
+///     let sh = cta.shared::<u32>(0);
+///     // input[3..100] to slot 3 on: the same address modulo 16 when input is 16-aligned.
+///     global_to_shared_async_vec16::<_, _, 32>(cta, (ip as *const u32).add(3), 97, sh.add(3));
+///     cta.async_copy_wait();
+///     cta.sync();
+///     if cta.tid() == 0 {
+///         for j in 0..97 {
+///             *(op as *mut u32).add(j) = *sh.add(3 + j);
+///         }
+///     }
+/// });
+/// assert!((0..97).all(|j| out[j] == j as u32 + 3));
+/// ```
+#[inline(always)]
+pub unsafe fn global_to_shared_async_vec16<C: Cta, T: Copy, const NT: usize>(
+    cta: &C,
+    src: *const T,
+    count: u32,
+    shared: *mut T,
+) {
+    let k = core::mem::size_of::<T>();
+    if (k != 4 && k != 8) || (src as usize) % 16 != (shared as usize) % 16 {
+        global_to_shared_loop_async::<C, T, NT>(cta, src, count, shared);
+        return;
+    }
+    let w = (16 / k) as u32;
+    let tid = cta.tid();
+    let head = (((16 - src as usize % 16) % 16 / k) as u32).min(count);
+    let vecs = (count - head) / w;
+    let tail = head + vecs * w;
+    if tid < head {
+        cta.async_copy(shared.add(tid as usize), src.add(tid as usize));
+    }
+    if tail + tid < count {
+        let t = (tail + tid) as usize;
+        cta.async_copy(shared.add(t), src.add(t));
+    }
+    // (16-byte copies as `u128`.)
+    let (vd, vs) = (
+        shared.add(head as usize) as *mut u128,
+        src.add(head as usize) as *const u128,
+    );
+    let mut v = tid;
+    while v < vecs {
+        cta.async_copy(vd.add(v as usize), vs.add(v as usize));
+        v += NT as u32;
+    }
+}
+
 /// Global → registers in thread order, through shared memory: a coalesced strided load,
 /// a barrier, a thread-order read. Ends without a barrier: synchronise before writing
 /// `shared` again.
