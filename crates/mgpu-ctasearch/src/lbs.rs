@@ -10,7 +10,7 @@
 use crate::idx::min;
 use crate::{compute_merge_range, merge_path, Counting, Idx, Keys, Upper};
 use mgpu_core::{Cta, Less};
-use mgpu_loadstore::global_to_shared_async_vec16;
+use mgpu_loadstore::{aligned_slot, global_to_shared_async_vec16};
 
 /// Serial load-balancing search without range checks (the seeds'
 /// `DeviceSerialLoadBalanceSearch<VT, false>`): `VT` steps of the merge of the work items
@@ -22,8 +22,8 @@ use mgpu_loadstore::global_to_shared_async_vec16;
 /// For full ("extended") tiles: `b` must be readable one past the last B position the
 /// steps reach (the halo: the next scan value), and the tile must not end within the
 /// steps. One comparison per step, and pointers and the object index carried from step
-/// to step (each step issues seven instructions on sm_90: the compare, a predicated store
-/// and two increments, a predicated load and two increments).
+/// to step (eight instructions a step on sm_90: the compare, a predicated store and two
+/// increments, a predicated load and two increments, and a register move).
 ///
 /// # Safety
 /// `b` is readable at the positions read; `out` is writable for up to `VT` slots.
@@ -285,15 +285,9 @@ impl<I: Idx> LoadBalanceTile<I> {
     /// ```
     #[inline(always)]
     pub fn aligned_to(self, scan: *const I) -> Self {
-        let at = self.a_count();
-        let k = core::mem::size_of::<I>();
-        if k != 4 && k != 8 {
-            return Self { b_slot: at, ..self };
-        }
-        let w = (16 / k) as u32;
-        let want = (((scan as usize).wrapping_add(self.b0.to_usize() * k) % 16) / k) as u32;
+        let src = scan.wrapping_add(self.b0.to_usize());
         Self {
-            b_slot: at + (want + w - at % w) % w,
+            b_slot: aligned_slot(src, self.a_count()),
             ..self
         }
     }

@@ -294,6 +294,30 @@ pub unsafe fn global_to_shared_loop_async<C: Cta, T: Copy, const NT: usize>(
     }
 }
 
+/// The shared-memory slot, from `at`, at which a range of elements from `src` sits at the
+/// same address modulo 16 bytes as in global memory (elements of 4 or 8 bytes; others take
+/// `at`), so that it copies as 16-byte vectors ([`global_to_shared_async_vec16`]): at most
+/// `16 / size_of::<T>() - 1` slots after `at`. Assumes shared memory starts 16-byte aligned.
+///
+/// # Examples
+///
+/// ```
+/// let v = [0u32; 8];
+/// let s = mgpu_loadstore::aligned_slot(v[1..].as_ptr(), 5);
+/// assert!((5..9).contains(&s));
+/// assert_eq!(s as usize * 4 % 16, v[1..].as_ptr() as usize % 16);
+/// ```
+#[inline(always)]
+pub fn aligned_slot<T>(src: *const T, at: u32) -> u32 {
+    let k = core::mem::size_of::<T>();
+    if k != 4 && k != 8 {
+        return at;
+    }
+    let w = (16 / k) as u32;
+    let want = ((src as usize % 16) / k) as u32;
+    at + (want + w - at % w) % w
+}
+
 /// [`global_to_shared_loop_async`] with 16-byte copies where it can: when `src` and
 /// `shared` sit at the same address modulo 16 bytes (4- and 8-byte elements), the elements
 /// before `src`'s first 16-byte boundary and after its last one are copied singly and the

@@ -23,8 +23,8 @@ use mgpu_ctasearch::{
     blocksort_pass, compute_merge_range, merge_path, serial_merge_tile_with, Lower,
 };
 use mgpu_loadstore::{
-    global_to_thread_order_guarded, regs_to_global_strided_guarded, regs_to_shared_thread,
-    shared_to_regs_strided, transfer_merge_values_shared,
+    aligned_slot, global_to_thread_order_guarded, regs_to_global_strided_guarded,
+    regs_to_shared_thread, shared_to_regs_strided, transfer_merge_values_shared,
 };
 use mgpu_sortnetwork::{odd_even_merge_sort_keys, odd_even_transpose_sort_pairs};
 
@@ -196,21 +196,8 @@ pub const fn merge_shared_bytes(nt: usize, vt: usize, k_bytes: usize, v_bytes: u
 /// each (4-byte keys).
 const MERGE_ALIGN_SLOTS: usize = 6;
 
-/// The shared-memory slot, from `at`, at which a range of keys from `src` sits at the same
-/// address modulo 16 bytes (keys of 4 or 8 bytes; others take `at`).
-#[inline(always)]
-fn aligned_slot<K>(src: *const K, at: u32) -> u32 {
-    let k = size_of::<K>();
-    if k != 4 && k != 8 {
-        return at;
-    }
-    let w = (16 / k) as u32;
-    let want = ((src as usize % 16) / k) as u32;
-    at + (want + w - at % w) % w
-}
-
 /// Copies `len` keys from `src` (global) to `dst` (shared memory at the same address
-/// modulo 16 bytes: [`aligned_slot`]) with asynchronous copies: the keys before `src`'s
+/// modulo 16 bytes: `mgpu_loadstore::aligned_slot`) with asynchronous copies: the keys before `src`'s
 /// first 16-byte boundary and after its last one singly, the rest as 16-byte vectors,
 /// each thread taking every `NT`-th (at most `VT` keys a thread for a tile's range).
 #[inline(always)]
