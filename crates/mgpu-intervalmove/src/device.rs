@@ -12,7 +12,7 @@ use mgpu_ctasearch::{
     cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
     cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
 };
-use mgpu_loadstore::{global_to_shared_loop_async, store_vec16};
+use mgpu_loadstore::{aligned_slot, global_to_shared_async_vec16, store_vec16};
 
 /// Error bit: the scan is not non-decreasing (or the partitions contradict it). The error
 /// bits are distinct:
@@ -132,22 +132,38 @@ impl<T: Element, I: Idx> IntervalArgs<T, I> {
     }
 }
 
+#[inline(always)]
 const fn round8(b: usize) -> usize {
     b.div_ceil(8) * 8
+}
+
+#[inline(always)]
+const fn round16(b: usize) -> usize {
+    b.div_ceil(16) * 16
+}
+
+/// Bytes of one per-object region: `NV + 1` slots of `slot_bytes`, plus the 12 bytes an
+/// [`aligned_slot`] shift may take (the region's data sits at its source's address modulo
+/// 16 bytes, for 16-byte copies), rounded to 16 bytes so the next region starts aligned.
+#[inline(always)]
+const fn region_bytes(nt: usize, vt: usize, slot_bytes: usize) -> usize {
+    round16((nt * vt + 1) * slot_bytes + 12)
 }
 
 /// Shared-memory bytes of the load-balanced kernels: the load-balancing search's slots
 /// (padded by `2 * VT` so even a contradictory scan keeps the serial search inside), then
 /// `regions` regions of `NV + 1` slots of `slot_bytes` each (expand: one region of the
-/// tile's values; move: two regions, its gather and scatter starts).
+/// tile's values; move: two regions, its gather and scatter starts), each 16-byte aligned
+/// with 12 bytes of room to place its data at its source's address modulo 16.
 ///
 /// # Examples
 ///
 /// ```
 /// use mgpu_intervalmove::device::shared_bytes;
-/// assert_eq!(shared_bytes(4, 128, 7, 1, 8), 3664 + 897 * 8);
-/// assert_eq!(shared_bytes(8, 128, 7, 2, 8), 7320 + 2 * 897 * 8);
+/// assert_eq!(shared_bytes(4, 128, 7, 1, 8), 3664 + 7200);
+/// assert_eq!(shared_bytes(8, 128, 7, 2, 8), 7328 + 2 * 7200);
 /// ```
+#[inline(always)]
 pub const fn shared_bytes(
     index_bytes: usize,
     nt: usize,
@@ -155,11 +171,28 @@ pub const fn shared_bytes(
     regions: usize,
     slot_bytes: usize,
 ) -> usize {
-    index_offset_end(index_bytes, nt, vt) + regions * (nt * vt + 1) * slot_bytes
+    index_offset_end(index_bytes, nt, vt) + regions * region_bytes(nt, vt, slot_bytes)
 }
 
+#[inline(always)]
 const fn index_offset_end(index_bytes: usize, nt: usize, vt: usize) -> usize {
-    round8((cta_load_balance_shared_len(nt * vt) + 2 * vt) * index_bytes)
+    round16((cta_load_balance_shared_len(nt * vt) + 2 * vt) * index_bytes)
+}
+
+/// Where the data of `count` objects from `src` go in the per-object region at `region`
+/// (at `src`'s address modulo 16 bytes, [`aligned_slot`]): copied there as 16-byte
+/// asynchronous vectors where they can be ([`global_to_shared_async_vec16`]). Returns the
+/// region's slot 0 for the data.
+#[inline(always)]
+unsafe fn region_copy_async<C: Cta, T: Copy, const NT: usize>(
+    cta: &C,
+    region: *mut T,
+    src: *const T,
+    count: u32,
+) -> *mut T {
+    let dst = region.add(aligned_slot(src, 0) as usize);
+    global_to_shared_async_vec16::<C, T, NT>(cta, src, count, dst);
+    dst
 }
 
 /// With [`MODE_SEARCH`], the tile's two partitions, found by the tile and written to
@@ -250,14 +283,14 @@ unsafe fn check_scan<C: Cta, T, I: Idx, const NT: usize>(
 /// write the same item slots; the tile's items are then left unwritten and the error is
 /// raised). After it every thread sees the per-object data `prefetch` put in shared memory.
 #[inline(always)]
-unsafe fn tile_search<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usize>(
+unsafe fn tile_search<C: Cta, T: Element, I: Idx, R, const NT: usize, const VT: usize>(
     cta: &C,
     a: &IntervalArgs<T, I>,
     err: &mut u32,
-    prefetch: impl FnOnce(&LoadBalanceTile<I>),
-) -> Option<LoadBalanceTile<I>> {
+    prefetch: impl FnOnce(&LoadBalanceTile<I>) -> R,
+) -> Option<(LoadBalanceTile<I>, R)> {
     let t = tile_ranges::<C, T, I, NT, VT>(cta, a)?;
-    prefetch(&t);
+    let r = prefetch(&t);
     let sh = cta.shared::<I>(0);
     cta_load_balance_copy_async::<C, I, NT>(cta, &t, a.scan, sh);
     cta.async_copy_wait();
@@ -270,7 +303,7 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usi
         let preceding = (NT * VT) as u64 * block as u64 != *a.mp.add(block as usize);
         cta_load_balance_search::<C, I, NT, VT>(cta, t, preceding, sh);
     }
-    Some(t)
+    Some((t, r))
 }
 
 /// The object slot (`object - b0`) of tile item `i`, clamped into the tile; raises
@@ -330,7 +363,7 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
     let vsh = cta.shared::<T>(index_offset_end(core::mem::size_of::<I>(), NT, VT));
     // The values of the tile's objects `b0 + j` into shared memory before the search:
     // generated, copied asynchronously, or zero past the input.
-    let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err, |t| {
+    let Some((t, vsh)) = tile_search::<C, T, I, _, NT, VT>(cta, a, &mut err, |t| {
         let (b0, bc) = (t.b0.to_u64(), t.b_count());
         if seq {
             let mut j = cta.tid();
@@ -338,19 +371,17 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
                 *vsh.add(j as usize) = T::sequence(a.first, a.step, b0 + j as u64);
                 j += NT as u32;
             }
+            vsh
         } else {
             let inside = a.input_len.saturating_sub(b0).min(bc as u64) as u32;
-            global_to_shared_loop_async::<C, T, NT>(
-                cta,
-                a.input.wrapping_add(b0 as usize),
-                inside,
-                vsh,
-            );
+            let src = a.input.wrapping_add(b0 as usize);
+            let vsh = region_copy_async::<C, T, NT>(cta, vsh, src, inside);
             let mut j = inside + cta.tid();
             while j < bc {
                 *vsh.add(j as usize) = T::ZERO;
                 j += NT as u32;
             }
+            vsh
         }
     }) else {
         return;
@@ -423,17 +454,22 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     let tid = cta.tid();
     let off = index_offset_end(size_of::<I>(), NT, VT);
     let gsh = cta.shared::<I>(off);
-    let ssh = cta.shared::<I>(off + (NT * VT + 1) * size_of::<I>());
+    let ssh = cta.shared::<I>(off + region_bytes(NT, VT, size_of::<I>()));
     // The interval starts of the tile's objects, copied before the search (objects
     // `b0 ..` are inside the arrays: tile_search validated the partitions first).
-    let Some(t) = tile_search::<C, T, I, NT, VT>(cta, a, &mut err, |t| {
+    let Some((t, (gsh, ssh))) = tile_search::<C, T, I, _, NT, VT>(cta, a, &mut err, |t| {
         let (bc, b0) = (t.b_count(), t.b0.to_usize());
-        if gather {
-            global_to_shared_loop_async::<C, I, NT>(cta, a.gather.wrapping_add(b0), bc, gsh);
-        }
-        if scatter {
-            global_to_shared_loop_async::<C, I, NT>(cta, a.scatter.wrapping_add(b0), bc, ssh);
-        }
+        let g = if gather {
+            region_copy_async::<C, I, NT>(cta, gsh, a.gather.wrapping_add(b0), bc)
+        } else {
+            gsh
+        };
+        let s = if scatter {
+            region_copy_async::<C, I, NT>(cta, ssh, a.scatter.wrapping_add(b0), bc)
+        } else {
+            ssh
+        };
+        (g, s)
     }) else {
         return;
     };
@@ -536,6 +572,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
 
 /// Byte offset of [`interval_move`]'s staged values: after the load-balancing search's
 /// slots and the gather and scatter starts, 8-byte aligned.
+#[inline(always)]
 const fn move_values_offset(index_bytes: usize, nt: usize, vt: usize) -> usize {
     round8(shared_bytes(index_bytes, nt, vt, 2, index_bytes))
 }
@@ -548,6 +585,7 @@ const fn move_values_offset(index_bytes: usize, nt: usize, vt: usize) -> usize {
 /// use mgpu_intervalmove::device::{move_shared_bytes, shared_bytes};
 /// assert_eq!(move_shared_bytes(4, 4, 128, 11), shared_bytes(4, 128, 11, 2, 4).div_ceil(8) * 8 + 4 * 1408);
 /// ```
+#[inline(always)]
 pub const fn move_shared_bytes(
     elem_bytes: usize,
     index_bytes: usize,
