@@ -631,6 +631,97 @@ pub unsafe fn cta_load_balance_search<C: Cta, I: Idx, const NT: usize, const VT:
     tile
 }
 
+/// 16 bytes, aligned: one shared-memory load of [`scan_decreases`].
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+struct Group16([u32; 4]);
+
+/// Whether `b[k + 1] < b[k]` for some `k + 1 < count` (this thread's share of the check;
+/// OR it over the CTA, for example with `Cta::sync_or`). The values are read from shared
+/// memory as 16-byte vectors, `16 / size_of::<I>()` a load, each with the value after its
+/// group: a thread compares four 4-byte values with two loads instead of eight. Groups
+/// are strided over the threads; `count` is at most `NT * VT + 8`. No barrier.
+///
+/// # Safety
+/// `b` is shared memory aligned for `I`, readable from the 16-byte boundary at or below
+/// `b` to the one at or above `b + count` (the values outside `b[..count]` are read and
+/// ignored), and not written by any thread during the call.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_ctasearch::scan_decreases;
+/// let mut found = vec![false; 2];
+/// let fp = found.as_mut_ptr() as usize;
+/// for (case, drop) in [(0usize, None), (1, Some(37u32))] {
+///     sim::launch(1, 32, 64 * 4, &|cta: &sim::SimCta| unsafe {
+///         let sh = cta.shared::<u32>(0);
+///         if cta.tid() == 0 {
+///             for k in 0..50u32 {
+///                 *sh.add(3 + k as usize) = if Some(k) == drop { 0 } else { 10 * k };
+///             }
+///         }
+///         cta.sync();
+///         let bad = scan_decreases::<_, u32, 32, 1>(cta, sh.add(3), 50);
+///         if cta.sync_or(bad) && cta.tid() == 0 {
+///             *(fp as *mut bool).add(case) = true;
+///         }
+///     });
+/// }
+/// assert_eq!(found, [false, true]);
+/// ```
+#[inline(always)]
+pub unsafe fn scan_decreases<C: Cta, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    b: *const I,
+    count: u32,
+) -> bool {
+    let size = core::mem::size_of::<I>();
+    let per = (16 / size) as u32;
+    // Positions from the 16-byte boundary at or below `b`: `b[k]` is position `mis + k`.
+    let mis = ((b as usize % 16) / size) as u32;
+    let base = b.wrapping_sub(mis as usize);
+    let end = mis + count;
+    let groups = end.div_ceil(per);
+    let mut bad = false;
+    for r in 0..(NT * VT + 8 + 16).div_ceil(per as usize * NT) {
+        let g = cta.tid() + (r * NT) as u32;
+        if g < groups {
+            let first = g * per;
+            let v = *(base.add(first as usize) as *const Group16);
+            let vp = v.0.as_ptr() as *const I;
+            let next = first + per;
+            let w = if next < end {
+                *base.add(next as usize)
+            } else {
+                I::ZERO
+            };
+            if first >= mis && next < end {
+                // The whole group and the value after it are the scan's.
+                for e in 0..per as usize - 1 {
+                    bad |= *vp.add(e + 1) < *vp.add(e);
+                }
+                bad |= w < *vp.add(per as usize - 1);
+            } else {
+                for e in 0..per {
+                    let p = first + e;
+                    if p >= mis && p + 1 < end {
+                        let x = *vp.add(e as usize);
+                        let y = if e + 1 < per {
+                            *vp.add(e as usize + 1)
+                        } else {
+                            w
+                        };
+                        bad |= y < x;
+                    }
+                }
+            }
+        }
+    }
+    bad
+}
+
 /// Tile `block`'s two load-balancing partitions, found by the tile itself instead of a
 /// partition kernel before it: the upper-bound Merge Path of the `total` work items (the
 /// natural numbers) against the `num_objects` scan values `scan` at the diagonals

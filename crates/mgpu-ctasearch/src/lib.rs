@@ -69,7 +69,8 @@ pub use keys::{ArrayOrSequence, Counting, Keys};
 pub use lbs::{
     cta_load_balance, cta_load_balance_copy_async, cta_load_balance_partitions,
     cta_load_balance_search, cta_load_balance_shared_len, for_each_strided, load_balance_tile,
-    serial_load_balance_search, serial_load_balance_search_guarded, LoadBalanceTile, LOAD_ROWS,
+    scan_decreases, serial_load_balance_search, serial_load_balance_search_guarded,
+    LoadBalanceTile, LOAD_ROWS,
 };
 pub use merge::{
     serial_merge, serial_merge_guarded, serial_merge_guarded_with, serial_merge_padded,

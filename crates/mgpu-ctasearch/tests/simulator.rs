@@ -295,3 +295,58 @@ fn cta_lbs_skips_the_search_on_a_decreasing_scan() {
     );
     assert!(slots.iter().all(|&v| v == 0xA5A5_A5A5), "{slots:?}");
 }
+
+/// `scan_decreases` over every start offset within a 16-byte group, counts around the
+/// group and tile sizes, with no descent and with one descent at each place (and garbage
+/// around the values, which it must ignore).
+fn scan_decreases_finds<I: Idx, const NT: usize, const VT: usize>() {
+    let per = 16 / core::mem::size_of::<I>();
+    for offset in 0..per {
+        for count in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 31, 64, 65, 97, NT * VT + 2] {
+            for drop in core::iter::once(None).chain((1..count).map(Some)) {
+                let values: Vec<u64> = (0..count as u64)
+                    .map(|k| {
+                        if Some(k as usize) == drop {
+                            0
+                        } else {
+                            3 * k + 1
+                        }
+                    })
+                    .collect();
+                let mut found = [false];
+                let (vp, fp) = (values.as_ptr() as usize, found.as_mut_ptr() as usize);
+                let slots = offset + count + 2 * per;
+                launch(1, NT as u32, slots * 8, &|cta: &SimCta| unsafe {
+                    let sh = cta.shared::<I>(0);
+                    if cta.tid() == 0 {
+                        for s in 0..slots {
+                            // Garbage that decreases, outside the values.
+                            *sh.add(s) = I::from_u64((slots - s) as u64);
+                        }
+                        for k in 0..count {
+                            *sh.add(offset + k) = I::from_u64(*(vp as *const u64).add(k));
+                        }
+                    }
+                    cta.sync();
+                    let b = sh.add(offset);
+                    let bad = scan_decreases::<_, I, NT, VT>(cta, b, count as u32);
+                    if cta.sync_or(bad) && cta.tid() == 0 {
+                        *(fp as *mut bool) = true;
+                    }
+                });
+                assert_eq!(
+                    found[0],
+                    drop.is_some(),
+                    "offset {offset} count {count} drop {drop:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn scan_decreases_every_place() {
+    scan_decreases_finds::<u32, 32, 3>();
+    scan_decreases_finds::<u64, 32, 2>();
+    scan_decreases_finds::<u32, 64, 1>();
+}

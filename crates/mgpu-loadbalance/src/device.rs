@@ -24,7 +24,7 @@
 use mgpu_core::Cta;
 use mgpu_ctasearch::{
     cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
-    cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
+    cta_load_balance_shared_len, load_balance_tile, scan_decreases, Idx, LoadBalanceTile,
 };
 use mgpu_loadstore::store_vec16;
 
@@ -74,15 +74,16 @@ pub struct LoadBalanceArgs<I> {
 }
 
 /// Bytes of shared memory the kernel needs for `nv = NT * VT` steps of `index_bytes`-byte
-/// indices: the CTA load-balancing search's slots.
+/// indices: the CTA load-balancing search's slots, rounded up to 16 bytes (the order
+/// check reads whole 16-byte groups, [`scan_decreases`]).
 ///
 /// # Examples
 ///
 /// ```
-/// assert_eq!(mgpu_loadbalance::device::shared_bytes(4, 128, 7), 901 * 4);
+/// assert_eq!(mgpu_loadbalance::device::shared_bytes(4, 128, 7), 904 * 4);
 /// ```
 pub const fn shared_bytes(index_bytes: usize, nt: usize, vt: usize) -> usize {
-    cta_load_balance_shared_len(nt * vt) * index_bytes
+    (cta_load_balance_shared_len(nt * vt) * index_bytes).div_ceil(16) * 16
 }
 
 /// The ranges `(a0, a1, b0, b1)` that upper-bound Merge Path partitions `mp0 = mp[block]`
@@ -237,12 +238,8 @@ pub unsafe fn load_balance<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     // Every pair of consecutive scan values the search will read, in shared memory: a
     // decreasing scan would make the threads' Merge Path ranges overlap.
     let b = sh.add(t.b_shared() as usize);
-    let mut k = tid;
-    while k + 1 < t.b_loaded() {
-        if *b.add(k as usize + 1) < *b.add(k as usize) {
-            bad |= ERROR_UNSORTED;
-        }
-        k += NT as u32;
+    if scan_decreases::<C, I, NT, VT>(cta, b, t.b_loaded()) {
+        bad |= ERROR_UNSORTED;
     }
     // Any thread's complaint stops the whole tile, which then writes nothing.
     if cta.sync_or(bad != 0) {
