@@ -10,7 +10,7 @@ use core::mem::size_of;
 use mgpu_core::{shfl_idx, Cta, Element, WARP_SIZE};
 use mgpu_ctasearch::{
     cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
-    cta_load_balance_shared_len, load_balance_tile, Idx, LoadBalanceTile,
+    cta_load_balance_shared_len, load_balance_tile, scan_decreases, Idx, LoadBalanceTile,
 };
 use mgpu_loadstore::{
     aligned_slot, global_to_shared_async_vec16, global_to_shared_loop_async, store_vec16,
@@ -247,11 +247,13 @@ unsafe fn tile_ranges<C: Cta, T: Element, I: Idx, const NT: usize, const VT: usi
     )
 }
 
-/// Checks the scan values a tile loaded to `bsh` (its objects' and the halo): non-decreasing,
-/// 0 first, none past the total. Every adjacent pair of the scan is in some tile (the
-/// preceding object).
+/// Checks the scan values a tile loaded to `bsh` (its objects' and the halo): non-decreasing
+/// ([`scan_decreases`], 16-byte groups), 0 first, none past the total. Every adjacent pair
+/// of the scan is in some tile (the preceding object). Only the tile's last value is
+/// compared with the total: when the tile's values are in order it is their largest, and
+/// when they are not, [`ERROR_SCAN_ORDER`] is raised and reported first.
 #[inline(always)]
-unsafe fn check_scan<C: Cta, T, I: Idx, const NT: usize>(
+unsafe fn check_scan<C: Cta, T, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
     a: &IntervalArgs<T, I>,
     t: &LoadBalanceTile<I>,
@@ -259,19 +261,16 @@ unsafe fn check_scan<C: Cta, T, I: Idx, const NT: usize>(
     err: &mut u32,
 ) {
     let load = t.b_loaded();
-    let mut j = cta.tid();
-    while j < load {
-        let v = *bsh.add(j as usize);
-        if j + 1 < load && v > *bsh.add(j as usize + 1) {
-            *err |= ERROR_SCAN_ORDER;
-        }
-        if v > a.total {
+    if scan_decreases::<C, I, NT, VT>(cta, bsh, load) {
+        *err |= ERROR_SCAN_ORDER;
+    }
+    if cta.tid() == 0 && load > 0 {
+        if *bsh.add(load as usize - 1) > a.total {
             *err |= ERROR_TOTAL;
         }
-        if j == 0 && t.b0 == I::ZERO && v != I::ZERO {
+        if t.b0 == I::ZERO && *bsh != I::ZERO {
             *err |= ERROR_SCAN_START;
         }
-        j += NT as u32;
     }
 }
 
@@ -297,7 +296,7 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, R, const NT: usize, const VT: 
     cta_load_balance_copy_async::<C, I, NT>(cta, &t, a.scan, sh);
     cta.async_copy_wait();
     cta.sync();
-    check_scan::<C, T, I, NT>(cta, a, &t, sh.add(t.b_shared() as usize), err);
+    check_scan::<C, T, I, NT, VT>(cta, a, &t, sh.add(t.b_shared() as usize), err);
     if !cta.sync_or(*err & ERROR_SCAN_ORDER != 0) {
         // The tile's first own object is `NT * VT * block - mp[block]`; the preceding one
         // was loaded when that is not 0.
