@@ -10,7 +10,7 @@
 use crate::idx::min;
 use crate::{compute_merge_range, merge_path, Counting, Idx, Keys, Upper};
 use mgpu_core::{Cta, Less};
-use mgpu_loadstore::{aligned_slot, global_to_shared_async_vec16};
+use mgpu_loadstore::{aligned_slot, global_to_shared_async_vec16, Vec16};
 
 /// Serial load-balancing search without range checks (the seeds'
 /// `DeviceSerialLoadBalanceSearch<VT, false>`): `VT` steps of the merge of the work items
@@ -631,11 +631,6 @@ pub unsafe fn cta_load_balance_search<C: Cta, I: Idx, const NT: usize, const VT:
     tile
 }
 
-/// 16 bytes, aligned: one shared-memory load of [`scan_decreases`].
-#[repr(C, align(16))]
-#[derive(Clone, Copy)]
-struct Group16([u32; 4]);
-
 /// Whether `b[k + 1] < b[k]` for some `k + 1 < count` (this thread's share of the check;
 /// OR it over the CTA, for example with `Cta::sync_or`). The values are read from shared
 /// memory as 16-byte vectors, `16 / size_of::<I>()` a load, each with the value after its
@@ -689,7 +684,7 @@ pub unsafe fn scan_decreases<C: Cta, I: Idx, const NT: usize, const VT: usize>(
         let g = cta.tid() + (r * NT) as u32;
         if g < groups {
             let first = g * per;
-            let v = *(base.add(first as usize) as *const Group16);
+            let v = *(base.add(first as usize) as *const Vec16);
             let vp = v.0.as_ptr() as *const I;
             let next = first + per;
             let w = if next < end {

@@ -138,10 +138,17 @@ pub unsafe fn shared_to_global_guarded<C: Cta, T: Copy, const NT: usize, const V
     }
 }
 
-/// 16 bytes, aligned: the unit of [`store_vec16`]'s stores.
+/// 16 bytes, aligned: the unit of [`store_vec16`]'s stores and of 16-byte loads from
+/// shared memory (one `ld.shared.v4`/`st.global.v4`, whatever the element type the words
+/// hold).
+///
+/// ```
+/// let v = mgpu_loadstore::Vec16([1, 2, 3, 4]);
+/// assert_eq!((core::mem::size_of_val(&v), core::mem::align_of_val(&v)), (16, 16));
+/// ```
 #[repr(C, align(16))]
 #[derive(Clone, Copy)]
-struct Vec16([u32; 4]);
+pub struct Vec16(pub [u32; 4]);
 
 /// Stores `dst[i] = f(i)` for `i < count` (at most `NT * VT`) with 16-byte stores: the
 /// elements from the first 16-byte boundary of `dst` on go in groups of `16 /

@@ -59,7 +59,9 @@ mod copy;
 mod gather;
 mod merge;
 
-pub use copy::{global_to_shared_guarded, mem_to_mem_loop, shared_to_global_guarded, store_vec16};
+pub use copy::{
+    global_to_shared_guarded, mem_to_mem_loop, shared_to_global_guarded, store_vec16, Vec16,
+};
 pub use gather::{
     gather, gather_checked, gather_guarded, scatter, scatter_checked, scatter_guarded,
 };
