@@ -22,6 +22,13 @@
 //!   shrinks to about `4 sqrt(len)` a round: 2^26 positions take at most 8 or 9 rounds,
 //!   where a fixed `len / 64` bracket (32 times smaller a hit, but missing near the end)
 //!   took up to 13 (a model of Bulk Insert's partitions; docs/partition.md);
+//! - once the bracket (or the whole range left) spans at most [`INTERPOLATION_WINDOW`]
+//!   positions, the round loads a **window** of that many consecutive positions around it
+//!   instead of two, every load issued before any compare: still one round trip, and on
+//!   random data the window holds the boundary. The ends, two interpolated brackets and
+//!   a window find a split of a 2^24-long scan of mean-1 or mean-10 counts in 4 rounds
+//!   (the first shared by most searches, so cached), where two probes a round took 7.3 to
+//!   7.5. Windows are opt-in ([`interpolation_window`]);
 //! - after two interpolated rounds that did not shrink the range at least 8 times the
 //!   search bisects (the pair at the middle) for the rest, so skewed data costs at most
 //!   about three rounds more than bisection.
@@ -44,16 +51,17 @@ use mgpu_core::OrderEstimate;
 /// result is `begin`). For `end <= begin` returns `(begin, none)` without probing.
 ///
 /// Each round calls `probe` on two positions (a bracket around the interpolated one, or
-/// the middle pair once bisecting; once when one position is left); the number of rounds
-/// is at most about `ceil(log2(end - begin)) + 3`.
+/// the middle pair once bisecting), or on [`INTERPOLATION_WINDOW`] consecutive ones once
+/// a bracket is that narrow ([`interpolation_partition_point_rounds`] tells how many
+/// rounds); the number of rounds is at most about `ceil(log2(end - begin)) + 3`.
 ///
 /// # Examples
 ///
 /// ```
 /// use mgpu_ctasearch::interpolation_partition_point;
-/// // First multiple of 3 above 1000 among 0, 3, ..., 2997: the ends, then brackets
-/// // around the interpolated position, 6 rounds (a bisection takes 10 dependent probes;
-/// // the brackets are sized for random data, so exactly linear data gains little).
+/// // First multiple of 3 above 1000 among 0, 3, ..., 2997: the ends, a bracket around
+/// // the interpolated position, then a window of 32 (a bisection takes 10 dependent
+/// // probes).
 /// let mut probes = 0;
 /// let (r, left) = interpolation_partition_point(0, 1000, None, |m| {
 ///     probes += 1;
@@ -61,7 +69,7 @@ use mgpu_core::OrderEstimate;
 ///     (v <= 1000, 1000.0 - v as f64, Some(v))
 /// });
 /// assert_eq!((r, left), (334, Some(999)));
-/// assert!(probes <= 12, "{probes}");
+/// assert!(probes <= 2 + 2 + 32, "{probes}");
 /// ```
 #[inline(always)]
 pub fn interpolation_partition_point<P: Copy>(
@@ -115,8 +123,77 @@ pub fn interpolation_partition_point_from<P: Copy>(
     end: u64,
     guess: u64,
     none: P,
-    mut probe: impl FnMut(u64) -> (bool, f64, P),
+    probe: impl FnMut(u64) -> (bool, f64, P),
 ) -> (u64, P) {
+    let (r, left, _) =
+        interpolation_partition_point_rounds(begin, end, guess, INTERPOLATION_WINDOW, none, probe);
+    (r, left)
+}
+
+/// Positions a window round probes at once ([`interpolation_partition_point_rounds`]):
+/// once a bracket (or what is left of the range) is at most this wide, the search loads
+/// this many consecutive positions in one round trip instead of two, and on near-linear
+/// data (a scan of random counts) that round holds the boundary: a 2^24-long scan of
+/// mean-1 counts takes 3 rounds instead of about 7.5.
+///
+/// ```
+/// assert_eq!(mgpu_ctasearch::INTERPOLATION_WINDOW, 32);
+/// ```
+pub const INTERPOLATION_WINDOW: usize = 32;
+
+/// [`interpolation_partition_point_from`], also returning the number of rounds it took
+/// (each one round trip of independent probes: the dependent latency a GPU thread pays).
+///
+/// A round probes two positions (a bracket's ends, the range's ends, the middle pair once
+/// bisecting), or, when the bracket it would probe (or the whole range left) spans at most
+/// [`INTERPOLATION_WINDOW`] positions and the search is not bisecting, a **window**: that
+/// many consecutive positions around it (clamped into the range), all loaded before any
+/// is compared. The window's count of positions that go right is the boundary when it
+/// falls inside; otherwise the window's ends narrow the range as a bracket's would.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::interpolation_partition_point_rounds;
+/// let data: Vec<u64> = (0..1_000_000).map(|i| 3 * i + i % 7).collect();
+/// let key = 1_234_567;
+/// let (r, left, rounds) = interpolation_partition_point_rounds(0, 1_000_000, 411_000, 32, None, |m| {
+///     let v = data[m as usize];
+///     (v <= key, key as f64 - v as f64, Some(v))
+/// });
+/// assert_eq!(r as usize, data.partition_point(|&v| v <= key));
+/// assert_eq!(left, Some(data[r as usize - 1]));
+/// assert!(rounds <= 4, "{rounds}");
+/// ```
+#[inline(always)]
+pub fn interpolation_partition_point_rounds<P: Copy>(
+    begin: u64,
+    end: u64,
+    guess: u64,
+    window: usize,
+    none: P,
+    probe: impl FnMut(u64) -> (bool, f64, P),
+) -> (u64, P, u32) {
+    split_search(begin, end, guess, window, none, probe, |_, r| r)
+}
+
+/// [`interpolation_partition_point_rounds`] with each probe in two parts: `load(m)` reads
+/// what position `m` needs (no decision on it), `decide(m, key)` turns it into the probe's
+/// result. A round issues all its loads before any decision, so that a window's loads go
+/// out together even where the decisions branch (a comparator chosen at run time) or
+/// would reuse the loads' registers.
+#[inline(always)]
+fn split_search<K: Copy, P: Copy>(
+    begin: u64,
+    end: u64,
+    guess: u64,
+    window: usize,
+    none: P,
+    mut load: impl FnMut(u64) -> K,
+    mut decide: impl FnMut(u64, K) -> (bool, f64, P),
+) -> (u64, P, u32) {
+    const W: usize = INTERPOLATION_WINDOW;
+    let window = window.min(W) as u64;
     let (mut lo, mut hi) = (begin, end);
     // d at lo - 1 (known once lo > begin) and at hi (known once hi < end).
     let (mut yl, mut yh) = (0.0f64, 0.0f64);
@@ -125,7 +202,9 @@ pub fn interpolation_partition_point_from<P: Copy>(
     let mut guessed = guess >= end || guess < begin;
     let mut bisect = false;
     let mut misses = 0u32;
+    let mut rounds = 0u32;
     while lo < hi {
+        rounds += 1;
         let len = hi - lo;
         let first = !(known_l && known_h);
         let (p0, p1) = if !guessed {
@@ -153,27 +232,81 @@ pub fn interpolation_partition_point_from<P: Copy>(
             // A bracket of twice a random sample's spread around the estimate.
             bracket(lo, hi, m, frac)
         };
-        // Both probes unconditionally, so that their loads go out together (one round
-        // trip; with the second load behind `p0 != p1` it issued only after the first had
-        // returned, two round trips a round). For `p0 == p1` it loads the same key twice.
-        let r0 = probe(p0);
-        let r1 = probe(p1);
-        if r1.0 {
-            lo = p1 + 1;
-            yl = r1.1;
-            known_l = true;
-            left = r1.2;
-        } else if r0.0 {
-            lo = p0 + 1;
-            hi = p1;
-            yl = r0.1;
-            yh = r1.1;
-            (known_l, known_h) = (true, true);
-            left = r0.2;
+        if window > 2 && end - begin >= window && (len <= window || (!bisect && p1 - p0 < window)) {
+            // A window: `window` consecutive positions from `s`, every one inside
+            // [begin, end) so that all load unconditionally (one base address, immediate
+            // offsets, every load issued before any compare: one round trip). It holds
+            // [p0, p1], centred on it where the range allows; when what is left is that
+            // short it holds all of [lo, hi), the positions outside known (right before
+            // lo, left from hi), so on sorted input its count of positions that go right
+            // is the boundary's distance from `s`.
+            let (x, floor, ceil) = if len <= window {
+                (lo.saturating_sub((window - len) / 2), begin, end - window)
+            } else {
+                let slack = (window - (p1 - p0 + 1)) / 2;
+                (p0.saturating_sub(slack), lo, hi - window)
+            };
+            let s = x.max(floor).min(ceil);
+            let keys: [Option<K>; W] = core::array::from_fn(|k| {
+                if (k as u64) < window {
+                    Some(load(s + k as u64))
+                } else {
+                    None
+                }
+            });
+            let probes: [(bool, f64, P); W] = core::array::from_fn(|k| match keys[k] {
+                Some(key) => decide(s + k as u64, key),
+                None => (false, 0.0, none),
+            });
+            let mut count = 0u64;
+            let mut at = left;
+            for (k, r) in probes.iter().enumerate() {
+                if r.0 && (k as u64) < window {
+                    count += 1;
+                    at = r.2;
+                }
+            }
+            if count == 0 {
+                // The boundary is at or before `s` (which is `lo` when the window holds
+                // the range).
+                hi = s.max(lo);
+                yh = probes[0].1;
+                known_h = true;
+            } else if count < window {
+                // Inside the window (on sorted input the trues are its first `count`;
+                // otherwise kept inside the range).
+                return ((s + count).max(lo).min(hi), at, rounds);
+            } else {
+                // At or after the window's end (`hi` when it holds the range).
+                lo = (s + window).min(hi);
+                yl = probes[(window - 1) as usize].1;
+                known_l = true;
+                left = at;
+            }
         } else {
-            hi = p0;
-            yh = r0.1;
-            known_h = true;
+            // Both probes unconditionally, so that their loads go out together (one round
+            // trip; with the second load behind `p0 != p1` it issued only after the first
+            // had returned, two round trips a round). For `p0 == p1` it loads the same
+            // key twice.
+            let (k0, k1) = (load(p0), load(p1));
+            let (r0, r1) = (decide(p0, k0), decide(p1, k1));
+            if r1.0 {
+                lo = p1 + 1;
+                yl = r1.1;
+                known_l = true;
+                left = r1.2;
+            } else if r0.0 {
+                lo = p0 + 1;
+                hi = p1;
+                yl = r0.1;
+                yh = r1.1;
+                (known_l, known_h) = (true, true);
+                left = r0.2;
+            } else {
+                hi = p0;
+                yh = r0.1;
+                known_h = true;
+            }
         }
         // Two interpolated rounds that do not shrink the range at least 8 times (three
         // bisection rounds' worth) switch to bisection for good: skewed data
@@ -185,7 +318,46 @@ pub fn interpolation_partition_point_from<P: Copy>(
         }
         guessed = true;
     }
-    (lo, left)
+    (lo, left, rounds)
+}
+
+/// The window ([`interpolation_partition_point_rounds`]) for a search that loads one
+/// integer key of type `I` a probe: a line of 4-byte keys (32 positions), half a line of
+/// 8-byte ones (8; a whole line spilled in the 64-register partition kernels).
+///
+/// Each window position is a load of its own, so a window costs a warp `window` load
+/// instructions, each touching as many lines as the warp has searches: worth it where
+/// the searches are few and their rounds' latency is the cost (the load-balancing
+/// partitions of dense scans), not where there are many (Bulk Insert's counting
+/// partitions at 2^24 took 24 us with windows against 10 without, on an H100).
+///
+/// ```
+/// assert_eq!(mgpu_ctasearch::interpolation_window::<u32>(), 32);
+/// assert_eq!(mgpu_ctasearch::interpolation_window::<u64>(), 8);
+/// ```
+#[inline(always)]
+pub const fn interpolation_window<I>() -> usize {
+    let bytes = if core::mem::size_of::<I>() > 4 {
+        64
+    } else {
+        128
+    };
+    let w = bytes / core::mem::size_of::<I>();
+    if w < INTERPOLATION_WINDOW {
+        w
+    } else {
+        INTERPOLATION_WINDOW
+    }
+}
+
+/// The first guess of a Merge Path search over `[begin, end)`: the split of `diag` in
+/// proportion to the two sequences' lengths, where two runs from one distribution (a
+/// mergesort pass's lists), a scan of random counts against its items, or sorted random
+/// indices against their positions meet it, within a random sample's spread.
+#[inline(always)]
+fn proportional(a_count: u64, b_count: u64, diag: u64, begin: u64, end: u64) -> u64 {
+    let guess = (diag as f64 * (a_count as f64 / (a_count + b_count) as f64)) as u64;
+    guess.clamp(begin, end.saturating_sub(1).max(begin))
 }
 
 /// `sqrt(x)` within about 6% for `x >= 1` (halving the exponent; `core` has no `sqrt`):
@@ -252,11 +424,12 @@ pub unsafe fn interpolation_search_left<I: Idx, K: Keys<I>, B: SearchBounds>(
     let upper = bounds.is_upper();
     // Lower: right while data[m] < key (d = key - data[m] - 1); upper: while data[m] <= key.
     let off = if upper { 0.0 } else { 1.0 };
-    interpolation_partition_point(0, count, None, |m| {
-        let k = data.key(m as usize);
+    let load = |m: u64| data.key(m as usize);
+    let (r, left, _) = split_search(0, count, u64::MAX, 0, None, load, |_, k: I| {
         let right = if upper { k <= key } else { k < key };
         (right, f(key) - f(k) - off, Some(k))
-    })
+    });
+    (r, left)
 }
 
 /// [`crate::merge_path`] of two ascending integer sequences (`Less`) by interpolation on
@@ -287,18 +460,56 @@ pub unsafe fn merge_path_interpolation<I: Idx, KA: Keys<I>, KB: Keys<I>, B: Sear
     diag: u64,
     bounds: B,
 ) -> u64 {
+    merge_path_interpolation_rounds(a, a_count, b, b_count, diag, bounds, 0).0
+}
+
+/// [`merge_path_interpolation`] with window rounds of `window` positions
+/// ([`interpolation_partition_point_rounds`]; 0 for none, as `merge_path_interpolation`),
+/// also returning how many rounds (dependent round trips) it took.
+///
+/// # Safety
+/// As [`merge_path_interpolation`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::{merge_path, merge_path_interpolation_rounds, Counting, Upper};
+/// use mgpu_core::Less;
+/// // A scan of counts 0, 1, 2, 0, 1, 2, ...: the split at diagonal 1,000,000 in 4 rounds
+/// // with windows of 32 (the ends, two brackets, a window; a bisection of its 10^6
+/// // positions takes 20 dependent probes).
+/// let scan: Vec<u32> = (0..1_000_000u32).map(|i| i / 3 * 3 + [0, 0, 1][i as usize % 3]).collect();
+/// let total = 1_000_000;
+/// let (mp, rounds) = unsafe {
+///     merge_path_interpolation_rounds(Counting(0u32), total, &scan[..], 1_000_000, 1_000_000, Upper, 32)
+/// };
+/// let want = unsafe { merge_path(Counting(0u32), total as u32, &scan[..], 1_000_000, 1_000_000, Upper, Less) };
+/// assert_eq!(mp, want as u64);
+/// assert!(rounds <= 4, "{rounds}");
+/// ```
+#[inline(always)]
+pub unsafe fn merge_path_interpolation_rounds<I: Idx, KA: Keys<I>, KB: Keys<I>, B: SearchBounds>(
+    a: KA,
+    a_count: u64,
+    b: KB,
+    b_count: u64,
+    diag: u64,
+    bounds: B,
+    window: usize,
+) -> (u64, u32) {
     let upper = bounds.is_upper();
-    let begin = diag.saturating_sub(b_count);
-    let end = if diag < a_count { diag } else { a_count };
+    let (begin, end) = merge_path_range(a_count, b_count, diag);
     // Upper: right while a < b (d = b - a - 1); lower: while a <= b (d = b - a).
     let off = if upper { 1.0 } else { 0.0 };
-    interpolation_partition_point(begin, end, (), |m| {
-        let ka = a.key(m as usize);
-        let kb = b.key((diag - 1 - m) as usize);
+    // No first guess: the first round probes the range's ends, which most searches share
+    // (cached lines), so a guessed bracket would save none of the rounds that go to DRAM
+    // (it made Bulk Insert's partitions 1 to 2 % slower at 2^24 on an H100).
+    let load = |m: u64| (a.key(m as usize), b.key((diag - 1 - m) as usize));
+    let (mp, (), rounds) = split_search(begin, end, u64::MAX, window, (), load, |_, (ka, kb)| {
         let right = if upper { ka < kb } else { ka <= kb };
         (right, f(kb) - f(ka) - off, ())
-    })
-    .0
+    });
+    (mp, rounds)
 }
 
 /// [`crate::merge_path`] of two sorted sequences of any keys by interpolation: the
@@ -341,7 +552,7 @@ pub unsafe fn merge_path_interpolation_by<T, KA, KB, B, C>(
     b_count: u64,
     diag: u64,
     bounds: B,
-    _comp: C,
+    comp: C,
 ) -> u64
 where
     T: Copy,
@@ -350,15 +561,52 @@ where
     B: SearchBounds,
     C: OrderEstimate<T>,
 {
+    merge_path_interpolation_by_rounds(a, a_count, b, b_count, diag, bounds, comp).0
+}
+
+/// [`merge_path_interpolation_by`], also returning how many rounds (dependent round
+/// trips) it took ([`interpolation_partition_point_rounds`]).
+///
+/// # Safety
+/// As [`merge_path_interpolation_by`].
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::Less;
+/// use mgpu_ctasearch::{merge_path, merge_path_interpolation_by_rounds, Lower};
+/// let a: Vec<u32> = (0..100_000).map(|i| 2 * i).collect();
+/// let b: Vec<u32> = (0..100_000).map(|i| 2 * i + 1).collect();
+/// let (mp, rounds) =
+///     unsafe { merge_path_interpolation_by_rounds(&a[..], 100_000, &b[..], 100_000, 77_777, Lower, Less) };
+/// assert_eq!(mp, unsafe { merge_path(&a[..], 100_000, &b[..], 100_000, 77_777, Lower, Less) });
+/// // Brackets around the proportional split and the interpolated ones.
+/// assert!(rounds <= 6, "{rounds}");
+/// ```
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn merge_path_interpolation_by_rounds<T, KA, KB, B, C>(
+    a: KA,
+    a_count: u64,
+    b: KB,
+    b_count: u64,
+    diag: u64,
+    bounds: B,
+    _comp: C,
+) -> (u64, u32)
+where
+    T: Copy,
+    KA: Keys<T>,
+    KB: Keys<T>,
+    B: SearchBounds,
+    C: OrderEstimate<T>,
+{
     let (begin, end) = merge_path_range(a_count, b_count, diag);
-    // Runs from one distribution split every diagonal in proportion to their lengths.
-    let guess = (diag as f64 * (a_count as f64 / (a_count + b_count) as f64)) as u64;
-    let guess = guess.clamp(begin, end.saturating_sub(1).max(begin));
-    interpolation_partition_point_from(begin, end, guess, (), |m| {
-        let ka = a.key(m as usize);
-        let kb = b.key((diag - 1 - m) as usize);
+    let guess = proportional(a_count, b_count, diag, begin, end);
+    let load = |m: u64| (a.key(m as usize), b.key((diag - 1 - m) as usize));
+    let (mp, (), rounds) = split_search(begin, end, guess, 0, (), load, |_, (ka, kb)| {
         let right = merge_path_decides::<T, B, C>(&ka, &kb, bounds);
         (right, C::estimate(&kb) - C::estimate(&ka), ())
-    })
-    .0
+    });
+    (mp, rounds)
 }

@@ -61,8 +61,10 @@ mod search;
 pub use coop::{binary_search_coop, binary_search_coop_left, merge_path_coop, COOP_MAX_LANES_LOG2};
 pub use idx::Idx;
 pub use interp::{
-    interpolation_partition_point, interpolation_partition_point_from, interpolation_search,
-    interpolation_search_left, merge_path_interpolation, merge_path_interpolation_by,
+    interpolation_partition_point, interpolation_partition_point_from,
+    interpolation_partition_point_rounds, interpolation_search, interpolation_search_left,
+    interpolation_window, merge_path_interpolation, merge_path_interpolation_by,
+    merge_path_interpolation_by_rounds, merge_path_interpolation_rounds, INTERPOLATION_WINDOW,
 };
 pub use kary::{binary_search_kary, kary_partition_point, merge_path_kary, KARY_MAX_LOG2};
 pub use keys::{ArrayOrSequence, Counting, Keys};

@@ -17,9 +17,9 @@
 use mgpu_core::{Cta, Less, OrderEstimate};
 use mgpu_ctasearch::{
     binary_search_coop, binary_search_coop_left, binary_search_kary, find_mergesort_frame,
-    interpolation_search, interpolation_search_left, merge_path_coop, merge_path_interpolation,
-    merge_path_interpolation_by, merge_path_kary, ArrayOrSequence, Bounds, Counting, Idx, Keys,
-    SearchBounds, Upper,
+    interpolation_search, interpolation_search_left, interpolation_window, merge_path_coop,
+    merge_path_interpolation_by, merge_path_interpolation_rounds, merge_path_kary, ArrayOrSequence,
+    Bounds, Counting, Idx, Keys, SearchBounds, Upper,
 };
 
 /// Bit of the `lanes_log2` argument of the integer-keyed kernels (search, CSR,
@@ -294,8 +294,8 @@ fn bounds(upper: u32) -> Bounds {
 /// The Merge Path of A (`a_count` keys) and B (`b_count` keys) at cross-diagonal `diag`
 /// in the integer-keyed kernels (load-balancing and counting partitions), with the bounds
 /// `bounds()` gives (read only in the branch taken), by the search `lanes_log2` asks for:
-/// interpolation ([`INTERPOLATE`]), k-ary ([`KARY_SHIFT`]) or the group's cooperative
-/// bisection.
+/// interpolation ([`INTERPOLATE`], with window rounds of `window` positions, 0 for none),
+/// k-ary ([`KARY_SHIFT`]) or the group's cooperative bisection.
 ///
 /// # Safety
 /// A is readable at `0..a_count`, B at `0..b_count`; every lane of the group calls it.
@@ -310,9 +310,10 @@ unsafe fn integer_merge_path<C: Cta, I: Idx, KA: Keys<I>, KB: Keys<I>, B: Search
     b_count: u64,
     diag: u64,
     bounds: impl Fn() -> B,
+    window: usize,
 ) -> u64 {
     if lanes_log2 & INTERPOLATE != 0 {
-        merge_path_interpolation(a, a_count, b, b_count, diag, bounds())
+        merge_path_interpolation_rounds(a, a_count, b, b_count, diag, bounds(), window).0
     } else if kary_log2(lanes_log2) != 0 {
         merge_path_kary(
             a,
@@ -587,6 +588,9 @@ pub unsafe fn lbs_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args: &Lbs
         args.num_objects,
         diag,
         || Upper,
+        // Windows: few searches (one a tile of a few thousand steps), so their latency
+        // is the cost (docs/partition.md).
+        interpolation_window::<I>(),
     );
     store(cta, args.lanes_log2, args.out, p, mp);
 }
@@ -654,6 +658,9 @@ pub unsafe fn counting_partition<C: Cta, I: Idx, const NT: usize>(cta: &C, args:
         args.count,
         diag,
         || bounds(args.upper),
+        // No windows: a window's loads touch a line per search, and the counting
+        // partitions are many (docs/partition.md).
+        0,
     );
     store(cta, args.lanes_log2, args.out, p, mp);
 }
