@@ -552,48 +552,8 @@ pub unsafe fn merge_path_interpolation_by<T, KA, KB, B, C>(
     b_count: u64,
     diag: u64,
     bounds: B,
-    comp: C,
-) -> u64
-where
-    T: Copy,
-    KA: Keys<T>,
-    KB: Keys<T>,
-    B: SearchBounds,
-    C: OrderEstimate<T>,
-{
-    merge_path_interpolation_by_rounds(a, a_count, b, b_count, diag, bounds, comp).0
-}
-
-/// [`merge_path_interpolation_by`], also returning how many rounds (dependent round
-/// trips) it took ([`interpolation_partition_point_rounds`]).
-///
-/// # Safety
-/// As [`merge_path_interpolation_by`].
-///
-/// # Examples
-///
-/// ```
-/// use mgpu_core::Less;
-/// use mgpu_ctasearch::{merge_path, merge_path_interpolation_by_rounds, Lower};
-/// let a: Vec<u32> = (0..100_000).map(|i| 2 * i).collect();
-/// let b: Vec<u32> = (0..100_000).map(|i| 2 * i + 1).collect();
-/// let (mp, rounds) =
-///     unsafe { merge_path_interpolation_by_rounds(&a[..], 100_000, &b[..], 100_000, 77_777, Lower, Less) };
-/// assert_eq!(mp, unsafe { merge_path(&a[..], 100_000, &b[..], 100_000, 77_777, Lower, Less) });
-/// // Brackets around the proportional split and the interpolated ones.
-/// assert!(rounds <= 6, "{rounds}");
-/// ```
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn merge_path_interpolation_by_rounds<T, KA, KB, B, C>(
-    a: KA,
-    a_count: u64,
-    b: KB,
-    b_count: u64,
-    diag: u64,
-    bounds: B,
     _comp: C,
-) -> (u64, u32)
+) -> u64
 where
     T: Copy,
     KA: Keys<T>,
@@ -604,9 +564,9 @@ where
     let (begin, end) = merge_path_range(a_count, b_count, diag);
     let guess = proportional(a_count, b_count, diag, begin, end);
     let load = |m: u64| (a.key(m as usize), b.key((diag - 1 - m) as usize));
-    let (mp, (), rounds) = split_search(begin, end, guess, 0, (), load, |_, (ka, kb)| {
+    split_search(begin, end, guess, 0, (), load, |_, (ka, kb)| {
         let right = merge_path_decides::<T, B, C>(&ka, &kb, bounds);
         (right, C::estimate(&kb) - C::estimate(&ka), ())
-    });
-    (mp, rounds)
+    })
+    .0
 }

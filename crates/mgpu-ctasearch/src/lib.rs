@@ -64,7 +64,7 @@ pub use interp::{
     interpolation_partition_point, interpolation_partition_point_from,
     interpolation_partition_point_rounds, interpolation_search, interpolation_search_left,
     interpolation_window, merge_path_interpolation, merge_path_interpolation_by,
-    merge_path_interpolation_by_rounds, merge_path_interpolation_rounds, INTERPOLATION_WINDOW,
+    merge_path_interpolation_rounds, INTERPOLATION_WINDOW,
 };
 pub use kary::{binary_search_kary, kary_partition_point, merge_path_kary, KARY_MAX_LOG2};
 pub use keys::{ArrayOrSequence, Counting, Keys};

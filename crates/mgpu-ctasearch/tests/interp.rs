@@ -6,11 +6,22 @@ use mgpu_core::{Element, Greater, Less, OrderEstimate};
 use mgpu_ctasearch::{
     binary_search, interpolation_partition_point_from, interpolation_search,
     interpolation_search_left, merge_path, merge_path_interpolation, merge_path_interpolation_by,
-    merge_path_interpolation_by_rounds, merge_path_interpolation_rounds, Bounds, Counting, Idx,
-    Keys,
+    merge_path_interpolation_rounds, Bounds, Counting, Idx, Keys,
 };
 use mgpu_testkit::Rng;
 use proptest::prelude::*;
+use std::cell::Cell;
+
+/// Counts the loads.
+#[derive(Clone, Copy)]
+struct Counted<'a, T>(&'a [T], &'a Cell<u64>);
+
+impl<T: Copy> Keys<T> for Counted<'_, T> {
+    unsafe fn key(&self, i: usize) -> T {
+        self.1.set(self.1.get() + 1);
+        self.0[i]
+    }
+}
 
 fn bounds(upper: bool) -> Bounds {
     if upper {
@@ -319,9 +330,20 @@ fn merge_rounds(mut a: Vec<u32>, mut b: Vec<u32>, diags: u64) -> (f64, u32) {
     let (mut total, mut max) = (0u32, 0u32);
     for k in 0..diags {
         let diag = 2 * n * k / diags + k % 7;
-        let (got, rounds) = unsafe {
-            merge_path_interpolation_by_rounds(&a[..], n, &b[..], n, diag, Bounds::Lower, Less)
+        let loads = Cell::new(0);
+        let got = unsafe {
+            merge_path_interpolation_by(
+                Counted(&a[..], &loads),
+                n,
+                Counted(&b[..], &loads),
+                n,
+                diag,
+                Bounds::Lower,
+                Less,
+            )
         };
+        // Two probes a round, two keys a probe (no windows in the merge search).
+        let rounds = (loads.get() / 4) as u32;
         assert_eq!(got, unsafe {
             merge_path(&a[..], n, &b[..], n, diag, Bounds::Lower, Less)
         });
