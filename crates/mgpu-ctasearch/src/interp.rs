@@ -25,10 +25,10 @@
 //! - once the bracket (or the whole range left) spans at most [`INTERPOLATION_WINDOW`]
 //!   positions, the round loads a **window** of that many consecutive positions around it
 //!   instead of two, every load issued before any compare: still one round trip, and on
-//!   random data the window holds the boundary. The ends, two interpolated brackets and
-//!   a window find a split of a 2^24-long scan of mean-1 or mean-10 counts in 4 rounds
-//!   (the first shared by most searches, so cached), where two probes a round took 7.3 to
-//!   7.5. Windows are opt-in ([`interpolation_window`]);
+//!   random data the window holds the boundary. A bracket around the proportional split,
+//!   an interpolated bracket and a window find a split of a 2^24-long scan of mean-1 or
+//!   mean-10 counts in 3 rounds, where two probes a round from the range's ends took 7.3
+//!   to 7.5. Windows are opt-in ([`interpolation_window`]);
 //! - after two interpolated rounds that did not shrink the range at least 8 times the
 //!   search bisects (the pair at the middle) for the rest, so skewed data costs at most
 //!   about three rounds more than bisection.
@@ -476,9 +476,10 @@ pub unsafe fn merge_path_interpolation<I: Idx, KA: Keys<I>, KB: Keys<I>, B: Sear
 /// ```
 /// use mgpu_ctasearch::{merge_path, merge_path_interpolation_rounds, Counting, Upper};
 /// use mgpu_core::Less;
-/// // A scan of counts 0, 1, 2, 0, 1, 2, ...: the split at diagonal 1,000,000 in 4 rounds
-/// // with windows of 32 (the ends, two brackets, a window; a bisection of its 10^6
-/// // positions takes 20 dependent probes).
+/// // A scan of counts 0, 1, 2, 0, 1, 2, ...: the split at diagonal 1,000,000 in a few
+/// // rounds with windows of 32 (brackets around the proportional split and the
+/// // interpolated one, then a window; a bisection of its 10^6 positions takes 20
+/// // dependent probes).
 /// let scan: Vec<u32> = (0..1_000_000u32).map(|i| i / 3 * 3 + [0, 0, 1][i as usize % 3]).collect();
 /// let total = 1_000_000;
 /// let (mp, rounds) = unsafe {

@@ -394,8 +394,8 @@ fn merge_probe_counts() {
 
 /// Pins the improvement: on a 2^24-long scan of uniform [0, 20] or [0, 2] counts the
 /// bisection takes 24 dependent loads; the interpolation search with windows of 32 takes
-/// 4 rounds (the ends, two interpolated brackets, a window). It took 7.3 and 7.5 on
-/// average with two probes a round.
+/// 3 rounds (a bracket around the proportional split, an interpolated bracket, a window).
+/// It took 7.3 and 7.5 on average with two probes a round from the range's ends.
 #[test]
 fn probe_counts() {
     let n = 1 << 24;
