@@ -1,16 +1,21 @@
 //! Host launchers of the load-balancing search, generic over [`Device`].
 //!
-//! Two phases, as in the seed: `mgpu_partition::load_balance_partitions` finds the first
-//! work item of every tile of `NV` merge steps (one thread per tile boundary), then one
-//! launch of the search kernel maps each tile. The kernel validates the scan as it reads
-//! it and raises a per-launch error word, which the launchers read back: they always
-//! synchronise.
+//! Dense scans (a mean count of at most [`OBJECT_TILES_MAX_MEAN`]) run in object tiles
+//! (`device::MODE_OBJECTS`): a fixed number of objects a tile, no partition search, and
+//! a second launch for the chunks of tiles that overflow. Other scans run in two phases,
+//! as in the seed: `mgpu_partition::load_balance_partitions` finds the first work item of
+//! every tile of `NV` merge steps (one search per tile boundary), then one launch of the
+//! search kernel maps each tile. The kernel validates the scan as it reads it and raises a
+//! per-launch error word, which the launchers read back: they always synchronise.
 
-use crate::device::{LoadBalanceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
+use crate::device::{
+    LoadBalanceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED, MODE_OBJECTS, MODE_SEARCH,
+    MODE_SPILL, SPILL_WORDS,
+};
 use crate::kernels::{KernelSet, LoadBalanceIndex};
 use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_runtime::{
-    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, Pending, Result,
+    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Pending, Result, Temp,
 };
 use mgpu_scan::ScanOp;
 use std::ptr::null_mut;
@@ -58,22 +63,20 @@ fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
             "load-balancing search: {steps} merge steps are more than one launch can take"
         )));
     }
+    if object_tiles(total, n) {
+        return run_object_tiles::<D, I, S>(scan, total, objects, ranks);
+    }
     // One wave of tiles finds its own partitions, with an error word that needs no
     // memset. Otherwise the search kernel is a dependent launch of the partitions' kernel,
     // which is the last thing queued before it and zeroes its error word.
     let search = mgpu_partition::partitions_in_tiles(dev, grid, S::Search::MIN_CTAS_PER_SM);
     let (mp, error) =
         mgpu_partition::load_balance_partitions_or_slots(scan, total as usize, nv, search)?;
-    let args = LoadBalanceArgs {
-        scan: scan.as_ptr(),
-        num_objects: n as u64,
-        total,
-        mp: mp.as_mut_ptr(),
-        objects,
-        ranks,
-        error: error.as_mut_ptr(),
-        search: search as u32,
-    };
+    let mut args = LoadBalanceArgs::empty();
+    (args.scan, args.num_objects, args.total) = (scan.as_ptr(), n as u64, total);
+    (args.mp, args.objects, args.ranks) = (mp.as_mut_ptr(), objects, ranks);
+    args.error = error.as_mut_ptr();
+    args.mode = if search { MODE_SEARCH } else { 0 };
     // SAFETY: `mp` has grid + 1 partitions (or slots the tiles write them to), the outputs
     // `total` elements (checked by the callers), `error` one zeroed word: what
     // `device::load_balance` documents.
@@ -84,6 +87,82 @@ fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
             dev.launch_dependent::<S::Search>(grid as u32, &args)?;
         }
     }
+    Ok(Pending::new(error, &meaning(total)))
+}
+
+/// Mean counts (work items per object) up to which the search runs in object tiles
+/// ([`crate::device::MODE_OBJECTS`]): dense scans, whose partition searches cost the most
+/// for their work, and whose tiles rarely overflow. On an H100 object tiles made the
+/// mean-1 search 15 % faster at 2^24 and 12 % at 2^27 (docs/loadbalance.md).
+/// `MGPU_LBS_OBJECT_TILES=0|1` forces Merge Path or object tiles for every mean.
+///
+/// ```
+/// assert_eq!(mgpu_loadbalance::OBJECT_TILES_MAX_MEAN, 2);
+/// ```
+pub const OBJECT_TILES_MAX_MEAN: u64 = 2;
+
+/// The share of a tile's merge steps an object tile is sized to fill on average: the rest
+/// is room for counts above the mean (a tile of uniform [0, 2] counts has a standard
+/// deviation of about 1 % of its steps).
+const OBJECT_TILE_FILL: f64 = 0.95;
+
+/// Whether a search of `total` work items over `n` objects runs in object tiles: a mean
+/// count of at most [`OBJECT_TILES_MAX_MEAN`], or `MGPU_LBS_OBJECT_TILES=0|1` (read once).
+fn object_tiles(total: u64, n: usize) -> bool {
+    static OVERRIDE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    let o = OVERRIDE.get_or_init(|| match std::env::var("MGPU_LBS_OBJECT_TILES").as_deref() {
+        Ok("0") => Some(false),
+        Ok("1") => Some(true),
+        _ => None,
+    });
+    o.unwrap_or(total <= OBJECT_TILES_MAX_MEAN * n as u64)
+}
+
+/// Objects per object tile of `nv` steps for `total` items over `n` objects.
+fn tile_objects(nv: usize, n: usize, total: u64) -> usize {
+    let k = OBJECT_TILE_FILL * nv as f64 * n as f64 / (n as f64 + total as f64);
+    (k as usize).clamp(1, nv - 1)
+}
+
+fn run_object_tiles<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
+    scan: DeviceSlice<'_, I, D>,
+    total: u64,
+    objects: *mut I,
+    ranks: *mut I,
+) -> Result<Pending<D>> {
+    let nv = S::Search::NV as usize;
+    let dev = scan.device();
+    let n = scan.len();
+    let k = tile_objects(nv, n, total);
+    let grid = n.div_ceil(k);
+    if grid > u32::MAX as usize {
+        return Err(Error::InvalidInput(format!(
+            "load-balancing search: {n} objects are more than one launch can take"
+        )));
+    }
+    let capacity = (total as usize + n).div_ceil(nv) + grid;
+    let spilled = Temp::<u64, D>::new(dev, SPILL_WORDS * capacity)?;
+    let error = ErrorWord::clean(dev)?;
+    let spill = dev.pool().clean_word(dev)?;
+    let mut args = LoadBalanceArgs::empty();
+    (args.scan, args.num_objects, args.total) = (scan.as_ptr(), n as u64, total);
+    (args.objects, args.ranks, args.error) = (objects, ranks, error.as_mut_ptr());
+    (args.mode, args.tile_objects) = (MODE_OBJECTS, k as u64);
+    (args.spilled, args.spill, args.spill_capacity) =
+        (spilled.as_mut_ptr(), spill as *mut u32, capacity as u64);
+    let persistent = dev.info().sm_count as usize * S::Search::MIN_CTAS_PER_SM.max(1) as usize;
+    // SAFETY: the outputs have `total` elements (checked by the callers), `error` and
+    // `spill` are zeroed words, `spilled` holds `capacity` chunks: what
+    // `device::load_balance` documents.
+    let queued = unsafe {
+        dev.launch::<S::Search>(grid as u32, &args).and_then(|()| {
+            args.mode = MODE_SPILL;
+            dev.launch_dependent::<S::Search>(persistent.min(capacity) as u32, &args)
+        })
+    };
+    // SAFETY: the word came from `clean_word`; the launches using it are queued.
+    unsafe { dev.pool().give_dirty(spill) };
+    queued?;
     Ok(Pending::new(error, &meaning(total)))
 }
 
@@ -107,10 +186,12 @@ fn dispatch<D: Device, I: LoadBalanceIndex>(
 /// `i < total`. It is the inverse of the scan: object `o` appears `counts[o]` times, in
 /// order, and objects with no work items do not appear.
 ///
-/// Two phases: the upper-bound Merge Path partitions of the work items against the scan
-/// (`mgpu_partition::load_balance_partitions`), then one kernel that runs the CTA
-/// load-balancing search on each tile. The kernel validates the scan as it reads it and
-/// this function reads the verdict back: it **synchronises**.
+/// Dense scans (a mean count of at most [`OBJECT_TILES_MAX_MEAN`]) run in object tiles
+/// (a fixed number of objects a tile, no partition search; `device::MODE_OBJECTS`);
+/// others in two phases: the upper-bound Merge Path partitions of the work items against
+/// the scan (`mgpu_partition::load_balance_partitions`), then one kernel that runs the
+/// CTA load-balancing search on each tile. The kernel validates the scan as it reads it
+/// and this function reads the verdict back: it **synchronises**.
 ///
 /// # Errors
 /// - [`Error::LengthMismatch`] when `output.len() != total`;

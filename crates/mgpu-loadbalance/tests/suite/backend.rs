@@ -123,6 +123,13 @@ fn zero_runs_and_one_big_count(b: &Backend, t: Target) {
         both(b, t, "one count of 2^26", &v);
     }
     both(b, t, "all zero", &vec![0u64; t.cap(3_000_000)]);
+    // Mean-1 counts with a count of 2000 every 3001 objects (mean 1.7: object tiles):
+    // several tiles spill their Merge Path chunks in one launch.
+    let mut rng = Rng::new(9);
+    let v: Vec<u64> = (0..t.cap_share(200_000, 4))
+        .map(|i| if i % 3001 == 1234 { 2000 } else { rng.below(3) })
+        .collect();
+    both(b, t, "mean 1, a count of 2000 every 3001", &v);
     for case in kit::edge_counts(&mut Rng::new(1), t.cap_share(100_000, 2)) {
         both(b, t, case.name, &case.counts);
     }
