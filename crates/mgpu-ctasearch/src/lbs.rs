@@ -793,3 +793,407 @@ pub unsafe fn cta_load_balance_partitions<C: Cta, I: Idx, const NT: usize>(
     }
     cta.sync();
 }
+
+/// An **object tile** of a load-balancing search: the objects `o0 .. o1` (a fixed number a
+/// tile, [`ObjectTile::new`]) and all their work items `a0 .. a1` (`scan[o0]` up to
+/// `scan[o1]`, or the total for the last tile). Its ranges are the two scan values the
+/// tile loads anyway, so no Merge Path partition is searched: on dense scans (a mean count
+/// of 1 or 2) the partitions were 6 to 13 % of a load-balancing search on an H100.
+///
+/// Shared memory ([`cta_load_balance_shared_len`] slots): the item slots from 0, the scan
+/// values after the first `NT * VT - b_count` slots (at their global address modulo 16
+/// bytes), and a sentinel `I::MAX` in the halo's slot, so that the search can run over
+/// exactly `NT * VT` steps, padded with items past the tile's last ([`ObjectTile::padded`]).
+/// A tile with more than `NT * VT` steps does not fit ([`ObjectTile::fits`]): its Merge
+/// Path goes in chunks to another launch ([`object_tile_chunks`]).
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_ctasearch::ObjectTile;
+/// // Tile 2 of 3-object tiles over 10 objects, tiles of 16 steps.
+/// let scan = [0u32; 10];
+/// let t = ObjectTile::<u32>::new(2, 3, 10, 16, scan.as_ptr());
+/// assert_eq!((t.o0, t.o1, t.b_count()), (6, 9, 3));
+/// // The scan values after the 13 item slots, at scan[6]'s address modulo 16 bytes.
+/// assert!((13..17).contains(&t.b_slot));
+/// assert_eq!(t.b_slot as usize * 4 % 16, scan[6..].as_ptr() as usize % 16);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ObjectTile<I> {
+    /// The tile's first object.
+    pub o0: u64,
+    /// One past its last object.
+    pub o1: u64,
+    /// The shared-memory slot of `scan[o0]`.
+    pub b_slot: u32,
+    /// The tile's first work item, `scan[o0]` (known after
+    /// [`cta_object_tile_copy_async`]).
+    pub a0: I,
+    /// One past its last work item, `scan[o1]` or the total.
+    pub a1: I,
+}
+
+impl<I: Idx> ObjectTile<I> {
+    /// Tile `block` of tiles of `k` objects (1 to `nv - 1`) over `n` objects, tiles of `nv`
+    /// steps, its scan values placed for 16-byte copies from `scan`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::ObjectTile::<u64>::new(3, 3, 10, 16, core::ptr::null());
+    /// assert_eq!((t.o0, t.o1), (9, 10)); // the last tile, one object
+    /// ```
+    #[inline(always)]
+    pub fn new(block: u32, k: u64, n: u64, nv: u32, scan: *const I) -> Self {
+        let k = k.clamp(1, nv as u64 - 1);
+        let o0 = k * block as u64;
+        let o1 = if o0 + k < n { o0 + k } else { n };
+        let count = o1.saturating_sub(o0) as u32;
+        ObjectTile {
+            o0,
+            o1,
+            b_slot: aligned_slot(scan.wrapping_add(o0 as usize), nv - count),
+            a0: I::ZERO,
+            a1: I::ZERO,
+        }
+    }
+    /// Objects in the tile.
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::ObjectTile::<u32> { o0: 4, o1: 9, b_slot: 0, a0: 0, a1: 0 };
+    /// assert_eq!(t.b_count(), 5);
+    /// ```
+    #[inline(always)]
+    pub fn b_count(&self) -> u32 {
+        (self.o1 - self.o0) as u32
+    }
+    /// Work items in the tile (`a1 - a0`; wrapping on a scan that is not sorted).
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::ObjectTile::<u32> { o0: 4, o1: 9, b_slot: 0, a0: 7, a1: 19 };
+    /// assert_eq!(t.items(), 12);
+    /// ```
+    #[inline(always)]
+    pub fn items(&self) -> u64 {
+        self.a1.wrapping_sub(self.a0).to_u64()
+    }
+    /// Whether the tile's items and objects fit one tile of `nv` steps.
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::ObjectTile::<u32> { o0: 4, o1: 9, b_slot: 0, a0: 7, a1: 19 };
+    /// assert!(t.fits(17) && !t.fits(16));
+    /// ```
+    #[inline(always)]
+    pub fn fits(&self, nv: u32) -> bool {
+        self.items() + self.b_count() as u64 <= nv as u64
+    }
+    /// The tile as a [`LoadBalanceTile`] of its own items and objects (no halo loaded).
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::ObjectTile::<u32> { o0: 4, o1: 9, b_slot: 11, a0: 7, a1: 19 };
+    /// let l = t.tile();
+    /// assert_eq!((l.a_count(), l.b_count(), l.b_shared(), l.extended), (12, 5, 11, false));
+    /// ```
+    #[inline(always)]
+    pub fn tile(&self) -> LoadBalanceTile<I> {
+        LoadBalanceTile {
+            a0: self.a0,
+            a1: self.a1,
+            b0: I::from_u64(self.o0),
+            b1: I::from_u64(self.o1),
+            extended: false,
+            b_slot: self.b_slot,
+        }
+    }
+    /// The tile to search ([`cta_load_balance_search`] without a preceding object): padded
+    /// with items past `a1` to exactly `nv` steps, with the sentinel as its halo (so the
+    /// unguarded serial search runs), unless the padding would wrap `I` (then
+    /// [`ObjectTile::tile`], searched with range checks). Only the first
+    /// [`ObjectTile::items`] slots hold the tile's own items.
+    ///
+    /// ```
+    /// let t = mgpu_ctasearch::ObjectTile::<u32> { o0: 4, o1: 9, b_slot: 11, a0: 7, a1: 19 };
+    /// let p = t.padded(16);
+    /// assert_eq!((p.a_count(), p.b_count(), p.extended), (11, 5, true));
+    /// ```
+    #[inline(always)]
+    pub fn padded(&self, nv: u32) -> LoadBalanceTile<I> {
+        let max = I::from_u64(u64::MAX).to_u64();
+        let mut t = self.tile();
+        if self.a0.to_u64() <= max - nv as u64 {
+            t.a1 = self.a0.wrapping_add(I::from_u32(nv - self.b_count()));
+            t.extended = true;
+        }
+        t
+    }
+}
+
+/// Starts an object tile: copies its scan values to `shared` (16-byte asynchronous copies
+/// where they can), writes the sentinel (thread 0), and loads `a0` and `a1` from global
+/// memory (every thread: one request a warp) while the copies fly. The caller waits for
+/// the copies and synchronises before reading them.
+///
+/// # Safety
+/// `scan` is readable at `0..n`; `shared` has [`cta_load_balance_shared_len`]`(nv)` slots;
+/// every thread of the CTA calls it.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_ctasearch::{cta_object_tile_copy_async, ObjectTile};
+/// let scan = [0u32, 2, 7, 10, 10];
+/// let mut got = [0u32; 4];
+/// let (sp, gp) = (scan.as_ptr() as usize, got.as_mut_ptr() as usize);
+/// sim::launch(1, 32, 21 * 4, &|cta: &sim::SimCta| unsafe {
+///     let sh = cta.shared::<u32>(0);
+///     let mut t = ObjectTile::new(1, 2, 5, 16, sp as *const u32); // objects 2 and 3
+///     cta_object_tile_copy_async::<_, u32, 32>(cta, &mut t, sp as *const u32, 5, 11, sh);
+///     cta.async_copy_wait();
+///     cta.sync();
+///     if cta.tid() == 0 {
+///         let g = gp as *mut u32;
+///         (*g, *g.add(1)) = (t.a0, t.a1); // 7 and scan[4]
+///         (*g.add(2), *g.add(3)) = (*sh.add(t.b_slot as usize + 1), *sh.add(t.b_slot as usize + 2));
+///     }
+/// });
+/// assert_eq!(got, [7, 10, 10, u32::MAX]);
+/// ```
+#[inline(always)]
+pub unsafe fn cta_object_tile_copy_async<C: Cta, I: Idx, const NT: usize>(
+    cta: &C,
+    t: &mut ObjectTile<I>,
+    scan: *const I,
+    n: u64,
+    total: u64,
+    shared: *mut I,
+) {
+    let count = t.b_count();
+    let src = scan.add(t.o0 as usize);
+    global_to_shared_async_vec16::<C, I, NT>(cta, src, count, shared.add(t.b_slot as usize));
+    t.a0 = *src;
+    t.a1 = if t.o1 < n {
+        *scan.add(t.o1 as usize)
+    } else {
+        I::from_u64(total)
+    };
+    if cta.tid() == 0 {
+        *shared.add((t.b_slot + count) as usize) = I::from_u64(u64::MAX);
+    }
+}
+
+/// What an object tile finds wrong with its scan values in shared memory (after
+/// [`cta_object_tile_copy_async`], its wait and a barrier): `(order, past_total, start)`:
+/// a decrease among them or to `a1` (every adjacent pair of the scan is in some tile),
+/// a value past the total (`a1` of a tile that is not the last; the last tile's values
+/// past the total), `scan[0] != 0`. Order: every thread's share ([`scan_decreases`]);
+/// the others: thread 0's. No barrier.
+///
+/// # Safety
+/// As [`scan_decreases`] for the tile's values at `shared + b_slot`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_ctasearch::{cta_object_tile_copy_async, object_tile_errors, ObjectTile};
+/// let scan = [0u32, 2, 7, 10, 10];
+/// let mut bad = [false; 3];
+/// let (sp, bp) = (scan.as_ptr() as usize, bad.as_mut_ptr() as usize);
+/// sim::launch(1, 32, 21 * 4, &|cta: &sim::SimCta| unsafe {
+///     let sh = cta.shared::<u32>(0);
+///     let mut t = ObjectTile::new(1, 3, 5, 16, sp as *const u32); // objects 3 and 4, the last
+///     cta_object_tile_copy_async::<_, u32, 32>(cta, &mut t, sp as *const u32, 5, 9, sh);
+///     cta.async_copy_wait();
+///     cta.sync();
+///     let (o, p, s) = object_tile_errors::<_, u32, 32, 1>(cta, &t, sh, 5, 9);
+///     if cta.tid() == 0 {
+///         *(bp as *mut [bool; 3]) = [o, p, s];
+///     }
+/// });
+/// assert_eq!(bad, [false, true, false]); // scan[4] = 10 is past the total 9
+/// ```
+#[inline(always)]
+pub unsafe fn object_tile_errors<C: Cta, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    t: &ObjectTile<I>,
+    shared: *const I,
+    n: u64,
+    total: u64,
+) -> (bool, bool, bool) {
+    let count = t.b_count();
+    let b = shared.add(t.b_slot as usize);
+    let mut order = scan_decreases::<C, I, NT, VT>(cta, b, count);
+    let (mut past, mut start) = (false, false);
+    if cta.tid() == 0 {
+        if *b.add(count as usize - 1) > t.a1 {
+            if t.o1 == n {
+                past = true;
+            } else {
+                order = true;
+            }
+        }
+        past |= t.a1.to_u64() > total;
+        start = t.o0 == 0 && t.a0 != I::ZERO;
+    }
+    (order, past, start)
+}
+
+/// An object tile's Merge Path (its scan values at `b` in shared memory, checked) cut into
+/// chunks of `nv` steps: for chunk `c` of this thread's (`tid`, `tid + NT`, ...) calls
+/// `f(c, [a_start, a_end, b_start, b_end])`, the chunk's work items and its own objects
+/// (global indices; the item at `a_start` may belong to object `b_start - 1`). Returns the
+/// number of chunks. The splits are Merge Path searches in shared memory; no barrier.
+///
+/// # Safety
+/// `b` holds the tile's `b_count()` scan values, sorted, all at most `a1`.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::sim;
+/// use mgpu_ctasearch::{object_tile_chunks, ObjectTile};
+/// // Objects 0 and 1 with counts 2 and 40: 44 steps, chunks of 16.
+/// let scan = [0u32, 2];
+/// let t = ObjectTile::<u32> { o0: 0, o1: 2, b_slot: 0, a0: 0, a1: 42 };
+/// let mut chunks = vec![[0u64; 4]; 3];
+/// let cp = chunks.as_mut_ptr() as usize;
+/// sim::launch(1, 32, 0, &|cta: &sim::SimCta| unsafe {
+///     object_tile_chunks::<_, u32, 32>(cta, &t, scan.as_ptr(), 16, |c, r| *(cp as *mut [u64; 4]).add(c as usize) = r);
+/// });
+/// // Object 0 at step 0, its items 0 and 1, object 1 at step 3, its items 2 ..= 41.
+/// assert_eq!(chunks, [[0, 14, 0, 2], [14, 30, 2, 2], [30, 42, 2, 2]]);
+/// ```
+#[inline(always)]
+pub unsafe fn object_tile_chunks<C: Cta, I: Idx, const NT: usize>(
+    cta: &C,
+    t: &ObjectTile<I>,
+    b: *const I,
+    nv: u64,
+    mut f: impl FnMut(u64, [u64; 4]),
+) -> u64 {
+    let (items, count) = (t.items(), t.b_count() as u64);
+    let steps = items + count;
+    let chunks = steps.div_ceil(nv);
+    // The split of the tile's Merge Path at local diagonal `d` (items before it).
+    let split = |d: u64| {
+        if d >= steps {
+            items
+        } else {
+            merge_path(Counting(t.a0), items, b, count, d, Upper, Less)
+        }
+    };
+    let a = t.a0.to_u64();
+    let mut c = cta.tid() as u64;
+    while c < chunks {
+        let (d0, d1) = (nv * c, (nv * (c + 1)).min(steps));
+        let (m0, m1) = (split(d0), split(d1));
+        f(c, [a + m0, a + m1, t.o0 + d0 - m0, t.o0 + d1 - m1]);
+        c += NT as u64;
+    }
+    chunks
+}
+
+/// A spilled chunk `[a0, a1, b0, b1]` ([`object_tile_chunks`]: work items `a0 .. a1`, own
+/// objects `b0 .. b1`, at most `nv` steps) as a [`LoadBalanceTile`] with the object before
+/// it (when there is one) and the halo (when the chunk is a full `nv` steps and not the
+/// last of either sequence), its scan values placed for 16-byte copies from `scan`; and
+/// whether the preceding object is loaded (the `preceding` of [`cta_load_balance_search`]).
+///
+/// # Examples
+///
+/// ```
+/// let scan = [0u32, 2, 42, 45, 45];
+/// let (t, pre) = mgpu_ctasearch::chunk_tile([14, 30, 2, 2], 16, 46, 5, scan.as_ptr());
+/// assert_eq!((t.a0, t.a1, t.b0, t.b1, t.extended, pre), (14, 30, 1, 2, true, true));
+/// ```
+#[inline(always)]
+pub fn chunk_tile<I: Idx>(
+    [a0, a1, b0, b1]: [u64; 4],
+    nv: u64,
+    total: u64,
+    n: u64,
+    scan: *const I,
+) -> (LoadBalanceTile<I>, bool) {
+    let steps = (a1 - a0) + (b1 - b0);
+    let t = LoadBalanceTile {
+        a0: I::from_u64(a0),
+        a1: I::from_u64(a1),
+        b0: I::from_u64(b0.saturating_sub(1)),
+        b1: I::from_u64(b1),
+        extended: steps == nv && a1 < total && b1 < n,
+        b_slot: (a1 - a0) as u32,
+    }
+    .aligned_to(scan);
+    (t, b0 > 0)
+}
+
+/// Words (`u64`) of one spilled chunk in [`cta_spill_object_tile`]'s list: `[a0, a1, b0,
+/// b1]` as [`object_tile_chunks`] gives them.
+///
+/// ```
+/// assert_eq!(mgpu_ctasearch::CHUNK_WORDS, 4);
+/// ```
+pub const CHUNK_WORDS: usize = 4;
+
+/// Appends an object tile that does not fit ([`ObjectTile::fits`]) to a spill list: its
+/// chunks of `nv` steps ([`object_tile_chunks`], from its scan values in shared memory
+/// at `b_slot`) at [`CHUNK_WORDS`] words each from `spilled[first]`, `first` reserved by
+/// one `atomic_add` on `count` (shared slot 0 broadcasts it: a barrier). Returns false,
+/// writing nothing, when the list's `capacity` chunks would overflow (only a scan that is
+/// not sorted makes that many: every tile's chunks number at most its steps over `nv`
+/// plus one). Every thread of the CTA calls it.
+///
+/// # Safety
+/// `count` is one word and `spilled` has `capacity` chunks; `shared` is the tile's
+/// shared memory ([`cta_object_tile_copy_async`]), its values checked, and its slot 0 (an
+/// item slot) free.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_core::{sim, Cta};
+/// use mgpu_ctasearch::{cta_spill_object_tile, ObjectTile};
+/// // Objects 0 and 1 with counts 2 and 40 (scan values 0, 2 in slots 4 and 5), chunks of 16.
+/// let t = ObjectTile::<u32> { o0: 0, o1: 2, b_slot: 4, a0: 0, a1: 42 };
+/// let (mut list, mut count) = (vec![0u64; 16], [1u32]); // one chunk there already
+/// let (lp, cp) = (list.as_mut_ptr() as usize, count.as_mut_ptr() as usize);
+/// sim::launch(1, 32, 32, &|cta: &sim::SimCta| unsafe {
+///     let sh = cta.shared::<u32>(0);
+///     if cta.tid() == 0 {
+///         (*sh.add(4), *sh.add(5)) = (0, 2);
+///     }
+///     cta.sync();
+///     assert!(cta_spill_object_tile::<_, u32, 32>(cta, &t, sh, 16, cp as *mut u32, lp as *mut u64, 4));
+/// });
+/// assert_eq!(count, [4]);
+/// assert_eq!(&list[4..], &[0, 14, 0, 2, 14, 30, 2, 2, 30, 42, 2, 2]);
+/// ```
+#[inline(always)]
+pub unsafe fn cta_spill_object_tile<C: Cta, I: Idx, const NT: usize>(
+    cta: &C,
+    t: &ObjectTile<I>,
+    shared: *mut I,
+    nv: u64,
+    count: *mut u32,
+    spilled: *mut u64,
+    capacity: u64,
+) -> bool {
+    let chunks = (t.items() + t.b_count() as u64).div_ceil(nv);
+    let slot = shared as *mut u32;
+    if cta.tid() == 0 {
+        *slot = cta.atomic_add_u32(count, chunks as u32);
+    }
+    cta.sync();
+    let first = *slot as u64;
+    if first + chunks > capacity {
+        return false;
+    }
+    let b = shared.add(t.b_slot as usize) as *const I;
+    object_tile_chunks::<C, I, NT>(cta, t, b, nv, |c, r| {
+        let w = spilled.add(CHUNK_WORDS * (first + c) as usize);
+        (*w, *w.add(1), *w.add(2), *w.add(3)) = (r[0], r[1], r[2], r[3]);
+    });
+    true
+}

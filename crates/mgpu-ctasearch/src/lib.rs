@@ -69,10 +69,11 @@ pub use interp::{
 pub use kary::{binary_search_kary, kary_partition_point, merge_path_kary, KARY_MAX_LOG2};
 pub use keys::{ArrayOrSequence, Counting, Keys};
 pub use lbs::{
-    cta_load_balance, cta_load_balance_copy_async, cta_load_balance_partitions,
-    cta_load_balance_search, cta_load_balance_shared_len, for_each_strided, load_balance_tile,
-    scan_decreases, serial_load_balance_search, serial_load_balance_search_guarded,
-    LoadBalanceTile, LOAD_ROWS,
+    chunk_tile, cta_load_balance, cta_load_balance_copy_async, cta_load_balance_partitions,
+    cta_load_balance_search, cta_load_balance_shared_len, cta_object_tile_copy_async,
+    cta_spill_object_tile, for_each_strided, load_balance_tile, object_tile_chunks,
+    object_tile_errors, scan_decreases, serial_load_balance_search,
+    serial_load_balance_search_guarded, LoadBalanceTile, ObjectTile, CHUNK_WORDS, LOAD_ROWS,
 };
 pub use merge::{
     serial_merge, serial_merge_guarded, serial_merge_guarded_with, serial_merge_padded,

@@ -9,8 +9,10 @@
 use core::mem::size_of;
 use mgpu_core::{shfl_idx, Cta, Element, WARP_SIZE};
 use mgpu_ctasearch::{
-    cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
-    cta_load_balance_shared_len, load_balance_tile, scan_decreases, Idx, LoadBalanceTile,
+    chunk_tile, cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
+    cta_load_balance_shared_len, cta_object_tile_copy_async, cta_spill_object_tile,
+    load_balance_tile, object_tile_errors, scan_decreases, Idx, LoadBalanceTile, ObjectTile,
+    CHUNK_WORDS,
 };
 use mgpu_loadstore::{
     aligned_slot, global_to_shared_async_vec16, global_to_shared_loop_async, store_vec16,
@@ -53,6 +55,15 @@ pub const MODE_SEQUENCE: u32 = 4;
 /// on an H100 at 2^20 (mean 10, 1287 tiles) searching them took 0.0221 to 0.0246 ms
 /// against 0.0201 to 0.0204 with the partition kernel.
 pub const MODE_SEARCH: u32 = 8;
+/// Mode bit: [`expand`] in **object tiles**
+/// ([`mgpu_ctasearch::ObjectTile`]): tile `t` takes the `tile_objects` intervals from
+/// `t * tile_objects` and all their items, its ranges from the two scan values it loads
+/// anyway, so no partitions are read; a tile whose items and intervals exceed `NT * VT`
+/// appends its Merge Path chunks to `spilled` for a [`MODE_SPILL`] launch.
+pub const MODE_OBJECTS: u32 = 16;
+/// Mode bit: the launch after an object-tile launch, of persistent CTAs, each taking the
+/// spilled chunks `block, block + grid, ...` as tiles.
+pub const MODE_SPILL: u32 = 32;
 
 /// Generated sequences `first + step * i`: the one definition in `mgpu-core`, re-exported
 /// here under its earlier path.
@@ -103,6 +114,16 @@ pub struct IntervalArgs<T, I> {
     pub error: *mut u32,
     /// `MODE_*` bits.
     pub mode: u32,
+    /// Intervals per tile ([`MODE_OBJECTS`]; 1 to `NT * VT - 1`).
+    pub tile_objects: u64,
+    /// Object tiles: the spilled chunks (`mgpu_ctasearch::CHUNK_WORDS` words each, room
+    /// for `spill_capacity`).
+    pub spilled: *mut u64,
+    /// Object tiles: how many chunks `spilled` holds (a zeroed word before the launch).
+    pub spill: *mut u32,
+    /// Chunks `spilled` has room for: `ceil((total + num_intervals) / (NT * VT))` plus the
+    /// tiles are always enough.
+    pub spill_capacity: u64,
 }
 
 impl<T: Element, I: Idx> IntervalArgs<T, I> {
@@ -130,6 +151,10 @@ impl<T: Element, I: Idx> IntervalArgs<T, I> {
             output_len: 0,
             error: core::ptr::null_mut(),
             mode: 0,
+            tile_objects: 0,
+            spilled: core::ptr::null_mut(),
+            spill: core::ptr::null_mut(),
+            spill_capacity: 0,
         }
     }
 }
@@ -274,34 +299,122 @@ unsafe fn check_scan<C: Cta, T, I: Idx, const NT: usize, const VT: usize>(
     }
 }
 
-/// The tile's load-balancing search with validation: [`tile_ranges`]; then `prefetch`, with
-/// the tile's ranges, which issues the asynchronous copies ([`Cta::async_copy`]) or
-/// writes of per-object data into shared memory; then the tile's scan values copied to
-/// shared memory the same way ([`cta_load_balance_copy_async`]), every row of both in
-/// flight at once and no register holding a load; one wait and a barrier; [`check_scan`]
-/// on the values in shared memory; and the CTA search ([`cta_load_balance_search`]) unless
-/// the scan decreases (the threads' Merge Path ranges would overlap and two threads would
+/// What a CTA of the load-balanced kernels maps: a Merge Path tile between two
+/// partitions of `mp`, an object tile ([`MODE_OBJECTS`]), or a spilled chunk
+/// ([`MODE_SPILL`]; the address of its `[a0, a1, b0, b1]`, `mgpu_ctasearch::chunk_tile`).
+#[derive(Clone, Copy)]
+enum Unit {
+    MergePath,
+    Objects,
+    Chunk(*const u64),
+}
+
+/// Runs `$body` (with `$unit` bound) on the CTA's units: its object tile, its Merge Path
+/// tile (after the partitions, with [`MODE_SEARCH`] its own), or the spilled chunks
+/// `block, block + grid, ...` (a barrier between two). A macro, not a closure, so that the
+/// body is inlined at each use (a closure of the kernel's whole body stayed a call, and
+/// its arguments went to a local-memory stack).
+macro_rules! for_each_unit {
+    ($cta:expr, $a:expr, $unit:ident => $body:expr) => {{
+        let (cta, a) = ($cta, $a);
+        if a.mode & MODE_OBJECTS != 0 {
+            let $unit = Unit::Objects;
+            $body;
+        } else {
+            cta.grid_dependency_wait(); // the partitions (or chunks) come from the kernel just before
+            if a.mode & MODE_SPILL != 0 {
+                let chunks = (*a.spill as u64).min(a.spill_capacity);
+                let mut w = cta.block() as u64;
+                while w < chunks {
+                    let $unit = Unit::Chunk(a.spilled.add(CHUNK_WORDS * w as usize));
+                    $body;
+                    w += cta.grid() as u64;
+                    cta.sync(); // the next chunk reuses the shared memory
+                }
+            } else {
+                search_partitions::<_, _, _, NT, VT>(cta, a);
+                let $unit = Unit::MergePath;
+                $body;
+            }
+        }
+    }};
+}
+
+/// The tile's load-balancing search with validation, for any [`Unit`]: the tile's ranges
+/// ([`tile_ranges`] from the partitions, a chunk's, or an object tile's objects); then
+/// `prefetch`, with the tile's objects (`b0`, `b_count()`), which issues the asynchronous
+/// copies ([`Cta::async_copy`]) or writes of per-object data into shared memory; then the
+/// tile's scan values copied to shared memory the same way ([`cta_load_balance_copy_async`],
+/// [`cta_object_tile_copy_async`]), every row of both in flight at once and no register
+/// holding a load; one wait and a barrier; the scan checks ([`check_scan`],
+/// [`object_tile_errors`]); and the CTA search ([`cta_load_balance_search`]) unless the
+/// scan decreases (the threads' Merge Path ranges would overlap and two threads would
 /// write the same item slots; the tile's items are then left unwritten and the error is
-/// raised). After it every thread sees the per-object data `prefetch` put in shared memory.
+/// raised). After it every thread sees the per-object data `prefetch` put in shared
+/// memory. An object tile with a bad scan raises its errors and returns `None`, as does
+/// one too long for a tile, after appending its chunks to the spill list.
 #[inline(always)]
 unsafe fn tile_search<C: Cta, T: Element, I: Idx, R, const NT: usize, const VT: usize>(
     cta: &C,
     a: &IntervalArgs<T, I>,
+    unit: Unit,
     err: &mut u32,
     prefetch: impl FnOnce(&LoadBalanceTile<I>) -> R,
 ) -> Option<(LoadBalanceTile<I>, R)> {
-    let t = tile_ranges::<C, T, I, NT, VT>(cta, a)?;
-    let r = prefetch(&t);
     let sh = cta.shared::<I>(0);
+    let (total, n) = (a.total.to_u64(), a.num_intervals.to_u64());
+    let nv = (NT * VT) as u32;
+    let (t, preceding) = match unit {
+        Unit::Objects => {
+            let mut o = ObjectTile::new(cta.block(), a.tile_objects, n, nv, a.scan);
+            let r = prefetch(&o.tile());
+            cta_object_tile_copy_async::<C, I, NT>(cta, &mut o, a.scan, n, total, sh);
+            cta.async_copy_wait();
+            cta.sync();
+            let (order, past, start) = object_tile_errors::<C, I, NT, VT>(cta, &o, sh, n, total);
+            *err |= (order as u32 * ERROR_SCAN_ORDER)
+                | (past as u32 * ERROR_TOTAL)
+                | (start as u32 * ERROR_SCAN_START);
+            if cta.sync_or(*err != 0) {
+                cta.raise_error(a.error, *err);
+                return None;
+            }
+            if !o.fits(nv) {
+                // Only a scan that is not sorted could overflow the list (every tile
+                // checked its own).
+                let (spill, list, cap) = (a.spill, a.spilled, a.spill_capacity);
+                if !cta_spill_object_tile::<C, I, NT>(cta, &o, sh, nv as u64, spill, list, cap) {
+                    cta.raise_error(a.error, (cta.tid() == 0) as u32 * ERROR_SCAN_ORDER);
+                }
+                return None;
+            }
+            cta_load_balance_search::<C, I, NT, VT>(cta, o.padded(nv), false, sh);
+            return Some((o.tile(), r));
+        }
+        Unit::Chunk(r) => {
+            let r = [*r, *r.add(1), *r.add(2), *r.add(3)];
+            chunk_tile(r, nv as u64, total, n, a.scan)
+        }
+        // (Whether the preceding object was loaded is read after the search's checks, as
+        // before object tiles existed: reading it here changed the move kernel's code and
+        // made heavy-tailed moves 4 % slower on an H100.)
+        Unit::MergePath => (tile_ranges::<C, T, I, NT, VT>(cta, a)?, false),
+    };
+    let r = prefetch(&t);
     cta_load_balance_copy_async::<C, I, NT>(cta, &t, a.scan, sh);
     cta.async_copy_wait();
     cta.sync();
     check_scan::<C, T, I, NT, VT>(cta, a, &t, sh.add(t.b_shared() as usize), err);
     if !cta.sync_or(*err & ERROR_SCAN_ORDER != 0) {
-        // The tile's first own object is `NT * VT * block - mp[block]`; the preceding one
-        // was loaded when that is not 0.
-        let block = cta.block();
-        let preceding = (NT * VT) as u64 * block as u64 != *a.mp.add(block as usize);
+        let preceding = match unit {
+            // The tile's first own object is `NT * VT * block - mp[block]`; the preceding
+            // one was loaded when that is not 0.
+            Unit::MergePath => {
+                let block = cta.block();
+                nv as u64 * block as u64 != *a.mp.add(block as usize)
+            }
+            _ => preceding,
+        };
         cta_load_balance_search::<C, I, NT, VT>(cta, t, preceding, sh);
     }
     Some((t, r))
@@ -330,10 +443,15 @@ unsafe fn object_slot<I: Idx>(sh: *const I, t: &LoadBalanceTile<I>, i: u32, err:
 /// memory once, and each output item, in strided order, takes the value of the interval
 /// that generated it: `output[item] = values[object(item)]`.
 ///
+/// With [`MODE_OBJECTS`] each CTA maps an object tile ([`mgpu_ctasearch::ObjectTile`]) and
+/// no partitions are read; with [`MODE_SPILL`] the chunks the object tiles spilled.
+///
 /// # Safety
 /// `scan` (and `input` unless sequence mode) readable for `num_intervals` elements, `mp` for
-/// `grid + 1`, `output` writable for `output_len >= total`, `error` one zeroed word; shared
-/// memory of [`shared_bytes`]`(size_of::<I>(), NT, VT, 1, size_of::<T>())` bytes.
+/// `grid + 1` (Merge Path tiles), `output` writable for `output_len >= total`, `error` one
+/// zeroed word; with object tiles `spill` one zeroed word and `spilled` `spill_capacity`
+/// chunks; shared memory of [`shared_bytes`]`(size_of::<I>(), NT, VT, 1, size_of::<T>())`
+/// bytes.
 ///
 /// # Examples
 ///
@@ -357,14 +475,22 @@ pub unsafe fn expand<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usi
     cta: &C,
     a: &IntervalArgs<T, I>,
 ) {
-    cta.grid_dependency_wait(); // the partitions come from the kernel just before
-    search_partitions::<C, T, I, NT, VT>(cta, a);
+    for_each_unit!(cta, a, unit => expand_unit::<C, T, I, NT, VT>(cta, a, unit));
+}
+
+/// [`expand`] of one tile or chunk.
+#[inline(always)]
+unsafe fn expand_unit<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &IntervalArgs<T, I>,
+    unit: Unit,
+) {
     let mut err = 0u32;
     let seq = a.mode & MODE_SEQUENCE != 0;
     let vsh = cta.shared::<T>(index_offset_end(core::mem::size_of::<I>(), NT, VT));
     // The values of the tile's objects `b0 + j` into shared memory before the search:
     // generated, copied asynchronously, or zero past the input.
-    let Some((t, vsh)) = tile_search::<C, T, I, _, NT, VT>(cta, a, &mut err, |t| {
+    let Some((t, vsh)) = tile_search::<C, T, I, _, NT, VT>(cta, a, unit, &mut err, |t| {
         let (b0, bc) = (t.b0.to_u64(), t.b_count());
         if seq {
             let mut j = cta.tid();
@@ -455,7 +581,20 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     a: &IntervalArgs<T, I>,
 ) {
     const { assert!(NT.is_multiple_of(WARP_SIZE as usize)) };
+    // Merge Path tiles only: a mean-1 move is bound by its scattered lines (within 1.1
+    // times a plain move's, docs/intervalmove.md), and the object tiles' chunk loop cost
+    // the move kernels 8 bytes of stack at 40 registers.
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
+    move_unit::<C, T, I, NT, VT>(cta, a, Unit::MergePath);
+}
+
+/// [`interval_move`] of one tile or chunk.
+#[inline(always)]
+unsafe fn move_unit<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usize>(
+    cta: &C,
+    a: &IntervalArgs<T, I>,
+    unit: Unit,
+) {
     let mut err = 0u32;
     let gather = a.mode & MODE_GATHER != 0;
     let scatter = a.mode & MODE_SCATTER != 0;
@@ -466,7 +605,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     let ssh = cta.shared::<I>(off + region_bytes(NT, VT, size_of::<I>()));
     // The interval starts of the tile's objects, copied before the search (objects
     // `b0 ..` are inside the arrays: tile_search validated the partitions first).
-    let Some((t, ())) = tile_search::<C, T, I, _, NT, VT>(cta, a, &mut err, |t| {
+    let Some((t, ())) = tile_search::<C, T, I, _, NT, VT>(cta, a, unit, &mut err, |t| {
         let (bc, b0) = (t.b_count(), t.b0.to_usize());
         if gather {
             global_to_shared_loop_async::<C, I, NT>(cta, a.gather.wrapping_add(b0), bc, gsh);

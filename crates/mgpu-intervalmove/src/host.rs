@@ -2,12 +2,15 @@
 
 use crate::device::{
     IntervalArgs, ERROR_GATHER, ERROR_SCAN_ORDER, ERROR_SCAN_START, ERROR_SCATTER, ERROR_TOTAL,
-    MODE_GATHER, MODE_SCATTER, MODE_SEARCH, MODE_SEQUENCE,
+    MODE_GATHER, MODE_OBJECTS, MODE_SCATTER, MODE_SEARCH, MODE_SEQUENCE, MODE_SPILL,
 };
 use crate::kernels::{IntervalElement, KernelSet};
 use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_partition::PartitionIndex;
-use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
+use mgpu_ctasearch::CHUNK_WORDS;
+use mgpu_runtime::{
+    Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp,
+};
 use mgpu_scan::ScanOp;
 
 /// The index types of the interval family: u32 and u64 (the seeds' `int` is u32).
@@ -185,9 +188,10 @@ fn grid_fits(grid: usize) -> Result<()> {
 }
 
 /// Queues the load-balanced expand or move with its partitions and returns its error
-/// word: one wave of expand's tiles finds its own partitions ([`MODE_SEARCH`], a word that
-/// needs no memset); move and larger grids are a dependent launch of the partitions'
-/// kernel, which zeroes the word.
+/// word: expand over a dense scan runs in object tiles (`mgpu_partition::object_tiles`,
+/// no partitions); one wave of expand's tiles finds its own partitions ([`MODE_SEARCH`],
+/// a word that needs no memset); move and larger grids are a dependent launch of the
+/// partitions' kernel, which zeroes the word.
 fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     scan: &DeviceSlice<'_, I, D>,
     expand: bool,
@@ -203,6 +207,9 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     let nv = nv as usize;
     let grid = (total + scan.len()).div_ceil(nv);
     grid_fits(grid)?;
+    if let Some(k) = mgpu_partition::object_tiles(total, scan.len(), nv).filter(|_| expand) {
+        return launch_object_tiles::<D, T, I, S>(dev, k, nv, ctas, scan.len(), args);
+    }
     let search = expand && mgpu_partition::partitions_in_tiles(dev, grid, ctas);
     if search {
         args.mode |= MODE_SEARCH;
@@ -222,6 +229,44 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
             dev.launch_dependent::<S::Move>(grid as u32, args)?
         }
     }
+    Ok(error)
+}
+
+/// Queues the expand in object tiles of `k` intervals (`MODE_OBJECTS`: no partitions),
+/// then the launch that maps the chunks of the tiles that overflow (`MODE_SPILL`,
+/// persistent CTAs); returns the error word (a clean word: no memset).
+fn launch_object_tiles<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
+    dev: &D,
+    k: usize,
+    nv: usize,
+    ctas: u32,
+    n: usize,
+    args: &mut IntervalArgs<T, I>,
+) -> Result<ErrorWord<D>> {
+    let total = Index::to_usize(args.total);
+    let grid = n.div_ceil(k);
+    grid_fits(grid)?;
+    let capacity = (total + n).div_ceil(nv) + grid;
+    let spilled = Temp::<u64, D>::new(dev, CHUNK_WORDS * capacity)?;
+    let error = ErrorWord::clean(dev)?;
+    let spill = dev.pool().clean_word(dev)?;
+    args.error = error.as_mut_ptr();
+    args.mode |= MODE_OBJECTS;
+    args.tile_objects = k as u64;
+    (args.spilled, args.spill, args.spill_capacity) =
+        (spilled.as_mut_ptr(), spill as *mut u32, capacity as u64);
+    let persistent = (dev.info().sm_count as usize * ctas.max(1) as usize).min(capacity);
+    // SAFETY: buffers sized as `device::expand` documents (checked by `queue`), `error`
+    // and `spill` zeroed words, `spilled` holding `capacity` chunks.
+    let queued = unsafe {
+        dev.launch::<S::Expand>(grid as u32, args).and_then(|()| {
+            args.mode = (args.mode & !MODE_OBJECTS) | MODE_SPILL;
+            dev.launch_dependent::<S::Expand>(persistent as u32, args)
+        })
+    };
+    // SAFETY: the word came from `clean_word`; the launches using it are queued.
+    unsafe { dev.pool().give_dirty(spill) };
+    queued?;
     Ok(error)
 }
 

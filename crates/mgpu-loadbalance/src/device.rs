@@ -22,13 +22,13 @@
 //! store is also clamped to `item < total`.
 
 use mgpu_core::Cta;
-use mgpu_core::Less;
 use mgpu_ctasearch::{
-    cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
-    cta_load_balance_shared_len, load_balance_tile, merge_path, scan_decreases, Counting, Idx,
-    LoadBalanceTile, Upper,
+    chunk_tile, cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
+    cta_load_balance_shared_len, cta_object_tile_copy_async, cta_spill_object_tile,
+    load_balance_tile, object_tile_errors, scan_decreases, Idx, LoadBalanceTile, ObjectTile,
+    CHUNK_WORDS,
 };
-use mgpu_loadstore::{aligned_slot, global_to_shared_async_vec16, store_vec16};
+use mgpu_loadstore::store_vec16;
 
 /// Error bit: the scan decreases somewhere (or the partitions computed from it are
 /// inconsistent, which only a decreasing scan causes).
@@ -71,7 +71,7 @@ pub const MODE_SPILL: u32 = 4;
 /// ```
 /// assert_eq!(mgpu_loadbalance::device::SPILL_WORDS, 4);
 /// ```
-pub const SPILL_WORDS: usize = 4;
+pub const SPILL_WORDS: usize = CHUNK_WORDS;
 
 /// Arguments of the load-balancing search kernel.
 ///
@@ -386,138 +386,47 @@ unsafe fn search_and_store<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     }
 }
 
-/// An object tile ([`MODE_OBJECTS`]): objects `o0 .. o1` (`tile_objects` from
-/// `block * tile_objects`), work items `scan[o0] .. scan[o1]` (`total` for the last tile).
-///
-/// Shared memory: the item slots from 0, then the scan values (at their global address
-/// modulo 16 bytes, after the first `NT * VT - (o1 - o0)` slots), then a sentinel `I::MAX`
-/// in the halo's slot. The search runs over exactly `NT * VT` steps, padded with items
-/// past the tile's last, which all go to object `o1 - 1` (every one below the sentinel)
-/// into slots that are never stored: so every thread runs the unguarded serial search.
+/// An object tile ([`MODE_OBJECTS`], [`ObjectTile`]): objects `o0 .. o1`
+/// (`tile_objects` from `block * tile_objects`), work items `scan[o0] .. scan[o1]`
+/// (`total` for the last tile), searched padded to exactly `NT * VT` steps
+/// ([`ObjectTile::padded`]); a tile that does not fit appends its chunks to `spilled`.
 #[inline(always)]
 unsafe fn object_tile<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
     args: &LoadBalanceArgs<I>,
 ) {
-    let (n, total, tid) = (args.num_objects, args.total, cta.tid());
+    let (n, total) = (args.num_objects, args.total);
     let nv = (NT * VT) as u32;
-    let k = args.tile_objects.clamp(1, nv as u64 - 1);
-    let o0 = k * cta.block() as u64;
-    let o1 = (o0 + k).min(n);
-    let count = (o1 - o0) as u32;
     let sh = cta.shared::<I>(0);
-    let src = args.scan.add(o0 as usize);
-    let b_slot = aligned_slot(src, nv - count);
-    global_to_shared_async_vec16::<C, I, NT>(cta, src, count, sh.add(b_slot as usize));
-    // Both ends from global memory (one request a warp), while the copies fly.
-    let a0 = *src;
-    let a1 = if o1 < n {
-        *args.scan.add(o1 as usize)
-    } else {
-        I::from_u64(total)
-    };
-    if tid == 0 {
-        *sh.add((b_slot + count) as usize) = I::from_u64(u64::MAX);
-    }
+    let mut t = ObjectTile::new(cta.block(), args.tile_objects, n, nv, args.scan);
+    cta_object_tile_copy_async::<C, I, NT>(cta, &mut t, args.scan, n, total, sh);
     cta.async_copy_wait();
     cta.sync();
-    let b = sh.add(b_slot as usize);
-    let mut bad = 0;
-    if scan_decreases::<C, I, NT, VT>(cta, b, count) {
-        bad |= ERROR_UNSORTED;
-    }
-    if tid == 0 {
-        if *b.add(count as usize - 1) > a1 {
-            bad |= if o1 == n { ERROR_TOTAL } else { ERROR_UNSORTED };
-        }
-        if a1.to_u64() > total {
-            bad |= ERROR_TOTAL;
-        }
-        if o0 == 0 && a0 != I::ZERO {
-            bad |= ERROR_FIRST;
-        }
-    }
+    let (order, past, start) = object_tile_errors::<C, I, NT, VT>(cta, &t, sh, n, total);
+    let bad = (order as u32 * ERROR_UNSORTED)
+        | (past as u32 * ERROR_TOTAL)
+        | (start as u32 * ERROR_FIRST);
     if cta.sync_or(bad != 0) {
         cta.raise_error(args.error, bad);
         return;
     }
     // Sorted from here: a0 <= a1 <= total.
-    let items = a1.wrapping_sub(a0).to_u64();
-    if items + count as u64 > nv as u64 {
-        spill::<C, I, NT, VT>(cta, args, a0, a1, o0, o1, b);
-        return;
-    }
-    // Padded to exactly `nv` steps unless the padding would wrap `I` (then the guarded
-    // search, over the tile's own steps).
-    let pad = a0.to_u64() <= I::from_u64(u64::MAX).to_u64() - nv as u64;
-    let t = LoadBalanceTile {
-        a0,
-        a1: if pad {
-            a0.wrapping_add(I::from_u32(nv - count))
-        } else {
-            a1
-        },
-        b0: I::from_u64(o0),
-        b1: I::from_u64(o1),
-        extended: pad,
-        b_slot,
-    };
-    search_and_store::<C, I, NT, VT>(cta, args, t, false, items as u32);
-}
-
-/// An object tile longer than `NT * VT` merge steps: appends its Merge Path, cut into
-/// chunks of `NT * VT` steps, to `spilled` (one `atomic_add` a tile). The chunks' splits
-/// come from Merge Path searches of the tile's scan values in shared memory (`b`).
-#[inline(always)]
-unsafe fn spill<C: Cta, I: Idx, const NT: usize, const VT: usize>(
-    cta: &C,
-    args: &LoadBalanceArgs<I>,
-    a0: I,
-    a1: I,
-    o0: u64,
-    o1: u64,
-    b: *mut I,
-) {
-    let nv = (NT * VT) as u64;
-    let tid = cta.tid();
-    let (items, count) = (a1.wrapping_sub(a0).to_u64(), o1 - o0);
-    let steps = items + count;
-    let chunks = steps.div_ceil(nv);
-    let slot = cta.shared::<u32>(0);
-    if tid == 0 {
-        *slot = cta.atomic_add_u32(args.spill, chunks as u32);
-    }
-    cta.sync();
-    let first = *slot as u64;
-    if first + chunks > args.spill_capacity {
-        // Only a scan that is not sorted could (every tile checked its own).
-        if tid == 0 {
-            cta.atomic_or_u32(args.error, ERROR_UNSORTED);
+    if !t.fits(nv) {
+        // Its chunks to the spill launch. Only a scan that is not sorted could overflow
+        // the list (every tile checked its own).
+        let (nv, cap) = (nv as u64, args.spill_capacity);
+        if !cta_spill_object_tile::<C, I, NT>(cta, &t, sh, nv, args.spill, args.spilled, cap) {
+            cta.raise_error(args.error, (cta.tid() == 0) as u32 * ERROR_UNSORTED);
         }
         return;
     }
-    // The split of the tile's Merge Path at local diagonal `d` (items first).
-    let split = |d: u64| {
-        if d >= steps {
-            items
-        } else {
-            merge_path(Counting(a0), items, b as *const I, count, d, Upper, Less)
-        }
-    };
-    let mut c = tid as u64;
-    while c < chunks {
-        let (d0, d1) = (nv * c, (nv * (c + 1)).min(steps));
-        let (m0, m1) = (split(d0), split(d1));
-        let r = args.spilled.add(SPILL_WORDS * (first + c) as usize);
-        let a = a0.to_u64();
-        (*r, *r.add(1), *r.add(2), *r.add(3)) = (a + m0, a + m1, o0 + d0 - m0, o0 + d1 - m1);
-        c += NT as u64;
-    }
+    let items = t.items() as u32;
+    search_and_store::<C, I, NT, VT>(cta, args, t.padded(nv), false, items);
 }
 
 /// The spilled chunks ([`MODE_SPILL`]), `block, block + grid, ...`: each a tile of at most
-/// `NT * VT` Merge Path steps with its ranges given, mapped as a Merge Path tile (the
-/// object before the chunk loaded for the items that continue it).
+/// `NT * VT` Merge Path steps with its ranges given ([`chunk_tile`]: the object before the
+/// chunk loaded for the items that continue it).
 #[inline(always)]
 unsafe fn spilled_chunks<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
@@ -529,23 +438,19 @@ unsafe fn spilled_chunks<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     let chunks = (*args.spill as u64).min(args.spill_capacity);
     let mut w = cta.block() as u64;
     while w < chunks {
-        let r = args.spilled.add(SPILL_WORDS * w as usize);
-        let (a0, a1, b0, b1) = (*r, *r.add(1), *r.add(2), *r.add(3));
+        let r = args.spilled.add(CHUNK_WORDS * w as usize);
         // Written by checked tiles: consistent.
-        let steps = (a1 - a0) + (b1 - b0);
-        let t = LoadBalanceTile {
-            a0: I::from_u64(a0),
-            a1: I::from_u64(a1),
-            b0: I::from_u64(b0.saturating_sub(1)),
-            b1: I::from_u64(b1),
-            extended: steps == nv && a1 < total && b1 < n,
-            b_slot: (a1 - a0) as u32,
-        }
-        .aligned_to(args.scan);
+        let (t, preceding) = chunk_tile(
+            [*r, *r.add(1), *r.add(2), *r.add(3)],
+            nv,
+            total,
+            n,
+            args.scan,
+        );
         cta_load_balance_copy_async::<C, I, NT>(cta, &t, args.scan, sh);
         cta.async_copy_wait();
         cta.sync();
-        search_and_store::<C, I, NT, VT>(cta, args, t, b0 > 0, t.a_count());
+        search_and_store::<C, I, NT, VT>(cta, args, t, preceding, t.a_count());
         w += cta.grid() as u64;
         cta.sync(); // the next chunk reuses the shared memory
     }

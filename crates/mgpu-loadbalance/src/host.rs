@@ -1,6 +1,6 @@
 //! Host launchers of the load-balancing search, generic over [`Device`].
 //!
-//! Dense scans (a mean count of at most [`OBJECT_TILES_MAX_MEAN`]) run in object tiles
+//! Dense scans (a mean count of at most `mgpu_partition::OBJECT_TILES_MAX_MEAN`) run in object tiles
 //! (`device::MODE_OBJECTS`): a fixed number of objects a tile, no partition search, and
 //! a second launch for the chunks of tiles that overflow. Other scans run in two phases,
 //! as in the seed: `mgpu_partition::load_balance_partitions` finds the first work item of
@@ -63,8 +63,8 @@ fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
             "load-balancing search: {steps} merge steps are more than one launch can take"
         )));
     }
-    if object_tiles(total, n) {
-        return run_object_tiles::<D, I, S>(scan, total, objects, ranks);
+    if let Some(k) = mgpu_partition::object_tiles(total as usize, n, nv) {
+        return run_object_tiles::<D, I, S>(scan, total, k, objects, ranks);
     }
     // One wave of tiles finds its own partitions, with an error word that needs no
     // memset. Otherwise the search kernel is a dependent launch of the partitions' kernel,
@@ -90,50 +90,18 @@ fn run<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
     Ok(Pending::new(error, &meaning(total)))
 }
 
-/// Mean counts (work items per object) up to which the search runs in object tiles
-/// ([`crate::device::MODE_OBJECTS`]): dense scans, whose partition searches cost the most
-/// for their work, and whose tiles rarely overflow. On an H100 object tiles made the
-/// mean-1 search 15 % faster at 2^24 and 12 % at 2^27 (docs/loadbalance.md).
-/// `MGPU_LBS_OBJECT_TILES=0|1` forces Merge Path or object tiles for every mean.
-///
-/// ```
-/// assert_eq!(mgpu_loadbalance::OBJECT_TILES_MAX_MEAN, 2);
-/// ```
-pub const OBJECT_TILES_MAX_MEAN: u64 = 2;
-
-/// The share of a tile's merge steps an object tile is sized to fill on average: the rest
-/// is room for counts above the mean (a tile of uniform [0, 2] counts has a standard
-/// deviation of about 1 % of its steps).
-const OBJECT_TILE_FILL: f64 = 0.95;
-
-/// Whether a search of `total` work items over `n` objects runs in object tiles: a mean
-/// count of at most [`OBJECT_TILES_MAX_MEAN`], or `MGPU_LBS_OBJECT_TILES=0|1` (read once).
-fn object_tiles(total: u64, n: usize) -> bool {
-    static OVERRIDE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    let o = OVERRIDE.get_or_init(|| match std::env::var("MGPU_LBS_OBJECT_TILES").as_deref() {
-        Ok("0") => Some(false),
-        Ok("1") => Some(true),
-        _ => None,
-    });
-    o.unwrap_or(total <= OBJECT_TILES_MAX_MEAN * n as u64)
-}
-
-/// Objects per object tile of `nv` steps for `total` items over `n` objects.
-fn tile_objects(nv: usize, n: usize, total: u64) -> usize {
-    let k = OBJECT_TILE_FILL * nv as f64 * n as f64 / (n as f64 + total as f64);
-    (k as usize).clamp(1, nv - 1)
-}
-
+/// The search in object tiles of `k` objects (`MODE_OBJECTS`), then the launch that maps
+/// the chunks of the tiles that overflow (`MODE_SPILL`, persistent CTAs).
 fn run_object_tiles<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
     scan: DeviceSlice<'_, I, D>,
     total: u64,
+    k: usize,
     objects: *mut I,
     ranks: *mut I,
 ) -> Result<Pending<D>> {
     let nv = S::Search::NV as usize;
     let dev = scan.device();
     let n = scan.len();
-    let k = tile_objects(nv, n, total);
     let grid = n.div_ceil(k);
     if grid > u32::MAX as usize {
         return Err(Error::InvalidInput(format!(
@@ -186,7 +154,7 @@ fn dispatch<D: Device, I: LoadBalanceIndex>(
 /// `i < total`. It is the inverse of the scan: object `o` appears `counts[o]` times, in
 /// order, and objects with no work items do not appear.
 ///
-/// Dense scans (a mean count of at most [`OBJECT_TILES_MAX_MEAN`]) run in object tiles
+/// Dense scans (a mean count of at most `mgpu_partition::OBJECT_TILES_MAX_MEAN`) run in object tiles
 /// (a fixed number of objects a tile, no partition search; `device::MODE_OBJECTS`);
 /// others in two phases: the upper-bound Merge Path partitions of the work items against
 /// the scan (`mgpu_partition::load_balance_partitions`), then one kernel that runs the

@@ -291,6 +291,44 @@ fn in_tiles_override() -> Option<bool> {
         .map(|v| v == 1)
 }
 
+/// Mean counts (work items per object) up to which a load-balancing launch runs in
+/// **object tiles** (`mgpu_ctasearch::ObjectTile`: a fixed number of objects a tile and
+/// all their items, no partitions; [`object_tiles`]): dense scans, whose partition
+/// searches cost the most for their work and whose tiles rarely overflow. On an H100
+/// object tiles made the mean-1 load-balancing search 15 % faster at 2^24 and 12 % at
+/// 2^27 (docs/loadbalance.md). `MGPU_LBS_OBJECT_TILES=0|1` (read once) forces Merge Path
+/// or object tiles for every mean.
+///
+/// ```
+/// assert_eq!(mgpu_partition::OBJECT_TILES_MAX_MEAN, 2);
+/// ```
+pub const OBJECT_TILES_MAX_MEAN: u64 = 2;
+
+/// The share of a tile's merge steps an object tile is sized to fill on average: the rest
+/// is room for counts above the mean (a tile of uniform [0, 2] counts has a standard
+/// deviation of about 1 % of its steps; a tile that overflows spills).
+const OBJECT_TILE_FILL: f64 = 0.95;
+
+/// Objects per tile when a load-balancing launch of `total` work items over `objects`
+/// objects, in tiles of `nv` merge steps, should run in object tiles (a mean count of at
+/// most [`OBJECT_TILES_MAX_MEAN`]): `0.95 * nv * objects / (objects + total)`, at least 1
+/// and below `nv`; `None` for Merge Path tiles.
+///
+/// ```
+/// assert_eq!(mgpu_partition::object_tiles(1000, 1000, 100), Some(47));
+/// assert_eq!(mgpu_partition::object_tiles(10_000, 1000, 100), None); // mean 10
+/// ```
+pub fn object_tiles(total: usize, objects: usize, nv: usize) -> Option<usize> {
+    static OVERRIDE: OnceLock<Option<u32>> = OnceLock::new();
+    let forced = OVERRIDE.get_or_init(|| env_u32("MGPU_LBS_OBJECT_TILES").filter(|&v| v <= 1));
+    let dense = total as u64 <= OBJECT_TILES_MAX_MEAN * objects as u64;
+    if !forced.map_or(dense, |v| v == 1) || nv < 2 {
+        return None;
+    }
+    let k = OBJECT_TILE_FILL * nv as f64 * objects as f64 / (objects as f64 + total as f64);
+    Some((k as usize).clamp(1, nv - 1))
+}
+
 /// Whether a load-balancing launch of `grid` tiles, `ctas_per_sm` of which fit an SM,
 /// should let each tile find its own two partitions
 /// (`mgpu_ctasearch::cta_load_balance_partitions`) instead of queuing

@@ -258,8 +258,8 @@ fn real_counts(b: &Backend, t: Target) {
 
 /// Runs of 10^6 zero counts around small counts, and one count of 2^26 (within the
 /// budget, runs of a quarter of it and one count of half of it, so that the counts and
-/// the outputs each fit); one count holding all the work, all-zero counts, and the kit's
-/// edge cases.
+/// the outputs each fit); one count holding all the work, all-zero counts, the kit's
+/// edge cases, and mean-1 counts with a count of 2000 every 3001 (tiles that spill).
 fn zero_runs_and_one_huge_count(b: &Backend, t: Target) {
     let run = t.cap_share(1_000_000, 4);
     let mut counts = vec![0u64; run];
@@ -277,6 +277,28 @@ fn zero_runs_and_one_huge_count(b: &Backend, t: Target) {
     for case in kit::edge_counts(&mut Rng::new(9), t.cap_share(100_000, 2)) {
         check::<i32, u32>(b, t, case.name, &case.counts, 10, true);
     }
+    // Mean-1 counts with a count of 2000 every 3001 intervals (mean 1.7: object tiles):
+    // several tiles spill their Merge Path chunks in one launch.
+    let mut rng = Rng::new(11);
+    let counts: Vec<u64> = (0..t.cap_share(200_000, 4))
+        .map(|i| if i % 3001 == 1234 { 2000 } else { rng.below(3) })
+        .collect();
+    check::<i32, u32>(
+        b,
+        t,
+        "mean 1, a count of 2000 every 3001",
+        &counts,
+        12,
+        true,
+    );
+    check::<f64, u64>(
+        b,
+        t,
+        "mean 1, a count of 2000 every 3001",
+        &counts,
+        13,
+        true,
+    );
 }
 
 /// Every element type with either index type: periodic counts of 300 objects, and 10^6
