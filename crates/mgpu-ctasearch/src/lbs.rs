@@ -1137,38 +1137,112 @@ pub fn chunk_tile<I: Idx>(
 /// ```
 pub const CHUNK_WORDS: usize = 4;
 
-/// Appends an object tile that does not fit ([`ObjectTile::fits`]) to a spill list: its
-/// chunks of `nv` steps ([`object_tile_chunks`], from its scan values in shared memory
-/// at `b_slot`) at [`CHUNK_WORDS`] words each from `spilled[first]`, `first` reserved by
-/// one `atomic_add` on `count` (shared slot 0 broadcasts it: a barrier). Returns false,
-/// writing nothing, when the list's `capacity` chunks would overflow (only a scan that is
-/// not sorted makes that many: every tile's chunks number at most its steps over `nv`
+/// The object-tile part of a load-balancing kernel's arguments (`#[repr(C)]`, embedded in
+/// the search's and the interval kernels' argument blocks): the objects a tile, and the
+/// list that tiles which do not fit append their chunks to ([`cta_spill_object_tile`])
+/// for the launch after ([`SpillList::chunks`], [`SpillList::chunk`]).
+///
+/// # Examples
+///
+/// ```
+/// let l = mgpu_ctasearch::SpillList::empty();
+/// assert!(l.spilled.is_null() && l.capacity == 0);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SpillList {
+    /// Objects a tile (1 to `NT * VT - 1`; 0 when the launch has no object tiles).
+    pub tile_objects: u64,
+    /// The spilled chunks, [`CHUNK_WORDS`] words each, room for `capacity`.
+    pub spilled: *mut u64,
+    /// How many chunks `spilled` holds (a zeroed word before the object tiles' launch).
+    pub count: *mut u32,
+    /// Chunks `spilled` has room for: `ceil((total + objects) / (NT * VT))` plus the tiles
+    /// are always enough.
+    pub capacity: u64,
+}
+
+impl SpillList {
+    /// No object tiles: null pointers, zero sizes.
+    ///
+    /// ```
+    /// assert_eq!(mgpu_ctasearch::SpillList::empty().tile_objects, 0);
+    /// ```
+    pub const fn empty() -> Self {
+        SpillList {
+            tile_objects: 0,
+            spilled: core::ptr::null_mut(),
+            count: core::ptr::null_mut(),
+            capacity: 0,
+        }
+    }
+    /// The chunks in the list (after the object tiles' launch), at most `capacity`.
+    ///
+    /// # Safety
+    /// `count` is readable and the launch that wrote it has finished
+    /// (`griddepcontrol.wait` in a dependent launch).
+    ///
+    /// ```
+    /// let mut c = [7u32];
+    /// let mut l = mgpu_ctasearch::SpillList::empty();
+    /// (l.count, l.capacity) = (c.as_mut_ptr(), 5);
+    /// assert_eq!(unsafe { l.chunks() }, 5);
+    /// ```
+    #[inline(always)]
+    pub unsafe fn chunks(&self) -> u64 {
+        (*self.count as u64).min(self.capacity)
+    }
+    /// Chunk `w`'s `[a0, a1, b0, b1]` ([`object_tile_chunks`]).
+    ///
+    /// # Safety
+    /// `w` is below [`SpillList::chunks`].
+    ///
+    /// ```
+    /// let mut list = [0u64, 0, 0, 0, 5, 9, 1, 2];
+    /// let mut l = mgpu_ctasearch::SpillList::empty();
+    /// l.spilled = list.as_mut_ptr();
+    /// assert_eq!(unsafe { l.chunk(1) }, [5, 9, 1, 2]);
+    /// ```
+    #[inline(always)]
+    pub unsafe fn chunk(&self, w: u64) -> [u64; 4] {
+        let r = self.spilled.add(CHUNK_WORDS * w as usize);
+        [*r, *r.add(1), *r.add(2), *r.add(3)]
+    }
+}
+
+/// Appends an object tile that does not fit ([`ObjectTile::fits`]) to `list`: its chunks
+/// of `nv` steps ([`object_tile_chunks`], from its scan values in shared memory at
+/// `b_slot`) at [`CHUNK_WORDS`] words each from `spilled[first]`, `first` reserved by one
+/// `atomic_add` on the list's count (shared slot 0 broadcasts it: a barrier). Returns
+/// false, writing nothing, when the list's capacity would overflow (only a scan that is
+/// not sorted makes that many chunks: every tile's number at most its steps over `nv`
 /// plus one). Every thread of the CTA calls it.
 ///
 /// # Safety
-/// `count` is one word and `spilled` has `capacity` chunks; `shared` is the tile's
-/// shared memory ([`cta_object_tile_copy_async`]), its values checked, and its slot 0 (an
-/// item slot) free.
+/// `list` as [`SpillList`] documents; `shared` is the tile's shared memory
+/// ([`cta_object_tile_copy_async`]), its values checked, and its slot 0 (an item slot)
+/// free.
 ///
 /// # Examples
 ///
 /// ```
 /// use mgpu_core::{sim, Cta};
-/// use mgpu_ctasearch::{cta_spill_object_tile, ObjectTile};
+/// use mgpu_ctasearch::{cta_spill_object_tile, ObjectTile, SpillList};
 /// // Objects 0 and 1 with counts 2 and 40 (scan values 0, 2 in slots 4 and 5), chunks of 16.
 /// let t = ObjectTile::<u32> { o0: 0, o1: 2, b_slot: 4, a0: 0, a1: 42 };
-/// let (mut list, mut count) = (vec![0u64; 16], [1u32]); // one chunk there already
-/// let (lp, cp) = (list.as_mut_ptr() as usize, count.as_mut_ptr() as usize);
+/// let (mut chunks, mut count) = (vec![0u64; 16], [1u32]); // one chunk there already
+/// let mut list = SpillList::empty();
+/// (list.spilled, list.count, list.capacity) = (chunks.as_mut_ptr(), count.as_mut_ptr(), 4);
 /// sim::launch(1, 32, 32, &|cta: &sim::SimCta| unsafe {
 ///     let sh = cta.shared::<u32>(0);
 ///     if cta.tid() == 0 {
 ///         (*sh.add(4), *sh.add(5)) = (0, 2);
 ///     }
 ///     cta.sync();
-///     assert!(cta_spill_object_tile::<_, u32, 32>(cta, &t, sh, 16, cp as *mut u32, lp as *mut u64, 4));
+///     assert!(cta_spill_object_tile::<_, u32, 32>(cta, &t, sh, 16, &list));
 /// });
 /// assert_eq!(count, [4]);
-/// assert_eq!(&list[4..], &[0, 14, 0, 2, 14, 30, 2, 2, 30, 42, 2, 2]);
+/// assert_eq!(&chunks[4..], &[0, 14, 0, 2, 14, 30, 2, 2, 30, 42, 2, 2]);
 /// ```
 #[inline(always)]
 pub unsafe fn cta_spill_object_tile<C: Cta, I: Idx, const NT: usize>(
@@ -1176,23 +1250,21 @@ pub unsafe fn cta_spill_object_tile<C: Cta, I: Idx, const NT: usize>(
     t: &ObjectTile<I>,
     shared: *mut I,
     nv: u64,
-    count: *mut u32,
-    spilled: *mut u64,
-    capacity: u64,
+    list: &SpillList,
 ) -> bool {
     let chunks = (t.items() + t.b_count() as u64).div_ceil(nv);
     let slot = shared as *mut u32;
     if cta.tid() == 0 {
-        *slot = cta.atomic_add_u32(count, chunks as u32);
+        *slot = cta.atomic_add_u32(list.count, chunks as u32);
     }
     cta.sync();
     let first = *slot as u64;
-    if first + chunks > capacity {
+    if first + chunks > list.capacity {
         return false;
     }
     let b = shared.add(t.b_slot as usize) as *const I;
     object_tile_chunks::<C, I, NT>(cta, t, b, nv, |c, r| {
-        let w = spilled.add(CHUNK_WORDS * (first + c) as usize);
+        let w = list.spilled.add(CHUNK_WORDS * (first + c) as usize);
         (*w, *w.add(1), *w.add(2), *w.add(3)) = (r[0], r[1], r[2], r[3]);
     });
     true

@@ -73,7 +73,8 @@ pub use lbs::{
     cta_load_balance_search, cta_load_balance_shared_len, cta_object_tile_copy_async,
     cta_spill_object_tile, for_each_strided, load_balance_tile, object_tile_chunks,
     object_tile_errors, scan_decreases, serial_load_balance_search,
-    serial_load_balance_search_guarded, LoadBalanceTile, ObjectTile, CHUNK_WORDS, LOAD_ROWS,
+    serial_load_balance_search_guarded, LoadBalanceTile, ObjectTile, SpillList, CHUNK_WORDS,
+    LOAD_ROWS,
 };
 pub use merge::{
     serial_merge, serial_merge_guarded, serial_merge_guarded_with, serial_merge_padded,

@@ -12,7 +12,7 @@ use mgpu_ctasearch::{
     chunk_tile, cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
     cta_load_balance_shared_len, cta_object_tile_copy_async, cta_spill_object_tile,
     load_balance_tile, object_tile_errors, scan_decreases, Idx, LoadBalanceTile, ObjectTile,
-    CHUNK_WORDS,
+    SpillList,
 };
 use mgpu_loadstore::{
     aligned_slot, global_to_shared_async_vec16, global_to_shared_loop_async, store_vec16,
@@ -59,7 +59,8 @@ pub const MODE_SEARCH: u32 = 8;
 /// ([`mgpu_ctasearch::ObjectTile`]): tile `t` takes the `tile_objects` intervals from
 /// `t * tile_objects` and all their items, its ranges from the two scan values it loads
 /// anyway, so no partitions are read; a tile whose items and intervals exceed `NT * VT`
-/// appends its Merge Path chunks to `spilled` for a [`MODE_SPILL`] launch.
+/// appends its Merge Path chunks to the spill list (`object_tiles`) for a [`MODE_SPILL`]
+/// launch.
 pub const MODE_OBJECTS: u32 = 16;
 /// Mode bit: the launch after an object-tile launch, of persistent CTAs, each taking the
 /// spilled chunks `block, block + grid, ...` as tiles.
@@ -114,16 +115,8 @@ pub struct IntervalArgs<T, I> {
     pub error: *mut u32,
     /// `MODE_*` bits.
     pub mode: u32,
-    /// Intervals per tile ([`MODE_OBJECTS`]; 1 to `NT * VT - 1`).
-    pub tile_objects: u64,
-    /// Object tiles: the spilled chunks (`mgpu_ctasearch::CHUNK_WORDS` words each, room
-    /// for `spill_capacity`).
-    pub spilled: *mut u64,
-    /// Object tiles: how many chunks `spilled` holds (a zeroed word before the launch).
-    pub spill: *mut u32,
-    /// Chunks `spilled` has room for: `ceil((total + num_intervals) / (NT * VT))` plus the
-    /// tiles are always enough.
-    pub spill_capacity: u64,
+    /// Object tiles ([`MODE_OBJECTS`]): the intervals a tile and the spill list.
+    pub object_tiles: SpillList,
 }
 
 impl<T: Element, I: Idx> IntervalArgs<T, I> {
@@ -151,10 +144,7 @@ impl<T: Element, I: Idx> IntervalArgs<T, I> {
             output_len: 0,
             error: core::ptr::null_mut(),
             mode: 0,
-            tile_objects: 0,
-            spilled: core::ptr::null_mut(),
-            spill: core::ptr::null_mut(),
-            spill_capacity: 0,
+            object_tiles: SpillList::empty(),
         }
     }
 }
@@ -301,12 +291,12 @@ unsafe fn check_scan<C: Cta, T, I: Idx, const NT: usize, const VT: usize>(
 
 /// What a CTA of the load-balanced kernels maps: a Merge Path tile between two
 /// partitions of `mp`, an object tile ([`MODE_OBJECTS`]), or a spilled chunk
-/// ([`MODE_SPILL`]; the address of its `[a0, a1, b0, b1]`, `mgpu_ctasearch::chunk_tile`).
+/// ([`MODE_SPILL`]; its index in the spill list, `mgpu_ctasearch::SpillList::chunk`).
 #[derive(Clone, Copy)]
 enum Unit {
     MergePath,
     Objects,
-    Chunk(*const u64),
+    Chunk(u64),
 }
 
 /// Runs `$body` (with `$unit` bound) on the CTA's units: its object tile, its Merge Path
@@ -323,10 +313,10 @@ macro_rules! for_each_unit {
         } else {
             cta.grid_dependency_wait(); // the partitions (or chunks) come from the kernel just before
             if a.mode & MODE_SPILL != 0 {
-                let chunks = (*a.spill as u64).min(a.spill_capacity);
+                let chunks = a.object_tiles.chunks();
                 let mut w = cta.block() as u64;
                 while w < chunks {
-                    let $unit = Unit::Chunk(a.spilled.add(CHUNK_WORDS * w as usize));
+                    let $unit = Unit::Chunk(w);
                     $body;
                     w += cta.grid() as u64;
                     cta.sync(); // the next chunk reuses the shared memory
@@ -366,7 +356,7 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, R, const NT: usize, const VT: 
     let nv = (NT * VT) as u32;
     let (t, preceding) = match unit {
         Unit::Objects => {
-            let mut o = ObjectTile::new(cta.block(), a.tile_objects, n, nv, a.scan);
+            let mut o = ObjectTile::new(cta.block(), a.object_tiles.tile_objects, n, nv, a.scan);
             let r = prefetch(&o.tile());
             cta_object_tile_copy_async::<C, I, NT>(cta, &mut o, a.scan, n, total, sh);
             cta.async_copy_wait();
@@ -382,8 +372,7 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, R, const NT: usize, const VT: 
             if !o.fits(nv) {
                 // Only a scan that is not sorted could overflow the list (every tile
                 // checked its own).
-                let (spill, list, cap) = (a.spill, a.spilled, a.spill_capacity);
-                if !cta_spill_object_tile::<C, I, NT>(cta, &o, sh, nv as u64, spill, list, cap) {
+                if !cta_spill_object_tile::<C, I, NT>(cta, &o, sh, nv as u64, &a.object_tiles) {
                     cta.raise_error(a.error, (cta.tid() == 0) as u32 * ERROR_SCAN_ORDER);
                 }
                 return None;
@@ -391,10 +380,7 @@ unsafe fn tile_search<C: Cta, T: Element, I: Idx, R, const NT: usize, const VT: 
             cta_load_balance_search::<C, I, NT, VT>(cta, o.padded(nv), false, sh);
             return Some((o.tile(), r));
         }
-        Unit::Chunk(r) => {
-            let r = [*r, *r.add(1), *r.add(2), *r.add(3)];
-            chunk_tile(r, nv as u64, total, n, a.scan)
-        }
+        Unit::Chunk(w) => chunk_tile(a.object_tiles.chunk(w), nv as u64, total, n, a.scan),
         // (Whether the preceding object was loaded is read after the search's checks, as
         // before object tiles existed: reading it here changed the move kernel's code and
         // made heavy-tailed moves 4 % slower on an H100.)
@@ -449,8 +435,8 @@ unsafe fn object_slot<I: Idx>(sh: *const I, t: &LoadBalanceTile<I>, i: u32, err:
 /// # Safety
 /// `scan` (and `input` unless sequence mode) readable for `num_intervals` elements, `mp` for
 /// `grid + 1` (Merge Path tiles), `output` writable for `output_len >= total`, `error` one
-/// zeroed word; with object tiles `spill` one zeroed word and `spilled` `spill_capacity`
-/// chunks; shared memory of [`shared_bytes`]`(size_of::<I>(), NT, VT, 1, size_of::<T>())`
+/// zeroed word; with object tiles `object_tiles` as `mgpu_ctasearch::SpillList` documents;
+/// shared memory of [`shared_bytes`]`(size_of::<I>(), NT, VT, 1, size_of::<T>())`
 /// bytes.
 ///
 /// # Examples

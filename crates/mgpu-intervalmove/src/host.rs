@@ -7,10 +7,7 @@ use crate::device::{
 use crate::kernels::{IntervalElement, KernelSet};
 use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_partition::PartitionIndex;
-use mgpu_ctasearch::CHUNK_WORDS;
-use mgpu_runtime::{
-    Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result, Temp,
-};
+use mgpu_runtime::{Device, DeviceSlice, DeviceSliceMut, Error, ErrorWord, Pending, Result};
 use mgpu_scan::ScanOp;
 
 /// The index types of the interval family: u32 and u64 (the seeds' `int` is u32).
@@ -244,29 +241,19 @@ fn launch_object_tiles<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSe
     args: &mut IntervalArgs<T, I>,
 ) -> Result<ErrorWord<D>> {
     let total = Index::to_usize(args.total);
-    let grid = n.div_ceil(k);
-    grid_fits(grid)?;
-    let capacity = (total + n).div_ceil(nv) + grid;
-    let spilled = Temp::<u64, D>::new(dev, CHUNK_WORDS * capacity)?;
+    let launch = mgpu_partition::ObjectTileLaunch::new(dev, total, n, nv, k, ctas)?;
+    grid_fits(launch.tiles)?;
     let error = ErrorWord::clean(dev)?;
-    let spill = dev.pool().clean_word(dev)?;
     args.error = error.as_mut_ptr();
     args.mode |= MODE_OBJECTS;
-    args.tile_objects = k as u64;
-    (args.spilled, args.spill, args.spill_capacity) =
-        (spilled.as_mut_ptr(), spill as *mut u32, capacity as u64);
-    let persistent = (dev.info().sm_count as usize * ctas.max(1) as usize).min(capacity);
+    args.object_tiles = launch.list;
     // SAFETY: buffers sized as `device::expand` documents (checked by `queue`), `error`
-    // and `spill` zeroed words, `spilled` holding `capacity` chunks.
-    let queued = unsafe {
-        dev.launch::<S::Expand>(grid as u32, args).and_then(|()| {
-            args.mode = (args.mode & !MODE_OBJECTS) | MODE_SPILL;
-            dev.launch_dependent::<S::Expand>(persistent as u32, args)
-        })
-    };
-    // SAFETY: the word came from `clean_word`; the launches using it are queued.
-    unsafe { dev.pool().give_dirty(spill) };
-    queued?;
+    // and the list's count zeroed words, the list with room for every chunk.
+    unsafe {
+        dev.launch::<S::Expand>(launch.tiles as u32, args)?;
+        args.mode = (args.mode & !MODE_OBJECTS) | MODE_SPILL;
+        dev.launch_dependent::<S::Expand>(launch.persistent as u32, args)?;
+    }
     Ok(error)
 }
 

@@ -26,7 +26,7 @@ use mgpu_ctasearch::{
     chunk_tile, cta_load_balance_copy_async, cta_load_balance_partitions, cta_load_balance_search,
     cta_load_balance_shared_len, cta_object_tile_copy_async, cta_spill_object_tile,
     load_balance_tile, object_tile_errors, scan_decreases, Idx, LoadBalanceTile, ObjectTile,
-    CHUNK_WORDS,
+    SpillList,
 };
 use mgpu_loadstore::store_vec16;
 
@@ -46,12 +46,13 @@ pub const ERROR_TOTAL: u32 = 4;
 /// assert_eq!(mgpu_loadbalance::device::MODE_SEARCH, 1);
 /// ```
 pub const MODE_SEARCH: u32 = 1;
-/// Mode bit: **object tiles**. Tile `t` takes the `tile_objects` objects from
-/// `t * tile_objects` and all their work items, `scan[t * tile_objects]` up to the next
+/// Mode bit: **object tiles** ([`ObjectTile`]). Tile `t` takes the `k` objects from `t * k`
+/// (`k = object_tiles.tile_objects`) and all their work items, `scan[t * k]` up to the next
 /// tile's first scan value: its ranges come from the two scan values it loads anyway, so
 /// no partition search runs at all. A tile whose objects and items exceed `NT * VT` merge
 /// steps (a count far above the mean) appends its range, cut into Merge Path chunks of
-/// `NT * VT` steps, to `spilled`, for a [`MODE_SPILL`] launch.
+/// `NT * VT` steps, to the spill list (`object_tiles`, [`SpillList`]), for a
+/// [`MODE_SPILL`] launch.
 ///
 /// ```
 /// assert_eq!(mgpu_loadbalance::device::MODE_OBJECTS, 2);
@@ -64,14 +65,6 @@ pub const MODE_OBJECTS: u32 = 2;
 /// assert_eq!(mgpu_loadbalance::device::MODE_SPILL, 4);
 /// ```
 pub const MODE_SPILL: u32 = 4;
-/// Words (`u64`) of one spilled chunk: its first and last-plus-one work item and its first
-/// and last-plus-one object (the chunk's own; the object before it is loaded for the
-/// items that continue it).
-///
-/// ```
-/// assert_eq!(mgpu_loadbalance::device::SPILL_WORDS, 4);
-/// ```
-pub const SPILL_WORDS: usize = CHUNK_WORDS;
 
 /// Arguments of the load-balancing search kernel.
 ///
@@ -102,16 +95,8 @@ pub struct LoadBalanceArgs<I> {
     pub error: *mut u32,
     /// `MODE_*` bits (0: Merge Path tiles between the partitions in `mp`).
     pub mode: u32,
-    /// Objects per tile ([`MODE_OBJECTS`]; 1 to `NT * VT - 1`).
-    pub tile_objects: u64,
-    /// Object tiles: the spilled chunks ([`SPILL_WORDS`] words each, room for
-    /// `spill_capacity`).
-    pub spilled: *mut u64,
-    /// Object tiles: how many chunks `spilled` holds (a zeroed word before the launch).
-    pub spill: *mut u32,
-    /// Chunks `spilled` has room for: `ceil((total + num_objects) / (NT * VT))` plus the
-    /// tiles are always enough.
-    pub spill_capacity: u64,
+    /// Object tiles ([`MODE_OBJECTS`]): the objects a tile and the spill list.
+    pub object_tiles: SpillList,
 }
 
 impl<I> LoadBalanceArgs<I> {
@@ -119,7 +104,7 @@ impl<I> LoadBalanceArgs<I> {
     ///
     /// ```
     /// let a = mgpu_loadbalance::device::LoadBalanceArgs::<u64>::empty();
-    /// assert!(a.scan.is_null() && a.spilled.is_null());
+    /// assert!(a.scan.is_null() && a.object_tiles.spilled.is_null());
     /// ```
     pub fn empty() -> Self {
         LoadBalanceArgs {
@@ -131,10 +116,7 @@ impl<I> LoadBalanceArgs<I> {
             ranks: core::ptr::null_mut(),
             error: core::ptr::null_mut(),
             mode: 0,
-            tile_objects: 0,
-            spilled: core::ptr::null_mut(),
-            spill: core::ptr::null_mut(),
-            spill_capacity: 0,
+            object_tiles: SpillList::empty(),
         }
     }
 }
@@ -234,8 +216,8 @@ unsafe fn check_ends<I: Idx>(
 /// # Safety
 /// `scan` is readable at `0..num_objects`, `mp` at `0..=grid` (writable with
 /// [`MODE_SEARCH`]; unused with object tiles), `objects` (and `ranks` when not null)
-/// writable at `0..total`, `error` is one writable word; with object tiles `spill` is one
-/// zeroed word and `spilled` has `spill_capacity` chunks. Shared memory is
+/// writable at `0..total`, `error` is one writable word; with object tiles
+/// `object_tiles` as [`SpillList`] documents (its count a zeroed word). Shared memory is
 /// [`shared_bytes`]. `NT` is a multiple of 32.
 ///
 /// # Examples
@@ -262,8 +244,9 @@ unsafe fn check_ends<I: Idx>(
 /// let scan = [0u32, 2, 42, 45, 45];
 /// let (mut obj, mut spilled, mut spill) = ([9u32; 46], [0u64; 32], [0u32]);
 /// (args.scan, args.total, args.objects, args.ranks) = (scan.as_ptr(), 46, obj.as_mut_ptr(), core::ptr::null_mut());
-/// (args.mode, args.tile_objects) = (MODE_OBJECTS, 2);
-/// (args.spilled, args.spill, args.spill_capacity) = (spilled.as_mut_ptr(), spill.as_mut_ptr(), 8);
+/// (args.mode, args.object_tiles.tile_objects) = (MODE_OBJECTS, 2);
+/// let l = &mut args.object_tiles;
+/// (l.spilled, l.count, l.capacity) = (spilled.as_mut_ptr(), spill.as_mut_ptr(), 8);
 /// sim::launch(3, 32, shared_bytes(4, 32, 1), &|cta: &sim::SimCta| unsafe {
 ///     load_balance::<_, u32, 32, 1>(cta, &args)
 /// });
@@ -398,7 +381,13 @@ unsafe fn object_tile<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     let (n, total) = (args.num_objects, args.total);
     let nv = (NT * VT) as u32;
     let sh = cta.shared::<I>(0);
-    let mut t = ObjectTile::new(cta.block(), args.tile_objects, n, nv, args.scan);
+    let mut t = ObjectTile::new(
+        cta.block(),
+        args.object_tiles.tile_objects,
+        n,
+        nv,
+        args.scan,
+    );
     cta_object_tile_copy_async::<C, I, NT>(cta, &mut t, args.scan, n, total, sh);
     cta.async_copy_wait();
     cta.sync();
@@ -414,8 +403,7 @@ unsafe fn object_tile<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     if !t.fits(nv) {
         // Its chunks to the spill launch. Only a scan that is not sorted could overflow
         // the list (every tile checked its own).
-        let (nv, cap) = (nv as u64, args.spill_capacity);
-        if !cta_spill_object_tile::<C, I, NT>(cta, &t, sh, nv, args.spill, args.spilled, cap) {
+        if !cta_spill_object_tile::<C, I, NT>(cta, &t, sh, nv as u64, &args.object_tiles) {
             cta.raise_error(args.error, (cta.tid() == 0) as u32 * ERROR_UNSORTED);
         }
         return;
@@ -435,18 +423,12 @@ unsafe fn spilled_chunks<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     let (n, total) = (args.num_objects, args.total);
     let nv = (NT * VT) as u64;
     let sh = cta.shared::<I>(0);
-    let chunks = (*args.spill as u64).min(args.spill_capacity);
+    let list = &args.object_tiles;
+    let chunks = list.chunks();
     let mut w = cta.block() as u64;
     while w < chunks {
-        let r = args.spilled.add(CHUNK_WORDS * w as usize);
         // Written by checked tiles: consistent.
-        let (t, preceding) = chunk_tile(
-            [*r, *r.add(1), *r.add(2), *r.add(3)],
-            nv,
-            total,
-            n,
-            args.scan,
-        );
+        let (t, preceding) = chunk_tile(list.chunk(w), nv, total, n, args.scan);
         cta_load_balance_copy_async::<C, I, NT>(cta, &t, args.scan, sh);
         cta.async_copy_wait();
         cta.sync();

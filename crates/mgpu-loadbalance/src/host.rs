@@ -10,12 +10,12 @@
 
 use crate::device::{
     LoadBalanceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED, MODE_OBJECTS, MODE_SEARCH,
-    MODE_SPILL, SPILL_WORDS,
+    MODE_SPILL,
 };
 use crate::kernels::{KernelSet, LoadBalanceIndex};
 use mgpu_core::{Index, Kernel, Plus, Violation};
 use mgpu_runtime::{
-    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Pending, Result, Temp,
+    Device, DeviceSlice, DeviceSliceMut, DeviceVec, Error, ErrorWord, Pending, Result,
 };
 use mgpu_scan::ScanOp;
 use std::ptr::null_mut;
@@ -102,35 +102,21 @@ fn run_object_tiles<D: Device, I: LoadBalanceIndex, S: KernelSet<I>>(
     let nv = S::Search::NV as usize;
     let dev = scan.device();
     let n = scan.len();
-    let grid = n.div_ceil(k);
-    if grid > u32::MAX as usize {
-        return Err(Error::InvalidInput(format!(
-            "load-balancing search: {n} objects are more than one launch can take"
-        )));
-    }
-    let capacity = (total as usize + n).div_ceil(nv) + grid;
-    let spilled = Temp::<u64, D>::new(dev, SPILL_WORDS * capacity)?;
+    let ctas = S::Search::MIN_CTAS_PER_SM;
+    let launch = mgpu_partition::ObjectTileLaunch::new(dev, total as usize, n, nv, k, ctas)?;
     let error = ErrorWord::clean(dev)?;
-    let spill = dev.pool().clean_word(dev)?;
     let mut args = LoadBalanceArgs::empty();
     (args.scan, args.num_objects, args.total) = (scan.as_ptr(), n as u64, total);
     (args.objects, args.ranks, args.error) = (objects, ranks, error.as_mut_ptr());
-    (args.mode, args.tile_objects) = (MODE_OBJECTS, k as u64);
-    (args.spilled, args.spill, args.spill_capacity) =
-        (spilled.as_mut_ptr(), spill as *mut u32, capacity as u64);
-    let persistent = dev.info().sm_count as usize * S::Search::MIN_CTAS_PER_SM.max(1) as usize;
-    // SAFETY: the outputs have `total` elements (checked by the callers), `error` and
-    // `spill` are zeroed words, `spilled` holds `capacity` chunks: what
+    (args.mode, args.object_tiles) = (MODE_OBJECTS, launch.list);
+    // SAFETY: the outputs have `total` elements (checked by the callers), `error` and the
+    // list's count are zeroed words, the list has room for every chunk: what
     // `device::load_balance` documents.
-    let queued = unsafe {
-        dev.launch::<S::Search>(grid as u32, &args).and_then(|()| {
-            args.mode = MODE_SPILL;
-            dev.launch_dependent::<S::Search>(persistent.min(capacity) as u32, &args)
-        })
-    };
-    // SAFETY: the word came from `clean_word`; the launches using it are queued.
-    unsafe { dev.pool().give_dirty(spill) };
-    queued?;
+    unsafe {
+        dev.launch::<S::Search>(launch.tiles as u32, &args)?;
+        args.mode = MODE_SPILL;
+        dev.launch_dependent::<S::Search>(launch.persistent as u32, &args)?;
+    }
     Ok(Pending::new(error, &meaning(total)))
 }
 

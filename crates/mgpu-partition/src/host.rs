@@ -329,6 +329,81 @@ pub fn object_tiles(total: usize, objects: usize, nv: usize) -> Option<usize> {
     Some((k as usize).clamp(1, nv - 1))
 }
 
+/// What a load-balancing launch in object tiles needs besides its inputs: the
+/// [`SpillList`](mgpu_ctasearch::SpillList) for its arguments (objects a tile, a
+/// temporary list with room for every chunk the tiles can spill, a zeroed count word from
+/// the pool, no memset) and the grids of its two launches: the object tiles, then the
+/// dependent launch of persistent CTAs that maps the spilled chunks. Dropping it gives the
+/// count word back (dirty); keep it until both launches are queued.
+///
+/// # Examples
+///
+/// ```
+/// use mgpu_runtime::Simulator;
+/// let dev = Simulator::new();
+/// let l = mgpu_partition::ObjectTileLaunch::new(&dev, 1000, 1000, 100, 47, 12).unwrap();
+/// assert_eq!((l.list.tile_objects, l.tiles, l.list.capacity), (47, 22, 20 + 22));
+/// ```
+pub struct ObjectTileLaunch<D: Device> {
+    /// The arguments' object-tile part.
+    pub list: mgpu_ctasearch::SpillList,
+    /// The object tiles' grid.
+    pub tiles: usize,
+    /// The spill launch's grid (as many CTAs as fit the device at once, at most the
+    /// list's capacity).
+    pub persistent: usize,
+    _spilled: Temp<u64, D>,
+    dev: D,
+}
+
+impl<D: Device> ObjectTileLaunch<D> {
+    /// The launch of `total` work items over `objects` objects in tiles of `k` objects
+    /// (from [`object_tiles`]) and `nv` merge steps, `ctas_per_sm` CTAs an SM.
+    ///
+    /// # Errors
+    /// More tiles than one launch can take; out of device memory.
+    pub fn new(
+        dev: &D,
+        total: usize,
+        objects: usize,
+        nv: usize,
+        k: usize,
+        ctas_per_sm: u32,
+    ) -> Result<Self> {
+        let tiles = objects.div_ceil(k.max(1));
+        if tiles > u32::MAX as usize {
+            return Err(Error::InvalidInput(format!(
+                "{objects} objects in tiles of {k} are more than one launch can take"
+            )));
+        }
+        let capacity = (total + objects).div_ceil(nv) + tiles;
+        let spilled = Temp::<u64, D>::new(dev, mgpu_ctasearch::CHUNK_WORDS * capacity)?;
+        let count = dev.pool().clean_word(dev)?;
+        let persistent = (dev.info().sm_count as usize * ctas_per_sm.max(1) as usize)
+            .min(capacity)
+            .max(1);
+        Ok(ObjectTileLaunch {
+            list: mgpu_ctasearch::SpillList {
+                tile_objects: k as u64,
+                spilled: spilled.as_mut_ptr(),
+                count: count as *mut u32,
+                capacity: capacity as u64,
+            },
+            tiles,
+            persistent,
+            _spilled: spilled,
+            dev: dev.clone(),
+        })
+    }
+}
+
+impl<D: Device> Drop for ObjectTileLaunch<D> {
+    fn drop(&mut self) {
+        // SAFETY: the word came from `clean_word`; the launches using it are queued.
+        unsafe { self.dev.pool().give_dirty(self.list.count as u64) };
+    }
+}
+
 /// Whether a load-balancing launch of `grid` tiles, `ctas_per_sm` of which fit an SM,
 /// should let each tile find its own two partitions
 /// (`mgpu_ctasearch::cta_load_balance_partitions`) instead of queuing
