@@ -1,4 +1,4 @@
-//! The load-balancing search kernel as a [`Kernel`] type, its tuning, and the one instance
+//! The load-balancing search kernel as a [`Kernel`](mgpu_core::Kernel) type, its tuning, and the one instance
 //! list that both the nvptx entry points and the host dispatch are generated from.
 //!
 //! Instantiations: `loadbalance_search_u32` and `loadbalance_search_u64`, with the shape of
