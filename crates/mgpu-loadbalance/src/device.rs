@@ -20,6 +20,11 @@
 //! nothing, so bad input never makes the search read or write outside its ranges (a
 //! tile's search stays inside its shared memory only when its data are consistent). Every
 //! store is also clamped to `item < total`.
+//!
+//! Object tiles ([`MODE_OBJECTS`], for dense scans) need no partitions: each takes a fixed
+//! run of objects and checks, with the same error bits, that its scan values and the next
+//! tile's first do not decrease, that none is past `total`, and (tile 0) that `scan[0]`
+//! is 0 (`mgpu_ctasearch::object_tile_errors`).
 
 use mgpu_core::Cta;
 use mgpu_ctasearch::{
@@ -372,7 +377,8 @@ unsafe fn search_and_store<C: Cta, I: Idx, const NT: usize, const VT: usize>(
 /// An object tile ([`MODE_OBJECTS`], [`ObjectTile`]): objects `o0 .. o1`
 /// (`tile_objects` from `block * tile_objects`), work items `scan[o0] .. scan[o1]`
 /// (`total` for the last tile), searched padded to exactly `NT * VT` steps
-/// ([`ObjectTile::padded`]); a tile that does not fit appends its chunks to `spilled`.
+/// ([`ObjectTile::padded`]); a tile that does not fit appends its chunks to the spill
+/// list (`object_tiles`).
 #[inline(always)]
 unsafe fn object_tile<C: Cta, I: Idx, const NT: usize, const VT: usize>(
     cta: &C,
