@@ -65,6 +65,14 @@ pub const MODE_OBJECTS: u32 = 16;
 /// Mode bit: the launch after an object-tile launch, of persistent CTAs, each taking the
 /// spilled chunks `block, block + grid, ...` as tiles.
 pub const MODE_SPILL: u32 = 32;
+/// Mode bit: [`interval_move`] stores each item from its register, in the strided order
+/// it was loaded in (`output[scatter[object] + rank]`), instead of staging the tile's
+/// values in shared memory and storing them interval by interval. The host sets it when
+/// there is no scatter (the stores are then in output order, coalesced) and for outputs
+/// small enough to stay in L2, where the interval-by-interval loop (a few shuffles and a
+/// partly idle warp per interval) was what the kernel spent its issue slots on; on DRAM
+/// sizes whole-interval stores write fewer partial sectors.
+pub const MODE_DIRECT: u32 = 64;
 
 /// Generated sequences `first + step * i`: the one definition in `mgpu-core`, re-exported
 /// here under its earlier path.
@@ -571,6 +579,7 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     // times a plain move's, docs/intervalmove.md), and the object tiles' chunk loop cost
     // the move kernels 8 bytes of stack at 40 registers.
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
+    search_partitions::<C, T, I, NT, VT>(cta, a);
     move_unit::<C, T, I, NT, VT>(cta, a, Unit::MergePath);
 }
 
@@ -608,8 +617,10 @@ unsafe fn move_unit<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usiz
     let ac = t.a_count();
     let (a0, a1) = (t.a0.to_u64(), t.a1.to_u64());
     let bsh = sh.add(t.b_shared() as usize);
-    // Every item's load first, strided (VT in flight), into shared memory in item order.
+    // Every item's load first, strided (VT in flight); `loaded` marks the items whose
+    // source was inside the input (the others were reported and are not stored).
     let mut vals = [T::ZERO; VT];
+    let mut loaded = 0u32;
     for (k, v) in vals.iter_mut().enumerate() {
         let i = tid + (NT * k) as u32;
         if i < ac {
@@ -623,12 +634,37 @@ unsafe fn move_unit<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: usiz
             };
             if seq {
                 *v = T::sequence(a.first, a.step, src);
+                loaded |= 1 << k;
             } else if src < a.input_len {
                 *v = *a.input.add(src as usize);
+                loaded |= 1 << k;
             } else {
                 err |= ERROR_GATHER;
             }
         }
+    }
+    if a.mode & MODE_DIRECT != 0 {
+        // Each item from its register, in the same strided order.
+        for (k, v) in vals.iter().enumerate() {
+            let i = tid + (NT * k) as u32;
+            if (loaded >> k) & 1 != 0 {
+                let item = a0 + i as u64;
+                let dst = if scatter {
+                    let slot = object_slot(sh, &t, i, &mut err) as usize;
+                    let rank = item.wrapping_sub((*bsh.add(slot)).to_u64());
+                    (*ssh.add(slot)).to_u64().wrapping_add(rank)
+                } else {
+                    item
+                };
+                if dst < a.output_len {
+                    *a.output.add(dst as usize) = *v;
+                } else {
+                    err |= ERROR_SCATTER;
+                }
+            }
+        }
+        cta.raise_error(a.error, err);
+        return;
     }
     // The LBS slots are read for the last time above; the values go to their own region.
     for (k, v) in vals.iter().enumerate() {

@@ -2,7 +2,8 @@
 
 use crate::device::{
     IntervalArgs, ERROR_GATHER, ERROR_SCAN_ORDER, ERROR_SCAN_START, ERROR_SCATTER, ERROR_TOTAL,
-    MODE_GATHER, MODE_OBJECTS, MODE_SCATTER, MODE_SEARCH, MODE_SEQUENCE, MODE_SPILL,
+    MODE_DIRECT, MODE_GATHER, MODE_OBJECTS, MODE_SCATTER, MODE_SEARCH, MODE_SEQUENCE,
+    MODE_SPILL,
 };
 use crate::kernels::{IntervalElement, KernelSet};
 use mgpu_core::{Index, Kernel, Plus, Violation};
@@ -184,6 +185,30 @@ fn grid_fits(grid: usize) -> Result<()> {
     Ok(())
 }
 
+/// Output bytes up to which a move with a scatter stores each item from its register
+/// ([`MODE_DIRECT`]) rather than interval by interval from shared memory: about what
+/// stays in a data-center GPU's L2 with the input beside it. On an H100 (mean-10 counts,
+/// i32) the direct stores took a 2^20 move from 0.0232 ms to TODO; at 2^24 whole-interval
+/// stores were the faster ones (docs/intervalmove.md).
+///
+/// ```
+/// assert_eq!(mgpu_intervalmove::DIRECT_STORE_BYTES, 8 << 20);
+/// ```
+pub const DIRECT_STORE_BYTES: usize = 8 << 20;
+
+/// Whether a move stores item by item ([`MODE_DIRECT`]): always without a scatter (the
+/// stores are then in output order), and for outputs of at most [`DIRECT_STORE_BYTES`];
+/// `MGPU_MOVE_STORES=direct` or `interval` forces one or the other (for measuring).
+fn direct_stores(scatter: bool, output_bytes: usize) -> bool {
+    static FORCED: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    let forced = *FORCED.get_or_init(|| match std::env::var("MGPU_MOVE_STORES").ok()?.trim() {
+        "direct" => Some(true),
+        "interval" => Some(false),
+        _ => None,
+    });
+    forced.unwrap_or(!scatter || output_bytes <= DIRECT_STORE_BYTES)
+}
+
 /// Queues the load-balanced expand or move with its partitions and returns its error
 /// word: expand over a dense scan runs in object tiles (`mgpu_partition::object_tiles`,
 /// no partitions); one wave of expand's tiles finds its own partitions ([`MODE_SEARCH`],
@@ -207,7 +232,15 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     if let Some(k) = mgpu_partition::object_tiles(total, scan.len(), nv).filter(|_| expand) {
         return launch_object_tiles::<D, T, I, S>(dev, k, nv, ctas, scan.len(), args);
     }
-    let search = expand && mgpu_partition::partitions_in_tiles(dev, grid, ctas);
+    if !expand
+        && direct_stores(
+            args.mode & MODE_SCATTER != 0,
+            total.saturating_mul(core::mem::size_of::<T>()),
+        )
+    {
+        args.mode |= MODE_DIRECT;
+    }
+    let search = mgpu_partition::partitions_in_tiles(dev, grid, ctas);
     if search {
         args.mode |= MODE_SEARCH;
     }
@@ -218,12 +251,11 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     // partitions have `grid + 1` entries (or slots the tiles write them to), the rest was
     // checked by `queue`.
     unsafe {
-        if search {
-            dev.launch::<S::Expand>(grid as u32, args)?
-        } else if expand {
-            dev.launch_dependent::<S::Expand>(grid as u32, args)?
-        } else {
-            dev.launch_dependent::<S::Move>(grid as u32, args)?
+        match (expand, search) {
+            (true, true) => dev.launch::<S::Expand>(grid as u32, args)?,
+            (true, false) => dev.launch_dependent::<S::Expand>(grid as u32, args)?,
+            (false, true) => dev.launch::<S::Move>(grid as u32, args)?,
+            (false, false) => dev.launch_dependent::<S::Move>(grid as u32, args)?,
         }
     }
     Ok(error)
