@@ -542,8 +542,11 @@ unsafe fn expand_unit<C: Cta, T: Sequence, I: Idx, const NT: usize, const VT: us
 /// interval by interval: each warp takes a run of at most 32 of the tile's objects, clips
 /// each interval to the tile's items, and stores it 32 items per instruction (lane `r`
 /// takes rank `r`). On an H100 a warp store that covers one interval costs far less than
-/// a store of 32 consecutive items that scatters into three or four random places; the
-/// stores need no round trip, so they cost no latency.
+/// a store of 32 consecutive items that scatters into three or four random places when the
+/// output is in DRAM; the stores need no round trip, so they cost no latency. With
+/// [`MODE_DIRECT`] (no scatter, or an output that stays in L2) each item is stored from its
+/// register in the strided order it was loaded in instead: no staging, no barrier, and
+/// none of the per-interval loop's shuffles and idle lanes.
 ///
 /// # Safety
 /// As [`expand`] (shared memory: [`move_shared_bytes`]`(size_of::<T>(), size_of::<I>(), NT,
@@ -579,7 +582,6 @@ pub unsafe fn interval_move<C: Cta, T: Sequence, I: Idx, const NT: usize, const 
     // times a plain move's, docs/intervalmove.md), and the object tiles' chunk loop cost
     // the move kernels 8 bytes of stack at 40 registers.
     cta.grid_dependency_wait(); // the partitions come from the kernel just before
-    search_partitions::<C, T, I, NT, VT>(cta, a);
     move_unit::<C, T, I, NT, VT>(cta, a, Unit::MergePath);
 }
 

@@ -187,9 +187,10 @@ fn grid_fits(grid: usize) -> Result<()> {
 
 /// Output bytes up to which a move with a scatter stores each item from its register
 /// ([`MODE_DIRECT`]) rather than interval by interval from shared memory: about what
-/// stays in a data-center GPU's L2 with the input beside it. On an H100 (mean-10 counts,
-/// i32) the direct stores took a 2^20 move from 0.0232 ms to TODO; at 2^24 whole-interval
-/// stores were the faster ones (docs/intervalmove.md).
+/// stays in a data-center GPU's L2 with the input beside it. On an H100 (i32, 2^20
+/// outputs) the direct stores took a move of mean-10 counts from 0.0212 to 0.0235 ms to
+/// 0.0164 to 0.0172, and of mean-1 counts from 0.0615 to 0.0655 to 0.0288 to 0.0294; at
+/// 2^24 and more, whole-interval stores are the faster ones (docs/intervalmove.md).
 ///
 /// ```
 /// assert_eq!(mgpu_intervalmove::DIRECT_STORE_BYTES, 8 << 20);
@@ -240,7 +241,10 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     {
         args.mode |= MODE_DIRECT;
     }
-    let search = mgpu_partition::partitions_in_tiles(dev, grid, ctas);
+    // (Move keeps the partition kernel: with its direct stores, tiles searching their own
+    // partitions made a 2^20 move slower on an H100, 0.0183 to 0.0192 ms against 0.0164 to
+    // 0.0172.)
+    let search = expand && mgpu_partition::partitions_in_tiles(dev, grid, ctas);
     if search {
         args.mode |= MODE_SEARCH;
     }
@@ -251,11 +255,12 @@ fn launch_lbs<D: Device, T: IntervalData, I: IntervalIndex, S: KernelSet<T, I>>(
     // partitions have `grid + 1` entries (or slots the tiles write them to), the rest was
     // checked by `queue`.
     unsafe {
-        match (expand, search) {
-            (true, true) => dev.launch::<S::Expand>(grid as u32, args)?,
-            (true, false) => dev.launch_dependent::<S::Expand>(grid as u32, args)?,
-            (false, true) => dev.launch::<S::Move>(grid as u32, args)?,
-            (false, false) => dev.launch_dependent::<S::Move>(grid as u32, args)?,
+        if search {
+            dev.launch::<S::Expand>(grid as u32, args)?
+        } else if expand {
+            dev.launch_dependent::<S::Expand>(grid as u32, args)?
+        } else {
+            dev.launch_dependent::<S::Move>(grid as u32, args)?
         }
     }
     Ok(error)
