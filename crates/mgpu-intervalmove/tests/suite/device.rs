@@ -159,9 +159,14 @@ fn move_store_paths_agree() {
         .into_iter()
         .enumerate()
         .map(|(c, max)| {
-            let counts: Vec<u32> = (0..40 + 13 * c).map(|_| rng.below(max + 1) as u32).collect();
+            let counts: Vec<u32> = (0..40 + 13 * c)
+                .map(|_| rng.below(max + 1) as u32)
+                .collect();
             // Gather and scatter: the intervals laid out in two different random orders.
-            let (g, s) = (random_layout(&counts, &mut rng), random_layout(&counts, &mut rng));
+            let (g, s) = (
+                random_layout(&counts, &mut rng),
+                random_layout(&counts, &mut rng),
+            );
             (counts, g, s)
         })
         .collect();
@@ -174,7 +179,10 @@ fn move_store_paths_agree() {
     cases.push((counts, g, s));
     for (case, (counts, gather, scatter)) in cases.iter().enumerate() {
         let n = counts.len();
-        let scan: Vec<u32> = counts.iter().scan(0, |t, &c| Some(std::mem::replace(t, *t + c))).collect();
+        let scan: Vec<u32> = counts
+            .iter()
+            .scan(0, |t, &c| Some(std::mem::replace(t, *t + c)))
+            .collect();
         let total = counts.iter().sum::<u32>() as usize;
         let input: Vec<i32> = (0..total as i32).map(|x| 3 * x + 1).collect();
         let mp = mgpu_cpu::partition::load_balance_partitions(&scan, total, 96).unwrap();
@@ -182,8 +190,12 @@ fn move_store_paths_agree() {
             let (mut out, mut err) = (vec![-1i32; total], [0u32]);
             let mut a = IntervalArgs::<i32, u32>::empty();
             (a.total, a.num_intervals) = (total as u32, n as u32);
-            (a.scan, a.mp, a.gather, a.scatter) =
-                (scan.as_ptr(), mp.as_ptr(), gather.as_ptr(), scatter.as_ptr());
+            (a.scan, a.mp, a.gather, a.scatter) = (
+                scan.as_ptr(),
+                mp.as_ptr(),
+                gather.as_ptr(),
+                scatter.as_ptr(),
+            );
             (a.input, a.input_len) = (input.as_ptr(), input.len() as u64);
             (a.output, a.output_len) = (out.as_mut_ptr(), out.len() as u64);
             a.error = err.as_mut_ptr();
@@ -204,7 +216,11 @@ fn move_store_paths_agree() {
             }
         }
         assert_eq!(direct.0, want, "case {case}");
-        let bad = if case == 3 { device::ERROR_GATHER | device::ERROR_SCATTER } else { 0 };
+        let bad = if case == 3 {
+            device::ERROR_GATHER | device::ERROR_SCATTER
+        } else {
+            0
+        };
         assert_eq!(direct.1, bad, "case {case}");
     }
 }
