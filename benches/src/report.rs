@@ -821,6 +821,7 @@ mod tests {
             ("interval_expand", "intervals"),
             ("interval_expand_naive", "intervals"),
             ("interval_move", "intervals"),
+            ("interval_gather", "intervals"),
             ("bulk_remove", "bulk"),
             ("bulk_insert", "bulk"),
             ("seg_reduce_csr", "segreduce"),

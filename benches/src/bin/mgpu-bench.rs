@@ -157,8 +157,8 @@ impl Bench<'_> {
 }
 
 impl Bench<'_> {
-    /// Load-balancing search (u32), interval expand (i32, f64; load-balanced and naive) and
-    /// interval move (i32) over
+    /// Load-balancing search (u32), interval expand (i32, f64; load-balanced and naive),
+    /// interval gather and interval move (i32) over
     /// `n` outputs with counts from `dist` (issue 4). Asynchronous forms, so the timed
     /// region holds only GPU work; the validation verdict is read once after timing.
     fn intervals(&mut self, n: usize, copy: f64, dist: CountDist) -> Result<()> {
@@ -188,6 +188,26 @@ impl Bench<'_> {
         }
         if self.wants("interval_expand_naive") {
             self.expand::<i32>(&scan, m, n, copy, &input, true)?;
+        }
+        if self.wants("interval_gather") {
+            // A gather alone (no scatter): the intervals' sources in a random order, the
+            // output in item order. (Its own generator: the move's layouts stay the same
+            // whichever rows run.)
+            let mut rng = Rng::new(0x9a7e ^ n as u64);
+            let gather = DeviceVec::from_slice(self.ctx, &random_layout(&counts, &mut rng))?;
+            let src = DeviceVec::<i32, _>::zeros(self.ctx, n)?;
+            let mut out = DeviceVec::<i32, _>::uninit(self.ctx, n)?;
+            // Reads n values, writes n, reads 2 u32 per interval.
+            let bytes = 8 * n + 8 * m;
+            self.push_timed("interval_gather", "i32", &input, n, copy, bytes, || {
+                mgpu_intervalmove::interval_gather_into(
+                    scan.as_slice(),
+                    n,
+                    gather.as_slice(),
+                    src.as_slice().into(),
+                    out.as_mut_slice(),
+                )
+            })?;
         }
         if self.wants("interval_move") {
             let gather = DeviceVec::from_slice(self.ctx, &random_layout(&counts, &mut rng))?;
