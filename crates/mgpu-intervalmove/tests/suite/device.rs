@@ -145,7 +145,8 @@ mgpu_testkit::device_tests! {
 /// Both ways the move kernel stores ([`MODE_DIRECT`](mgpu_intervalmove::device::MODE_DIRECT):
 /// item by item from registers; without it, interval by interval from shared memory),
 /// launched on the simulator in tiles of 32 x 3 over the same intervals: the same outputs
-/// and error bits, and the plain loop's result. The host picks one by size, so the
+/// and error bits, and the test kit's plain loop (or, where a gather and a scatter run
+/// past the arrays, the items that lie inside them). The host picks one by size, so the
 /// facade's tests reach only the direct stores on the simulator; CUDA runs both (outputs
 /// above `DIRECT_STORE_BYTES`).
 #[test]
@@ -153,49 +154,38 @@ fn move_store_paths_agree() {
     use mgpu_core::sim;
     use mgpu_intervalmove::device::{self, IntervalArgs, MODE_GATHER, MODE_SCATTER};
     use mgpu_intervalmove::kernels::Move;
-    let mut rng = mgpu_testkit::Rng::new(0x57053);
-    // Counts uniform in [0, 20], [0, 2] and [0, 300] (intervals longer than a tile).
-    let mut cases: Vec<(Vec<u32>, Vec<u32>, Vec<u32>)> = [20u64, 2, 300]
+    use mgpu_testkit::{self as kit, Rng};
+    let mut rng = Rng::new(0x57053);
+    // Counts uniform in [0, 20], [0, 2] and [0, 300] (intervals longer than a tile), the
+    // gather and scatter starts laid out in two different random orders.
+    let mut cases: Vec<(Vec<u64>, Vec<u64>, Vec<u64>)> = [(500, 20), (150, 2), (2000, 300)]
         .into_iter()
-        .enumerate()
-        .map(|(c, max)| {
-            let counts: Vec<u32> = (0..40 + 13 * c)
-                .map(|_| rng.below(max + 1) as u32)
-                .collect();
-            // Gather and scatter: the intervals laid out in two different random orders.
-            let (g, s) = (
-                random_layout(&counts, &mut rng),
-                random_layout(&counts, &mut rng),
-            );
-            (counts, g, s)
+        .map(|(items, max)| {
+            let counts = kit::uniform_counts(&mut rng, items, max);
+            let g = kit::shuffled_layout(&mut rng, &counts);
+            (counts.clone(), g, kit::shuffled_layout(&mut rng, &counts))
         })
         .collect();
     // Two intervals of 4 over 8 outputs: one reads past the input (5..9), the other
     // writes past the output (6..10).
-    let mut counts = vec![0u32; 9];
-    (counts[3], counts[5]) = (4, 4);
-    let (mut g, mut s) = (vec![0u32; 9], vec![0u32; 9]);
-    (g[3], s[5]) = (5, 6);
-    cases.push((counts, g, s));
+    let mut bad = (vec![0u64; 9], vec![0u64; 9], vec![0u64; 9]);
+    (bad.0[3], bad.0[5], bad.1[3], bad.2[5]) = (4, 4, 5, 6);
+    cases.push(bad);
     for (case, (counts, gather, scatter)) in cases.iter().enumerate() {
-        let n = counts.len();
-        let scan: Vec<u32> = counts
-            .iter()
-            .scan(0, |t, &c| Some(std::mem::replace(t, *t + c)))
-            .collect();
-        let total = counts.iter().sum::<u32>() as usize;
+        let (scan, total) = kit::offsets(counts);
         let input: Vec<i32> = (0..total as i32).map(|x| 3 * x + 1).collect();
-        let mp = mgpu_cpu::partition::load_balance_partitions(&scan, total, 96).unwrap();
+        let (scan32, g32, s32) = (
+            kit::to_index::<u32>(&scan),
+            kit::to_index::<u32>(gather),
+            kit::to_index::<u32>(scatter),
+        );
+        let mp = mgpu_cpu::partition::load_balance_partitions(&scan32, total as usize, 96).unwrap();
         let run = |direct: bool| {
-            let (mut out, mut err) = (vec![-1i32; total], [0u32]);
+            let (mut out, mut err) = (vec![-1i32; total as usize], [0u32]);
             let mut a = IntervalArgs::<i32, u32>::empty();
-            (a.total, a.num_intervals) = (total as u32, n as u32);
-            (a.scan, a.mp, a.gather, a.scatter) = (
-                scan.as_ptr(),
-                mp.as_ptr(),
-                gather.as_ptr(),
-                scatter.as_ptr(),
-            );
+            (a.total, a.num_intervals) = (total as u32, counts.len() as u32);
+            (a.scan, a.mp, a.gather, a.scatter) =
+                (scan32.as_ptr(), mp.as_ptr(), g32.as_ptr(), s32.as_ptr());
             (a.input, a.input_len) = (input.as_ptr(), input.len() as u64);
             (a.output, a.output_len) = (out.as_mut_ptr(), out.len() as u64);
             a.error = err.as_mut_ptr();
@@ -205,38 +195,17 @@ fn move_store_paths_agree() {
         };
         let (direct, staged) = (run(true), run(false));
         assert_eq!(direct, staged, "case {case}");
-        // The plain loop, skipping what lies outside the arrays.
-        let mut want = vec![-1i32; total];
-        for j in 0..n {
-            for r in 0..counts[j] as usize {
-                let (src, dst) = (gather[j] as usize + r, scatter[j] as usize + r);
-                if src < input.len() && dst < want.len() {
-                    want[dst] = input[src];
-                }
-            }
-        }
-        assert_eq!(direct.0, want, "case {case}");
-        let bad = if case == 3 {
-            device::ERROR_GATHER | device::ERROR_SCATTER
+        let want = if case == 3 {
+            // Interval 3: inputs 5, 6, 7 to outputs 0, 1, 2; interval 5: inputs 0, 1 to 6, 7.
+            (
+                vec![16, 19, 22, -1, -1, -1, 1, 4],
+                device::ERROR_GATHER | device::ERROR_SCATTER,
+            )
         } else {
-            0
+            let mut want = vec![-1i32; total as usize];
+            kit::interval_move(&scan, total, gather, scatter, &input, &mut want);
+            (want, 0)
         };
-        assert_eq!(direct.1, bad, "case {case}");
+        assert_eq!(direct, want, "case {case}");
     }
-}
-
-/// Interval starts of `counts` laid out in a random order (as the benchmark's gather
-/// and scatter).
-fn random_layout(counts: &[u32], rng: &mut mgpu_testkit::Rng) -> Vec<u32> {
-    let mut order: Vec<usize> = (0..counts.len()).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-    let mut starts = vec![0u32; counts.len()];
-    let mut at = 0;
-    for &j in &order {
-        starts[j] = at;
-        at += counts[j];
-    }
-    starts
 }
