@@ -19,14 +19,16 @@ pub const MODULE: &str = "bulk";
 pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
-    /// Bulk remove: 128 threads of 7 source elements a range (the seed's shape) on both
-    /// architectures; built to fit 1536 threads per SM (40 registers) for 4-byte elements
-    /// and 1024 (64 registers, which the 8-byte instances need to hold a tile without
-    /// spilling) for larger ones. The kernel is bound by its loads in flight: on an H100,
-    /// i32 at 2^27 went from 1.24 to 1.17 times a copy with 1536 threads instead of 1024
-    /// (2048 spill and were slower). Source tiles of 256 x 7 (before the index tiles)
-    /// halved the partitions but were much slower (i32 at 2^27 1.39 against 1.16;
-    /// docs/bulk.md).
+    /// Bulk remove: 128 threads of 7 source elements a range (the seed's shape), and 8 for
+    /// 4-byte elements on sm_90; built to fit 1536 threads per SM (40 registers) for 4-byte
+    /// elements and 1024 (64 registers, which the 8-byte instances need to hold a tile
+    /// without spilling) for larger ones. The kernel is bound by its loads in flight: on an
+    /// H100, i32 at 2^27 went from 1.24 to 1.17 times a copy with 1536 threads instead of
+    /// 1024 (2048 spill and were slower). The index tiles issue instructions in about 80 %
+    /// of cycles and each tile has a fixed cost (its ends, its scan), so 8 a thread (same
+    /// 40 registers, no new spill) took i32 at 2^27 from 0.408 to 0.393 ms, 3 % (9 spills
+    /// 80 bytes at 40 registers). Source tiles of 256 x 7 (before the index tiles) halved
+    /// the partitions but were much slower (i32 at 2^27 1.39 against 1.16; docs/bulk.md).
     ///
     /// ```
     /// let t = mgpu_bulk::kernels::tuning::REMOVE;
@@ -34,7 +36,11 @@ pub mod tuning {
     /// ```
     pub const REMOVE: Tuning = Tuning {
         sm70: Shape::uniform(128, 7),
-        sm90: Shape::uniform(128, 7),
+        sm90: Shape {
+            nt: 128,
+            vt4: 8,
+            vt8: 7,
+        },
         threads_per_sm4: 1536,
         threads_per_sm8: 1024,
     };
@@ -104,6 +110,8 @@ mgpu_core::kernel_set! {
 /// ```
 /// use mgpu_core::Arch;
 /// assert_eq!(mgpu_bulk::kernels::remove_nv::<f64, u64>(Arch::Sm70), 896);
+/// assert_eq!(mgpu_bulk::kernels::remove_nv::<i32, u32>(Arch::Sm90), 1024);
+/// assert_eq!(mgpu_bulk::kernels::remove_nv::<i64, u32>(Arch::Sm90), 896);
 /// ```
 pub fn remove_nv<T: BulkElement<I>, I>(arch: Arch) -> usize {
     mgpu_core::by_arch!(arch, T as BulkElement<I>, <KernelSet<T, I>>::Remove::NV) as usize
