@@ -369,20 +369,20 @@ pub unsafe fn bulk_remove<C: Cta, T: Element, I: Idx, const NT: usize, const VT:
         }
         return;
     }
-    // An index tile: both ends in one request per warp (lanes 0 and 1).
+    // An index tile: every thread loads both ends (one address a warp, so one request).
     let k = a.tile_indices.clamp(1, nv);
     let k0 = k * block;
     let k1 = (k0 + k).min(m);
-    let lane = cta.lane();
-    let v = if (lane == 0 && block > 0) || (lane == 1 && k1 < m) {
-        (*a.indices.add(if lane == 0 { k0 } else { k1 } as usize)).to_u64()
-    } else if lane == 1 {
-        n
+    let s0 = if block > 0 {
+        (*a.indices.add(k0 as usize)).to_u64()
     } else {
         0
     };
-    let s0 = shfl_idx(cta, u32::MAX, v, 0, 32);
-    let s1 = shfl_idx(cta, u32::MAX, v, 1, 32);
+    let s1 = if k1 < m {
+        (*a.indices.add(k1 as usize)).to_u64()
+    } else {
+        n
+    };
     if s1 > n || s0 > s1 || (block > 0 && s0 >= n) {
         // An index past the end (the next tile's first, or this one's), or out of order.
         if cta.tid() == 0 {
