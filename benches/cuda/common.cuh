@@ -171,25 +171,44 @@ __global__ void __launch_bounds__(256) stream_bound(const int4* __restrict__ in,
     if (acc.x == 0x7eadbeef && acc.y == 0x1234567 && acc.z == -5 && acc.w == 0x0f0f0f0f) out[0] = acc;
 }
 
-// CSR SpMV's minimal traffic: n = 4 * quads nonzeros (values as 16-byte pairs, columns as
-// 16-byte quads, both streamed with evict-first loads so that they leave L2 to the vector),
-// each value times its gathered vector element x[col], summed per thread, four quads (16
-// gathers) in flight; then the row starts read (`csr_vecs` 16-byte vectors) and the
-// results written (`y_vecs` 16-byte pairs of doubles), each result depending on the sum
-// and a row start.
+// CSR SpMV's minimal traffic, two ways (the `bound` row takes the faster): n nonzeros,
+// each value times its gathered vector element x[col], summed per thread; then the row
+// starts read (`csr_vecs` 16-byte vectors) and the results written (`y_vecs` 16-byte pairs
+// of doubles), each result depending on the sum and a row start.
+// - `spmv_bound`: n = 4 * quads, values as 16-byte pairs and columns as 16-byte quads, four
+//   quads (16 gathers) in flight, 8 CTAs an SM: the faster while the vector fits L2 (on an
+//   H100 at 2^24, 2.89 copies against 3.19 with evict-first streams at 6 CTAs an SM).
+// - `spmv_bound_each`: one nonzero an iteration, the values and columns streamed with
+//   evict-first loads: the faster when the vector is larger than L2, where more gathers
+//   in flight only thrash it (at 2^27, 8.40 copies against 9.30).
 __device__ __forceinline__ double spmv_quad(const double2* __restrict__ vals,
                                             const int4* __restrict__ cols,
                                             const double* __restrict__ x, size_t q) {
-    int4 c = __ldcs(cols + q);
-    double2 a = __ldcs(vals + 2 * q), b = __ldcs(vals + 2 * q + 1);
+    int4 c = __ldg(cols + q);
+    double2 a = __ldg(vals + 2 * q), b = __ldg(vals + 2 * q + 1);
     return a.x * __ldg(x + c.x) + a.y * __ldg(x + c.y) + b.x * __ldg(x + c.z) + b.y * __ldg(x + c.w);
 }
 
-__global__ void __launch_bounds__(256) spmv_bound(const double2* __restrict__ vals,
-                                                  const int4* __restrict__ cols,
-                                                  const double* __restrict__ x, size_t quads,
-                                                  const int4* __restrict__ csr, size_t csr_vecs,
-                                                  double2* __restrict__ y, size_t y_vecs) {
+// The row starts read and the results written after a thread's sum `acc` (both bounds).
+__device__ __forceinline__ void spmv_rows_out(double acc, const int4* __restrict__ csr, size_t csr_vecs,
+                                              double2* __restrict__ y, size_t y_vecs) {
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const size_t end = csr_vecs > y_vecs ? csr_vecs : y_vecs;
+    double keep = 0;
+    for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < end; j += stride) {
+        int4 r = j < csr_vecs ? csr[j] : int4{0, 0, 0, 0};
+        double2 v = make_double2(acc + r.x + r.z, acc + r.y + r.w);
+        if (j < y_vecs) y[j] = v;
+        else keep += v.x + v.y;
+    }
+    if (keep == 1.25e300 || acc == 1.25e300) y[0] = make_double2(keep, acc);  // keeps every load
+}
+
+__global__ void __launch_bounds__(256, 8) spmv_bound(const double2* __restrict__ vals,
+                                                     const int4* __restrict__ cols,
+                                                     const double* __restrict__ x, size_t quads,
+                                                     const int4* __restrict__ csr, size_t csr_vecs,
+                                                     double2* __restrict__ y, size_t y_vecs) {
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     double acc = 0;
@@ -200,15 +219,19 @@ __global__ void __launch_bounds__(256) spmv_bound(const double2* __restrict__ va
         acc += (p[0] + p[1]) + (p[2] + p[3]);
     }
     for (; q < quads; q += stride) acc += spmv_quad(vals, cols, x, q);
-    const size_t end = csr_vecs > y_vecs ? csr_vecs : y_vecs;
-    double keep = 0;
-    for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < end; j += stride) {
-        int4 r = j < csr_vecs ? csr[j] : int4{0, 0, 0, 0};
-        double2 v = make_double2(acc + r.x + r.z, acc + r.y + r.w);
-        if (j < y_vecs) y[j] = v;
-        else keep += v.x + v.y;
-    }
-    if (keep == 1.25e300 || acc == 1.25e300) y[0] = make_double2(keep, acc);  // keeps every load
+    spmv_rows_out(acc, csr, csr_vecs, y, y_vecs);
+}
+
+__global__ void __launch_bounds__(256) spmv_bound_each(const double* __restrict__ vals,
+                                                       const int* __restrict__ cols,
+                                                       const double* __restrict__ x, size_t n,
+                                                       const int4* __restrict__ csr, size_t csr_vecs,
+                                                       double2* __restrict__ y, size_t y_vecs) {
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    double acc = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride)
+        acc += __ldcs(vals + i) * __ldg(x + __ldcs(cols + i));
+    spmv_rows_out(acc, csr, csr_vecs, y, y_vecs);
 }
 
 // Interval move of the intervals themselves (no search): interval i, of scan[i + 1] -
