@@ -270,10 +270,10 @@ pub const fn remove_shared_bytes(
 ///   source range `s0 .. s1` from its first index (0 for tile 0) to the next tile's first
 ///   index (`n` for the last tile), whose kept elements go to `output[s0 - k0 ..]`: every
 ///   thread loads both ends (one address a warp, one request), no search. A range of at
-///   most `NT * VT` elements is removed from in the tile (below). A longer one (sparse or clustered
-///   removals) is cut into chunks of `NT * VT` elements, each given its first index by a
-///   binary search of the tile's indices in shared memory, and appended to `spilled`
-///   (one `atomic_add` a tile; at most `ceil(n / NT VT) + tiles` chunks in all).
+///   most `NT * VT` elements is removed from in the tile (below). A longer one (sparse or
+///   clustered removals) is cut into chunks of `NT * VT` elements, each given its first
+///   index by a binary search of the tile's indices in shared memory, and appended to
+///   `spilled` (one `atomic_add` a tile; at most `ceil(n / NT VT) + tiles` chunks in all).
 /// - **[`MODE_SPILL`]** (a dependent launch of persistent CTAs): every spilled chunk,
 ///   removed from the same way.
 /// - **[`MODE_INDEX_SEQUENCE`]**: tile `block` takes source elements `NT * VT * block ..`

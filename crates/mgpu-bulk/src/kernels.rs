@@ -25,10 +25,11 @@ pub mod tuning {
     /// without spilling) for larger ones. The kernel is bound by its loads in flight: on an
     /// H100, i32 at 2^27 went from 1.24 to 1.17 times a copy with 1536 threads instead of
     /// 1024 (2048 spill and were slower). The index tiles issue instructions in about 80 %
-    /// of cycles and each tile has a fixed cost (its ends, its scan), so 8 a thread (same
-    /// 40 registers, no stack in the index tiles' path) took i32 at 2^27 from 0.408 to 0.393 ms, 3 % (9 spills
-    /// 80 bytes at 40 registers). Source tiles of 256 x 7 (before the index tiles) halved
-    /// the partitions but were much slower (i32 at 2^27 1.39 against 1.16; docs/bulk.md).
+    /// of cycles and each tile has a fixed cost (its ends, its scan), so 8 a thread (the
+    /// same 40 registers, no stack in the index tiles' path) took i32 at 2^27 from 0.408
+    /// to 0.393 ms, 3 % faster; 9 a thread spill 80 bytes at 40 registers. Source tiles of
+    /// 256 x 7 (before the index tiles) halved the partitions but were much slower (i32 at
+    /// 2^27 1.39 against 1.16; docs/bulk.md).
     ///
     /// ```
     /// let t = mgpu_bulk::kernels::tuning::REMOVE;
