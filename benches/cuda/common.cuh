@@ -176,11 +176,13 @@ __global__ void __launch_bounds__(256) stream_bound(const int4* __restrict__ in,
 // starts read (`csr_vecs` 16-byte vectors) and the results written (`y_vecs` 16-byte pairs
 // of doubles), each result depending on the sum and a row start.
 // - `spmv_bound`: n = 4 * quads, values as 16-byte pairs and columns as 16-byte quads, four
-//   quads (16 gathers) in flight, 8 CTAs an SM: the faster while the vector fits L2 (on an
-//   H100 at 2^24, 2.89 copies against 3.19 with evict-first streams at 6 CTAs an SM).
+//   quads (16 gathers) in flight, 8 CTAs an SM: the faster while the vector fits L2.
 // - `spmv_bound_each`: one nonzero an iteration, the values and columns streamed with
 //   evict-first loads: the faster when the vector is larger than L2, where more gathers
-//   in flight only thrash it (at 2^27, 8.40 copies against 9.30).
+//   in flight only thrash it.
+// Their loops without the rows' pass, on an H100 (docs/segreduce.md): 2.89 and 2.97 copies
+// at 2^24, 9.30 and 8.40 at 2^27; the kernel before (16 in flight, evict-first, 6 CTAs an
+// SM) 3.19 and 9.66 with the rows' pass.
 __device__ __forceinline__ double spmv_quad(const double2* __restrict__ vals,
                                             const int4* __restrict__ cols,
                                             const double* __restrict__ x, size_t q) {

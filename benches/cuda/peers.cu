@@ -587,6 +587,7 @@ void spmv_rows(const Size& s, bool pow) {
     // starts read and m results written (mgpu-bench's bytes: 12 n + 12 m + 8 rows, x's part
     // as gathered); the faster of common.cuh's two kernels.
     {
+        // spmv_bound_each over two waves, as it was measured (docs/segreduce.md).
         static int grid = resident_grid(spmv_bound), each = 2 * resident_grid(spmv_bound_each);
         size_t csr_vecs = vecs16(4 * m), y_vecs = vecs16(8 * m);
         Buf<int4> starts(csr_vecs);
