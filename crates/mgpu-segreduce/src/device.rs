@@ -1114,65 +1114,117 @@ pub const fn spine_shared_bytes(nt: usize, t_bytes: usize) -> usize {
     align16(seg_scan_shared_bytes(nt, t_bytes)) + align16(4 * (nt / WARP_SIZE as usize)) + 33 * 8
 }
 
-/// A thread's `VT` consecutive tiles of chunk `cta.block()` (chunks of `NT * VT` tiles),
-/// folded in order: the carry leaving them (the reduction of the carry-outs after the last
-/// tile that ends a segment, that tile's own carry-out included) and whether one of them
-/// ends a segment. With `carry_in`, each tile that ends a segment also gets it (then the
-/// carry entering it) prepended to its first ended segment's result.
+/// Tile `t`'s ended segments `first..end` (none when equal) among `n`: from the
+/// partitions, or from reduce-by-key's per-tile run heads when `heads` is set.
 ///
 /// # Safety
-/// As [`spine`].
+/// As [`spine`]; `t < tiles`.
 #[inline(always)]
-unsafe fn fold_tiles<T: Element, I, Op: AssociativeOp<T>, const VT: usize>(
-    args: &SegReduceArgs<T, I>,
-    chunk: u32,
-    tid: u32,
-    chunk_tiles: u64,
-    carry_in: Option<T>,
-) -> (T, bool) {
-    let steps = args.total + args.num_segments;
-    // Reduce-by-key: the segments are the runs, and each tile's are counted in `heads`.
-    let by_key = !args.heads.is_null();
-    let n = if by_key {
-        *args.run_count
+unsafe fn tile_segments<T, I>(args: &SegReduceArgs<T, I>, t: u64, n: u64) -> (u64, u64) {
+    let last_tile = t + 1 == args.tiles;
+    let (b0, b1) = if args.heads.is_null() {
+        tile_starts(args.mp, t, args.nv, args.total + args.num_segments)
     } else {
-        args.num_segments
+        let h0 = *args.heads.add(t as usize);
+        (
+            h0,
+            if last_tile {
+                n
+            } else {
+                *args.heads.add(t as usize + 1)
+            },
+        )
     };
-    let first_tile = chunk as u64 * chunk_tiles + tid as u64 * VT as u64;
-    let mut x = carry_in.unwrap_or(Op::identity());
-    let mut ended = false;
-    for k in 0..VT as u64 {
-        let t = first_tile + k;
-        if t < args.tiles && (tid as u64 * VT as u64 + k) < chunk_tiles {
-            let last_tile = t + 1 == args.tiles;
-            let (b0, b1) = if by_key {
-                let h0 = *args.heads.add(t as usize);
-                (
-                    h0,
-                    if last_tile {
-                        n
-                    } else {
-                        *args.heads.add(t as usize + 1)
-                    },
-                )
-            } else {
-                tile_starts(args.mp, t, args.nv, steps)
-            };
-            let (first, end) = ended_segments(b0, b1, n, last_tile);
-            let c = *args.carry_out.add(t as usize);
-            if end > first {
-                if carry_in.is_some() && first < n {
-                    let r = args.output.add(first as usize);
-                    *r = Op::apply(x, *r);
-                }
-                x = c;
-                ended = true;
-            } else {
-                x = Op::apply(x, c);
+    ended_segments(b0, b1, n, last_tile)
+}
+
+/// What a spine thread reads of its `VT` consecutive tiles of its chunk before it folds
+/// them: each one's ended segments `first..end` and carry-out (a tile past the chunk or
+/// the grid ends none and carries the identity).
+struct SpineTiles<T, const VT: usize> {
+    first: [u64; VT],
+    end: [u64; VT],
+    carry: [T; VT],
+}
+
+impl<T: Element, const VT: usize> SpineTiles<T, VT> {
+    /// Reads thread `tid`'s tiles of chunk `chunk` (chunks of `chunk_tiles` tiles): their
+    /// ended segments among `n` now, and their carry-outs when `carries` is called (a
+    /// tile that found a fault leaves its carry-out unwritten, so the spine reads them
+    /// only once it has seen that no tile did).
+    ///
+    /// # Safety
+    /// As [`spine`].
+    #[inline(always)]
+    unsafe fn segments<I, Op: AssociativeOp<T>>(
+        args: &SegReduceArgs<T, I>,
+        chunk: u32,
+        tid: u32,
+        chunk_tiles: u64,
+        n: u64,
+    ) -> Self {
+        let mut tiles = SpineTiles {
+            first: [0; VT],
+            end: [0; VT],
+            carry: [Op::identity(); VT],
+        };
+        for k in 0..VT {
+            if let Some(t) = Self::tile(args, chunk, tid, chunk_tiles, k) {
+                (tiles.first[k], tiles.end[k]) = tile_segments(args, t, n);
+            }
+        }
+        tiles
+    }
+
+    /// Reads the carry-outs of the tiles [`SpineTiles::segments`] read.
+    ///
+    /// # Safety
+    /// As [`spine`], and no tile raised an error.
+    #[inline(always)]
+    unsafe fn carries<I>(
+        &mut self,
+        args: &SegReduceArgs<T, I>,
+        chunk: u32,
+        tid: u32,
+        chunk_tiles: u64,
+    ) {
+        for k in 0..VT {
+            if let Some(t) = Self::tile(args, chunk, tid, chunk_tiles, k) {
+                self.carry[k] = *args.carry_out.add(t as usize);
             }
         }
     }
-    (x, ended)
+
+    /// Thread `tid`'s tile `k` of chunk `chunk`, if there is one.
+    #[inline(always)]
+    fn tile<I>(
+        args: &SegReduceArgs<T, I>,
+        chunk: u32,
+        tid: u32,
+        chunk_tiles: u64,
+        k: usize,
+    ) -> Option<u64> {
+        let i = tid as u64 * VT as u64 + k as u64;
+        let t = chunk as u64 * chunk_tiles + i;
+        (t < args.tiles && i < chunk_tiles).then_some(t)
+    }
+
+    /// The tiles folded in order after `x`: the carry leaving them (the reduction of the
+    /// carry-outs after the last tile that ends a segment, that tile's own included) and
+    /// whether one of them ends a segment.
+    #[inline(always)]
+    fn fold<Op: AssociativeOp<T>>(&self, mut x: T) -> (T, bool) {
+        let mut ended = false;
+        for k in 0..VT {
+            if self.end[k] > self.first[k] {
+                x = self.carry[k];
+                ended = true;
+            } else {
+                x = Op::apply(x, self.carry[k]);
+            }
+        }
+        (x, ended)
+    }
 }
 
 /// The spine, one launch: chunk `cta.block()` (`NT * VT` tiles, `VT` consecutive ones
@@ -1272,10 +1324,40 @@ pub unsafe fn spine_chunks<
     chunk_tiles: u64,
 ) {
     cta.grid_dependency_wait(); // the carry-outs come from the kernel just before
-    if *args.error != 0 {
+    let (chunk, tid) = (cta.block(), cta.tid());
+    // Everything the fold needs, read at once: the error word, the thread's tiles, and
+    // for thread 0 the tile before the chunk. Reduce-by-key's segments are its runs,
+    // each tile's counted in `heads`.
+    let n = if args.heads.is_null() {
+        args.num_segments
+    } else {
+        *args.run_count
+    };
+    let error = *args.error;
+    let mut tiles = SpineTiles::<T, VT>::segments::<I, Op>(args, chunk, tid, chunk_tiles, n);
+    let before_chunk = chunk as u64 * chunk_tiles;
+    let has_prev = tid == 0 && before_chunk > 0 && before_chunk <= args.tiles;
+    let prev_ends = has_prev && {
+        let (first, end) = tile_segments(args, before_chunk - 1, n);
+        end > first
+    };
+    if error != 0 {
         return;
     }
-    let (chunk, tid) = (cta.block(), cta.tid());
+    // Then the carry-outs, and the results the carries are prepended to, read before
+    // the scan and the look-back so that the reads overlap them.
+    tiles.carries(args, chunk, tid, chunk_tiles);
+    let prev_carry = if prev_ends {
+        *args.carry_out.add(before_chunk as usize - 1)
+    } else {
+        Op::identity()
+    };
+    let mut results = [Op::identity(); VT];
+    for k in 0..VT {
+        if tiles.end[k] > tiles.first[k] && tiles.first[k] < n {
+            results[k] = *args.output.add(tiles.first[k] as usize);
+        }
+    }
     let nw = NT / WARP_SIZE as usize;
     let t_bytes = core::mem::size_of::<T>();
     let scratch = cta.shared::<u8>(0);
@@ -1283,7 +1365,7 @@ pub unsafe fn spine_chunks<
     let chunk_in = cta.shared::<T>(align16(seg_scan_shared_bytes(NT, t_bytes)) + align16(4 * nw));
 
     // The chunk's own fold, published for the chunks after it.
-    let (x, ended) = fold_tiles::<T, I, Op, VT>(args, chunk, tid, chunk_tiles, None);
+    let (x, ended) = tiles.fold::<Op>(Op::identity());
     let vote = cta.ballot(u32::MAX, ended);
     if cta.lane() == 0 {
         *warp_ends.add(cta.warp() as usize) = vote;
@@ -1303,14 +1385,20 @@ pub unsafe fn spine_chunks<
         );
     }
 
-    // The carry entering the chunk: warp 0 reads the chunks before it 32 at a time
+    // The carry entering the chunk: the carry-out of the tile before it when that tile
+    // ends a segment (nearly always); else warp 0 reads the chunks before it 32 at a time
     // (lane `l` the chunk `end - 1 - l`, once published) back to the nearest one that
     // ends a segment, and lane 0 folds them in order through shared memory.
     if cta.warp() == 0 {
         let lane = cta.lane() as usize;
         let window = chunk_in.add(1);
         let mut c = Op::identity();
-        let mut end = chunk as usize;
+        let mut end = if cta.ballot(u32::MAX, prev_ends) != 0 {
+            c = prev_carry; // lane 0's, the one that uses it
+            0
+        } else {
+            chunk as usize
+        };
         while end > 0 {
             let k = end.wrapping_sub(1 + lane);
             if end > lane {
@@ -1360,10 +1448,21 @@ pub unsafe fn spine_chunks<
     for w in 0..nw {
         before |= w < warp && *warp_ends.add(w) != 0;
     }
-    let carry_in = if before {
+    let mut x = if before {
         carry_in
     } else {
         Op::apply(*chunk_in, carry_in)
     };
-    fold_tiles::<T, I, Op, VT>(args, chunk, tid, chunk_tiles, Some(carry_in));
+    // Each tile that ends a segment gets the carry entering it prepended to the result
+    // of the first segment it ends.
+    for k in 0..VT {
+        if tiles.end[k] > tiles.first[k] {
+            if tiles.first[k] < n {
+                *args.output.add(tiles.first[k] as usize) = Op::apply(x, results[k]);
+            }
+            x = tiles.carry[k];
+        } else {
+            x = Op::apply(x, tiles.carry[k]);
+        }
+    }
 }
