@@ -1353,9 +1353,9 @@ pub unsafe fn spine_chunks<
         Op::identity()
     };
     let mut results = [Op::identity(); VT];
-    for k in 0..VT {
+    for (k, r) in results.iter_mut().enumerate() {
         if tiles.end[k] > tiles.first[k] && tiles.first[k] < n {
-            results[k] = *args.output.add(tiles.first[k] as usize);
+            *r = *args.output.add(tiles.first[k] as usize);
         }
     }
     let nw = NT / WARP_SIZE as usize;
@@ -1455,10 +1455,10 @@ pub unsafe fn spine_chunks<
     };
     // Each tile that ends a segment gets the carry entering it prepended to the result
     // of the first segment it ends.
-    for k in 0..VT {
+    for (k, r) in results.iter().enumerate() {
         if tiles.end[k] > tiles.first[k] {
             if tiles.first[k] < n {
-                *args.output.add(tiles.first[k] as usize) = Op::apply(x, results[k]);
+                *args.output.add(tiles.first[k] as usize) = Op::apply(x, *r);
             }
             x = tiles.carry[k];
         } else {
