@@ -27,7 +27,7 @@
 //! which holds at most that many segment ends, so it asks for non-empty segments or an
 //! extra pass (CSR to CSR2, then a bulk insert of the identities); here empty segments
 //! need nothing. Within a tile each thread walks its steps in order, the CTA segmented
-//! scan joins the threads, and a two-kernel spine joins the tiles (`device`). Operators
+//! scan joins the threads, and a one-launch spine joins the tiles (`device`). Operators
 //! are applied in segment order, so they need not be commutative, and the association
 //! depends only on the tile shape: the same input gives the same bits on every run.
 //!
