@@ -1211,12 +1211,14 @@ impl<T: Element, const VT: usize> SpineTiles<T, VT> {
 
     /// The tiles folded in order after `x`: the carry leaving them (the reduction of the
     /// carry-outs after the last tile that ends a segment, that tile's own included) and
-    /// whether one of them ends a segment.
+    /// whether one of them ends a segment. `at_end(k, c)` sees each tile `k` that ends a
+    /// segment with the carry `c` entering it.
     #[inline(always)]
-    fn fold<Op: AssociativeOp<T>>(&self, mut x: T) -> (T, bool) {
+    fn fold<Op: AssociativeOp<T>>(&self, mut x: T, mut at_end: impl FnMut(usize, T)) -> (T, bool) {
         let mut ended = false;
         for k in 0..VT {
             if self.end[k] > self.first[k] {
+                at_end(k, x);
                 x = self.carry[k];
                 ended = true;
             } else {
@@ -1365,7 +1367,7 @@ pub unsafe fn spine_chunks<
     let chunk_in = cta.shared::<T>(align16(seg_scan_shared_bytes(NT, t_bytes)) + align16(4 * nw));
 
     // The chunk's own fold, published for the chunks after it.
-    let (x, ended) = tiles.fold::<Op>(Op::identity());
+    let (x, ended) = tiles.fold::<Op>(Op::identity(), |_, _| {});
     let vote = cta.ballot(u32::MAX, ended);
     if cta.lane() == 0 {
         *warp_ends.add(cta.warp() as usize) = vote;
@@ -1448,21 +1450,16 @@ pub unsafe fn spine_chunks<
     for w in 0..nw {
         before |= w < warp && *warp_ends.add(w) != 0;
     }
-    let mut x = if before {
+    let carry_in = if before {
         carry_in
     } else {
         Op::apply(*chunk_in, carry_in)
     };
     // Each tile that ends a segment gets the carry entering it prepended to the result
     // of the first segment it ends.
-    for (k, r) in results.iter().enumerate() {
-        if tiles.end[k] > tiles.first[k] {
-            if tiles.first[k] < n {
-                *args.output.add(tiles.first[k] as usize) = Op::apply(x, *r);
-            }
-            x = tiles.carry[k];
-        } else {
-            x = Op::apply(x, tiles.carry[k]);
+    tiles.fold::<Op>(carry_in, |k, c| {
+        if tiles.first[k] < n {
+            *args.output.add(tiles.first[k] as usize) = Op::apply(c, results[k]);
         }
-    }
+    });
 }
