@@ -26,7 +26,7 @@
 //! shape: results are the same bits on every run. A run count past the outputs' `capacity` raises [`ERROR_CAPACITY`] and nothing is
 //! stored.
 
-use crate::device::{align16, ended_segments, store_results, SegReduceArgs, Walk, ERROR_CAPACITY};
+use crate::device::{align16, ended_segments, SegReduceArgs, ERROR_CAPACITY};
 use mgpu_core::{AssociativeOp, Comparator, Cta, Element, Plus};
 use mgpu_ctascan::{cta_scan, cta_scan_shared_len, cta_seg_scan, seg_scan_shared_bytes, ScanKind};
 
@@ -143,36 +143,69 @@ pub unsafe fn rbk_heads<C: Cta, K: Element, Eq: Comparator<K>, const NT: usize, 
     args: &RbkKeysArgs<K>,
 ) {
     const { assert!(VT <= 16 && NT * VT < 65536) };
+    let (start, count) = tile_items(cta.block(), NT * VT, args.total);
+    // Every tile but the last is full: its loads and compares need no guard (ptxas kept
+    // the 11 guards of the general body in spilled predicate bits).
+    if count as usize == NT * VT {
+        heads_tile::<C, K, Eq, NT, VT, true>(cta, args, start, count)
+    } else {
+        heads_tile::<C, K, Eq, NT, VT, false>(cta, args, start, count)
+    }
+}
+
+/// [`rbk_heads`] for the tile of `count` items from `start` (`FULL`: `count` is
+/// `NT * VT`).
+#[inline(always)]
+unsafe fn heads_tile<
+    C: Cta,
+    K: Element,
+    Eq: Comparator<K>,
+    const NT: usize,
+    const VT: usize,
+    const FULL: bool,
+>(
+    cta: &C,
+    args: &RbkKeysArgs<K>,
+    start: u64,
+    count: u32,
+) {
     let (block, tid) = (cta.block(), cta.tid());
-    let (start, count) = tile_items(block, NT * VT, args.total);
-    // Slot 0: the key before the tile; slot 1 + i: the tile's key i.
+    // Slot 0: the key before the tile; slot 1 + i: the tile's key i. Then, once every
+    // thread has compared, the tile's head keys, compacted.
     let keys = cta.shared::<K>(0);
     let scratch = cta.shared::<u32>(align16((NT * VT + 1) * core::mem::size_of::<K>()));
     let src = args.keys.add(start as usize);
     let mut v = [K::ZERO; VT];
     for (k, x) in v.iter_mut().enumerate() {
         let i = tid + (NT * k) as u32;
-        if i < count {
+        if FULL || i < count {
             *x = *src.add(i as usize);
         }
     }
-    if tid == 0 && block > 0 {
-        *keys = *src.sub(1);
+    if tid == 0 {
+        // Tile 0 has no key before it: its first item is a head whatever slot 0 holds.
+        *keys = if block > 0 { *src.sub(1) } else { v[0] };
     }
     for (k, x) in v.iter().enumerate() {
         let i = tid + (NT * k) as u32;
-        if i < count {
+        if FULL || i < count {
             *keys.add(1 + i as usize) = *x;
         }
     }
     cta.sync();
+    // This thread's keys (thread order), each compared with the one before it.
+    let base = tid as usize * VT;
+    let mut mine = [K::ZERO; VT];
     let mut bits = 0u32;
-    for k in 0..VT {
-        let i = tid * VT as u32 + k as u32;
-        let head = i < count
-            && ((block == 0 && i == 0)
-                || !Eq::compare(&*keys.add(i as usize), &*keys.add(i as usize + 1)));
-        bits |= (head as u32) << k;
+    let mut prev = *keys.add(base);
+    for (k, x) in mine.iter_mut().enumerate() {
+        let valid = FULL || ((base + k) as u32) < count;
+        if valid {
+            *x = *keys.add(base + 1 + k);
+            let head = !Eq::compare(&prev, x) || (block == 0 && base + k == 0);
+            bits |= (head as u32) << k;
+            prev = *x;
+        }
     }
     let (before, tile_heads) =
         cta_scan::<C, u32, Plus, NT>(cta, bits.count_ones(), scratch, ScanKind::Exclusive);
@@ -180,13 +213,21 @@ pub unsafe fn rbk_heads<C: Cta, K: Element, Eq: Comparator<K>, const NT: usize, 
     if tid == 0 {
         *args.counts.add(block as usize) = tile_heads as u64;
     }
-    let out = args.head_keys.add(start as usize + before as usize);
-    let mut r = 0;
-    for k in 0..VT {
+    // The head keys, compacted in shared memory (every compare is done: the scan
+    // synchronised), then stored coalesced to the tile's stretch of `head_keys`.
+    let mut slot = before as usize;
+    for (k, x) in mine.iter().enumerate() {
         if (bits >> k) & 1 != 0 {
-            *out.add(r) = *keys.add(1 + tid as usize * VT + k);
-            r += 1;
+            *keys.add(slot) = *x;
+            slot += 1;
         }
+    }
+    cta.sync();
+    let out = args.head_keys.add(start as usize);
+    let mut i = tid;
+    while i < tile_heads {
+        *out.add(i as usize) = *keys.add(i as usize);
+        i += NT as u32;
     }
 }
 
@@ -319,7 +360,46 @@ pub unsafe fn rbk_reduce<
     args: &SegReduceArgs<T, u64>,
 ) {
     cta.grid_dependency_wait(); // the key passes (or anything) just before
+    let (start, count) = tile_items(cta.block(), NT * VT, args.total);
+    // Every tile but the last is full: its loads and its walk need no guard.
+    if count as usize == NT * VT {
+        reduce_tile::<C, T, Op, NT, VT, true>(cta, args, start, count)
+    } else {
+        reduce_tile::<C, T, Op, NT, VT, false>(cta, args, start, count)
+    }
+}
+
+/// [`rbk_reduce`] for the tile of `count` items from `start` (`FULL`: `count` is
+/// `NT * VT`).
+#[inline(always)]
+unsafe fn reduce_tile<
+    C: Cta,
+    T: Element,
+    Op: AssociativeOp<T>,
+    const NT: usize,
+    const VT: usize,
+    const FULL: bool,
+>(
+    cta: &C,
+    args: &SegReduceArgs<T, u64>,
+    start: u64,
+    count: u32,
+) {
     let (block, tid) = (cta.block(), cta.tid());
+    let vals = cta.shared::<T>(0);
+    let scratch = cta.shared::<u8>(align16((NT * VT + 1) * core::mem::size_of::<T>()));
+
+    // The values (strided, coalesced) and the thread's code first: they depend on nothing
+    // below, so their loads overlap the run count's.
+    let src = args.data.add(start as usize);
+    let mut v = [Op::identity(); VT];
+    for (k, x) in v.iter_mut().enumerate() {
+        let i = tid + (NT * k) as u32;
+        if FULL || i < count {
+            *x = *src.add(i as usize);
+        }
+    }
+    let code = *args.codes.add(block as usize * NT + tid as usize);
     let runs = *args.run_count;
     if runs > args.capacity {
         if block == 0 && tid == 0 {
@@ -328,26 +408,12 @@ pub unsafe fn rbk_reduce<
         return;
     }
     let last_tile = block + 1 == cta.grid();
-    let (start, count) = tile_items(block, NT * VT, args.total);
     let h0 = *args.heads.add(block as usize);
     let h1 = if last_tile {
         runs
     } else {
         *args.heads.add(block as usize + 1)
     };
-    let vals = cta.shared::<T>(0);
-    let scratch = cta.shared::<u8>(align16((NT * VT + 1) * core::mem::size_of::<T>()));
-
-    // The values, strided and coalesced, through shared memory to thread order.
-    let src = args.data.add(start as usize);
-    let mut v = [Op::identity(); VT];
-    for (k, x) in v.iter_mut().enumerate() {
-        let i = tid + (NT * k) as u32;
-        if i < count {
-            *x = *src.add(i as usize);
-        }
-    }
-    let code = *args.codes.add(block as usize * NT + tid as usize);
     // No plan: the tile's head keys (runs h0..h1, compacted where rbk_heads left them) go
     // to their runs, as words. The first KEY_BATCH words a thread are loaded here, beside
     // the values, and stored once the values are in shared memory, so that the copy adds
@@ -387,40 +453,43 @@ pub unsafe fn rbk_reduce<
     cta.launch_dependents(); // the spine may start its CTAs (it waits for this grid's end)
     cta.sync();
     let (bits, before) = (code & 0xffff, code >> 16);
+    let base = tid as usize * VT;
+    let x: [T; VT] = core::array::from_fn(|k| *vals.add(base + k));
+    cta.sync(); // every thread holds its values: the slots take the tile's results now
 
-    // The walk: a head ends the run before it and starts its own.
-    let mut acc = Op::identity();
-    let mut ends = [Op::identity(); VT];
-    for (k, end) in ends.iter_mut().enumerate() {
-        let i = tid * VT as u32 + k as u32;
-        let x = *vals.add(i as usize);
-        *end = acc;
-        acc = if (bits >> k) & 1 != 0 {
-            x
-        } else if i < count {
-            Op::apply(acc, x)
-        } else {
-            acc
-        };
+    // The walk: a head ends the run before it and starts its own. The tile's head `r`
+    // ends run `h0 + r - 1`, in slot `r` (`r - 1` in the tile of run 0, whose head ends
+    // nothing). The thread's first end waits for the carry-in (below); the others are
+    // stored as they are found.
+    let shift = (h0 == 0) as u32;
+    let mut next = (before + 1 - shift) as usize; // the slot of the thread's second end
+    let (mut acc, mut first_end, mut seen) = (Op::identity(), Op::identity(), false);
+    for (k, x) in x.iter().enumerate() {
+        if (bits >> k) & 1 != 0 {
+            if seen {
+                *vals.add(next) = acc;
+                next += 1;
+            } else {
+                first_end = acc;
+            }
+            seen = true;
+            acc = *x;
+        } else if FULL || ((base + k) as u32) < count {
+            acc = Op::apply(acc, *x);
+        }
     }
     // The virtual end after the last item: the thread holding it.
     let has_last = last_tile && count > 0 && tid == (count - 1) / VT as u32;
     let carry = if has_last { Op::identity() } else { acc };
     let (carry_in, tile_carry) =
         cta_seg_scan::<C, T, Op, NT>(cta, carry, bits != 0 || has_last, scratch);
-
-    // The results to the value slots (every walk is done: the scan synchronised). The
-    // tile's head `r` ends run `h0 + r - 1`, in slot `r` (`r - 1` in the tile of run 0,
-    // whose head ends nothing).
-    let shift = (h0 == 0) as u32;
+    if seen && before >= shift {
+        *vals.add((before - shift) as usize) = Op::apply(carry_in, first_end);
+    }
     let (first, end) = ended_segments(h0, h1, runs, last_tile);
-    let walk = Walk {
-        acc,
-        ends,
-        end_bits: bits,
-    };
-    let last_slot = has_last.then(|| (runs - 1 - first) as usize);
-    store_results::<T, Op, VT>(vals, &walk, carry_in, before, shift, |_, _| {}, last_slot);
+    if has_last {
+        *vals.add((runs - 1 - first) as usize) = if seen { acc } else { Op::apply(carry_in, acc) };
+    }
     cta.sync();
     let out = args.output.add(first as usize);
     let mut i = tid;
