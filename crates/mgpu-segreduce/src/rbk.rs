@@ -389,8 +389,8 @@ unsafe fn reduce_tile<
     let vals = cta.shared::<T>(0);
     let scratch = cta.shared::<u8>(align16((NT * VT + 1) * core::mem::size_of::<T>()));
 
-    // The values (strided, coalesced) and the thread's code first: they depend on nothing
-    // below, so their loads overlap the run count's.
+    // The values (strided, coalesced), the thread's code and the tile's runs first: they
+    // depend on nothing below, so their loads overlap the run count's.
     let src = args.data.add(start as usize);
     let mut v = [Op::identity(); VT];
     for (k, x) in v.iter_mut().enumerate() {
@@ -400,6 +400,13 @@ unsafe fn reduce_tile<
         }
     }
     let code = *args.codes.add(block as usize * NT + tid as usize);
+    let last_tile = block + 1 == cta.grid();
+    let h0 = *args.heads.add(block as usize);
+    let h1_next = if last_tile {
+        0
+    } else {
+        *args.heads.add(block as usize + 1)
+    };
     let runs = *args.run_count;
     if runs > args.capacity {
         if block == 0 && tid == 0 {
@@ -407,13 +414,7 @@ unsafe fn reduce_tile<
         }
         return;
     }
-    let last_tile = block + 1 == cta.grid();
-    let h0 = *args.heads.add(block as usize);
-    let h1 = if last_tile {
-        runs
-    } else {
-        *args.heads.add(block as usize + 1)
-    };
+    let h1 = if last_tile { runs } else { h1_next };
     // No plan: the tile's head keys (runs h0..h1, compacted where rbk_heads left them) go
     // to their runs, as words. The first KEY_BATCH words a thread are loaded here, beside
     // the values, and stored once the values are in shared memory, so that the copy adds
