@@ -55,7 +55,9 @@ pub mod tuning {
     /// Reduce-by-key's passes ([`crate::rbk`]): a value is one item. The passes over the
     /// keys and over the values must cut the same tiles whatever the key and value
     /// widths, so both widths take the same shape: 128 threads of 11 items on sm_90, 7 on
-    /// sm_70.
+    /// sm_70; 16 CTAs an SM with 4-byte keys or values (32 registers: on an H200 at 2^27
+    /// the heads pass ran at 81 % of DRAM's bandwidth with 12 CTAs an SM and 85 % with
+    /// 16).
     ///
     /// ```
     /// use mgpu_core::Arch;
@@ -65,26 +67,8 @@ pub mod tuning {
     pub const RBK: Tuning = Tuning {
         sm70: Shape::uniform(128, 7),
         sm90: Shape::uniform(128, 11),
-        threads_per_sm4: 1536,
-        threads_per_sm8: 1024,
-    };
-
-    /// Reduce-by-key's passes over the keys ([`crate::rbk::rbk_heads`],
-    /// [`crate::rbk::rbk_keys`]): [`RBK`]'s tiles, with 4-byte keys at 16 CTAs an SM
-    /// (32 registers, which the heads pass fits without spilling and the value pass
-    /// does not). On an H200 at 2^27 the heads pass ran at 81 % of DRAM bandwidth with
-    /// 12 CTAs an SM.
-    ///
-    /// ```
-    /// use mgpu_core::Arch;
-    /// use mgpu_segreduce::kernels::tuning::{RBK, RBK_KEYS};
-    /// let (k, v) = (RBK_KEYS, RBK);
-    /// assert_eq!(k.shape(Arch::Sm90).nv(4), v.shape(Arch::Sm90).nv(4));
-    /// assert_eq!(k.shape(Arch::Sm70).nv(8), v.shape(Arch::Sm70).nv(8));
-    /// ```
-    pub const RBK_KEYS: Tuning = Tuning {
         threads_per_sm4: 2048,
-        ..RBK
+        threads_per_sm8: 1024,
     };
 }
 
@@ -107,7 +91,7 @@ pub mod rbk_keys {
         /// assert_eq!((K::ENTRY, K::NV), ("segreduce_rbk_heads_f32_eq", 1408));
         /// ```
         pub struct Heads {
-            tuning: tuning::RBK_KEYS,
+            tuning: tuning::RBK,
             shared: rbk::heads_shared_bytes(NT, VT, size_of::<K>()),
             body: rbk::rbk_heads,
         }
@@ -119,7 +103,7 @@ pub mod rbk_keys {
         /// assert_eq!(K::ENTRY, "segreduce_rbk_keys_u64_eq");
         /// ```
         pub struct Keys {
-            tuning: tuning::RBK_KEYS,
+            tuning: tuning::RBK,
             shared: 0,
             body: rbk::rbk_keys,
         }
@@ -432,7 +416,7 @@ macro_rules! for_each_segreduce_instance {
         $crate::__core::family_instance! {
             $mode $crate::kernels::rbk_keys<$k, $crate::__core::EqualTo>, width: $k, name: [$k _ eq];
             impl RbkKey<$k> for $crate::__core::EqualTo {
-                [Heads segreduce_rbk_heads RBK_KEYS], [Keys segreduce_rbk_keys RBK_KEYS];
+                [Heads segreduce_rbk_heads RBK], [Keys segreduce_rbk_keys RBK];
             }
         }
     };

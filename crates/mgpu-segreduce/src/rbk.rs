@@ -391,12 +391,15 @@ unsafe fn reduce_tile<
 
     // The values (strided, coalesced), the thread's code and the tile's runs first: they
     // depend on nothing below, so their loads overlap the run count's.
+    // The values go to shared memory by asynchronous copies (strided, coalesced), so no
+    // register holds them in flight: the pass fits 32 registers, 16 CTAs an SM.
     let src = args.data.add(start as usize);
-    let mut v = [Op::identity(); VT];
-    for (k, x) in v.iter_mut().enumerate() {
-        let i = tid + (NT * k) as u32;
-        if FULL || i < count {
-            *x = *src.add(i as usize);
+    for k in 0..VT {
+        let i = tid as usize + NT * k;
+        if FULL || (i as u32) < count {
+            cta.async_copy(vals.add(i), src.add(i));
+        } else {
+            *vals.add(i) = Op::identity(); // every slot: the walk reads them unguarded
         }
     }
     let code = *args.codes.add(block as usize * NT + tid as usize);
@@ -409,6 +412,7 @@ unsafe fn reduce_tile<
     };
     let runs = *args.run_count;
     if runs > args.capacity {
+        cta.async_copy_wait();
         if block == 0 && tid == 0 {
             cta.raise_error(args.error, ERROR_CAPACITY);
         }
@@ -417,7 +421,7 @@ unsafe fn reduce_tile<
     let h1 = if last_tile { runs } else { h1_next };
     // No plan: the tile's head keys (runs h0..h1, compacted where rbk_heads left them) go
     // to their runs, as words. The first KEY_BATCH words a thread are loaded here, beside
-    // the values, and stored once the values are in shared memory, so that the copy adds
+    // the values, and stored while the values are copied, so that the copy adds
     // no round trip to the tile (copying them in a loop here, each load waiting for its
     // store, made the whole reduction 15 % slower on an H100).
     let (keys, keys_out, key_words) = if args.head_keys.is_null() {
@@ -437,9 +441,6 @@ unsafe fn reduce_tile<
             *x = *keys.add(i);
         }
     }
-    for (k, x) in v.iter().enumerate() {
-        *vals.add(tid as usize + NT * k) = *x; // every slot: one guard per value, not two
-    }
     for (k, x) in batch.iter().enumerate() {
         let i = tid as usize + NT * k;
         if i < key_words {
@@ -452,6 +453,7 @@ unsafe fn reduce_tile<
         i += NT;
     }
     cta.launch_dependents(); // the spine may start its CTAs (it waits for this grid's end)
+    cta.async_copy_wait();
     cta.sync();
     let (bits, before) = (code & 0xffff, code >> 16);
     let base = tid as usize * VT;
