@@ -389,10 +389,10 @@ unsafe fn reduce_tile<
     let vals = cta.shared::<T>(0);
     let scratch = cta.shared::<u8>(align16((NT * VT + 1) * core::mem::size_of::<T>()));
 
-    // The values (strided, coalesced), the thread's code and the tile's runs first: they
-    // depend on nothing below, so their loads overlap the run count's.
-    // The values go to shared memory by asynchronous copies (strided, coalesced), so no
-    // register holds them in flight: the pass fits 32 registers, 16 CTAs an SM.
+    // The values, the thread's code and the tile's runs first: they depend on nothing
+    // below, so their loads overlap the run count's. The values go to shared memory by
+    // asynchronous copies (strided, coalesced), so no register holds them in flight: the
+    // pass fits 32 registers, 16 CTAs an SM.
     let src = args.data.add(start as usize);
     for k in 0..VT {
         let i = tid as usize + NT * k;
