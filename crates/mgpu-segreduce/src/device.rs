@@ -427,19 +427,33 @@ pub(crate) const fn align16(bytes: usize) -> usize {
     bytes.div_ceil(16) * 16
 }
 
-/// Slots of each of the tile's two shared arrays (values, then segment starts): a tile
-/// holds at most `NT * VT` of each, the starts one sentinel after them, and the walk may
-/// read up to `VT` slots past its range before the checks have voted (on a bad CSR), so
-/// both are padded by `VT`.
+/// Slots of the tile's segment starts: a tile holds at most `NT * VT` of them and one
+/// sentinel after them, and the walk may read up to `VT` slots past its range before the
+/// checks have voted (on a bad CSR), so they are padded by `VT`.
 const fn tile_slots(nt: usize, vt: usize) -> usize {
     nt * vt + 1 + vt
 }
 
+/// Slots of the tile's values and results: the values from the bottom (at most `NT * VT`),
+/// the results from the top down ([`result_top`]), one per segment start (that of segment
+/// 0 in a slot of its own above the top) and the last tile's final one. On a bad CSR (not
+/// yet voted on) a walk may read values up to `VT` slots past its range and store results
+/// up to `VT` slots past its own: padded by `2 * VT`, the two never meet, so the walks
+/// store results while others still read values.
+const fn value_slots(nt: usize, vt: usize) -> usize {
+    nt * vt + 2 * vt + 2
+}
+
+/// The slot of the tile's first result (segment `first`); segment `first + r` is in slot
+/// `result_top - r`.
+const fn result_top(nt: usize, vt: usize) -> usize {
+    value_slots(nt, vt) - 2
+}
+
 /// Offset of the segment starts in [`seg_reduce_tiles`]' shared memory: after the
-/// values (which later hold the tile's results: one per segment start but that of
-/// segment 0, and the last tile's final one).
+/// values and results.
 const fn starts_offset(nt: usize, vt: usize, t_bytes: usize) -> usize {
-    align16(tile_slots(nt, vt) * t_bytes)
+    align16(value_slots(nt, vt) * t_bytes)
 }
 
 /// Offset of the segmented scan's scratch area.
@@ -448,14 +462,14 @@ const fn scratch_offset(nt: usize, vt: usize, t_bytes: usize, i_bytes: usize) ->
 }
 
 /// Bytes of shared memory [`seg_reduce_tiles`] needs with `NT * VT` steps per tile,
-/// `t_bytes`-byte values and `i_bytes`-byte indices: the tile's values (then its
-/// results), its segment starts, and the segmented scan's scratch.
+/// `t_bytes`-byte values and `i_bytes`-byte indices: the tile's values and results, its
+/// segment starts, and the segmented scan's scratch.
 ///
 /// # Examples
 ///
 /// ```
 /// use mgpu_segreduce::device::tiles_shared_bytes;
-/// assert_eq!(tiles_shared_bytes(128, 11, 4, 4), 5680 + 5680 + 32);
+/// assert_eq!(tiles_shared_bytes(128, 11, 4, 4), 5728 + 5680 + 32);
 /// ```
 pub const fn tiles_shared_bytes(nt: usize, vt: usize, t_bytes: usize, i_bytes: usize) -> usize {
     scratch_offset(nt, vt, t_bytes, i_bytes) + align16(seg_scan_shared_bytes(nt, t_bytes))
@@ -789,10 +803,15 @@ unsafe fn tiles<
     // The walk. A tile with few segment starts (at most `SPARSE_STARTS` of them) walks
     // its values in thread order, `VT` to a thread, the starts at most a few per thread
     // ([`sparse_walk`]); any other walks its Merge Path, `VT` steps to a thread ([`walk`]).
-    // (The choice is the same in every thread: `b_count` is the tile's.)
+    // (The choice is the same in every thread: `b_count` is the tile's.) The start `b`
+    // (tile-local) ends segment `b0 + b - 1`, whose result goes to `res.sub(b)` (the slot
+    // above the top in the tile of segment 0, whose own start ends nothing); each thread
+    // stores its ends as it finds them but its first, which waits for the carry-in.
+    let shift = (b0 == I::ZERO) as usize;
+    let res = vals.add(result_top(NT, VT) + shift);
     let sparse = !V::IN_WALK && b_count as usize <= sparse_starts(NT);
     let steps = a_count + b_count;
-    let (walk, first_b, has_last) = if sparse {
+    let (walk, has_last) = if sparse {
         let lo = VT as u32 * tid;
         let last_thread = if a_count / (VT as u32) < NT as u32 {
             a_count / VT as u32
@@ -800,12 +819,12 @@ unsafe fn tiles<
             NT as u32 - 1
         };
         let has_last = last_tile && n > 0 && steps > 0 && tid == last_thread;
-        let (walk, j) = if lo + VT as u32 <= a_count {
-            sparse_walk::<T, I, Op, VT, true>(vals, starts, a0, a_count, b_count, lo)
+        let walk = if lo + VT as u32 <= a_count {
+            sparse_walk::<T, I, Op, VT, true>(vals, starts, res, a0, a_count, b_count, lo)
         } else {
-            sparse_walk::<T, I, Op, VT, false>(vals, starts, a0, a_count, b_count, lo)
+            sparse_walk::<T, I, Op, VT, false>(vals, starts, res, a0, a_count, b_count, lo)
         };
-        (walk, j, has_last)
+        (walk, has_last)
     } else {
         // Each thread's first step on the tile's Merge Path, then its steps in order.
         let diag = if VT as u32 * tid < steps {
@@ -823,43 +842,43 @@ unsafe fn tiles<
             Less,
         );
         let (a_t, b_t) = (mp_t, diag - mp_t);
+        let at = Steps {
+            a0,
+            b0,
+            a: a_t,
+            b: b_t,
+        };
         let walk = if last_tile {
             let my_steps = steps - diag;
-            walk::<T, I, Op, V, VT, false>(args, vals, starts, a0, b0, a_t, b_t, my_steps, &mut bad)
+            walk::<T, I, Op, V, VT, false>(args, vals, starts, res, at, my_steps, &mut bad)
         } else {
-            walk::<T, I, Op, V, VT, true>(args, vals, starts, a0, b0, a_t, b_t, VT as u32, &mut bad)
+            walk::<T, I, Op, V, VT, true>(args, vals, starts, res, at, VT as u32, &mut bad)
         };
         // The virtual end after the last value: the thread holding the tile's last step.
         let has_last = last_tile && n > 0 && steps > 0 && tid == (steps - 1) / VT as u32;
-        (walk, b_t, has_last)
+        (walk, has_last)
     };
     if V::IN_WALK {
         cta.raise_error(args.error, bad);
     }
     let carry = if has_last { Op::identity() } else { walk.acc };
     let (carry_in, tile_carry) =
-        cta_seg_scan::<C, T, Op, NT>(cta, carry, walk.end_bits != 0 || has_last, scratch);
+        cta_seg_scan::<C, T, Op, NT>(cta, carry, walk.seen || has_last, scratch);
 
-    // Every thread's walk is done (the scan synchronised): the value slots take the
-    // results. The start `b` (tile-local) ends segment `b0 + b - 1`, in slot `b` (slot
-    // `b - 1` in the tile of segment 0, whose own start ends nothing).
-    let shift = (b0 == I::ZERO) as u32;
+    // The thread's first end, and the last tile's final result, now that the carry-in
+    // is known.
+    if walk.seen {
+        *res.sub(walk.first_b as usize) = Op::apply(carry_in, walk.first);
+    }
     let (first, end) = ended_segments(b0.to_u64(), tile.b1.to_u64(), n, last_tile);
-    let skip_empty = |k: usize, slot: &mut u32| {
-        if sparse {
-            // The other starts at this value begin empty segments: each ends the one
-            // before it with nothing.
-            let at = a0.wrapping_add(I::from_u32(VT as u32 * tid + k as u32));
-            while *slot < b_count && *starts.add(*slot as usize) == at {
-                if *slot >= shift {
-                    *vals.add((*slot - shift) as usize) = Op::identity();
-                }
-                *slot += 1;
-            }
-        }
-    };
-    let last_slot = has_last.then(|| (n - 1 - first) as usize);
-    store_results::<T, Op, VT>(vals, &walk, carry_in, first_b, shift, skip_empty, last_slot);
+    let top = vals.add(result_top(NT, VT));
+    if has_last {
+        *top.sub((n - 1 - first) as usize) = if walk.seen {
+            walk.acc
+        } else {
+            Op::apply(carry_in, walk.acc)
+        };
+    }
     if cta.sync_or(csr_bad != 0) {
         cta.raise_error(args.error, csr_bad);
         return;
@@ -868,7 +887,7 @@ unsafe fn tiles<
     let out = args.output.add(first as usize);
     let mut i = tid;
     while i < count {
-        *out.add(i as usize) = *vals.add(i as usize);
+        *out.add(i as usize) = *top.sub(i as usize);
         i += NT as u32;
     }
     if tid == 0 {
@@ -876,58 +895,42 @@ unsafe fn tiles<
     }
 }
 
-/// What a thread's walk leaves: the accumulator after its last step, the partial
-/// reduction each segment end found (`ends[k]` for step `k`), and which steps were ends.
-pub(crate) struct Walk<T, const VT: usize> {
+/// What a thread's walk leaves once it has stored every end but its first: the
+/// accumulator after its last step, and (`seen`: the thread found an end) the partial
+/// its first end found (the carry-in goes before it) and that end's start (tile-local).
+pub(crate) struct Walk<T> {
     pub(crate) acc: T,
-    pub(crate) ends: [T; VT],
-    pub(crate) end_bits: u32,
+    pub(crate) first: T,
+    pub(crate) first_b: u32,
+    pub(crate) seen: bool,
 }
 
-/// Stores a thread's results in its tile's result slots (`vals`, shared) once every walk
-/// is done: the partial of each end in `walk.end_bits`, in order, the carry-in prepended
-/// to the first, to slots `slot`, `slot + 1`, ... less `shift` (a slot below `shift` is
-/// the start of segment 0, which ends nothing); `skip(k, &mut slot)` runs after the end at
-/// step `k` (the sparse walk places empty segments there). With `last_slot` (the thread
-/// holding the virtual end after the last value), the accumulator goes there, the carry-in
-/// prepended when no end took it.
-///
-/// # Safety
-/// `vals` is writable at every slot the ends and `last_slot` name.
-#[inline(always)]
-pub(crate) unsafe fn store_results<T: Element, Op: AssociativeOp<T>, const VT: usize>(
-    vals: *mut T,
-    walk: &Walk<T, VT>,
-    carry_in: T,
-    mut slot: u32,
-    shift: u32,
-    mut skip: impl FnMut(usize, &mut u32),
-    last_slot: Option<usize>,
-) {
-    let mut pending = true; // the carry-in goes before the thread's first end
-    if walk.end_bits != 0 {
-        for (k, partial) in walk.ends.iter().enumerate() {
-            if (walk.end_bits >> k) & 1 != 0 {
-                let r = if pending {
-                    Op::apply(carry_in, *partial)
-                } else {
-                    *partial
-                };
-                pending = false;
-                if slot >= shift {
-                    *vals.add((slot - shift) as usize) = r;
-                }
-                slot += 1;
-                skip(k, &mut slot);
-            }
+impl<T: Element> Walk<T> {
+    /// The walk before its first step.
+    #[inline(always)]
+    fn new(identity: T) -> Self {
+        Walk {
+            acc: identity,
+            first: identity,
+            first_b: 0,
+            seen: false,
         }
     }
-    if let Some(last) = last_slot {
-        *vals.add(last) = if pending {
-            Op::apply(carry_in, walk.acc)
+
+    /// The start `b` ends the open segment: its result is stored (`res.sub(b)`), or kept
+    /// for the carry-in if it is the thread's first end.
+    ///
+    /// # Safety
+    /// `res.sub(b)` is writable.
+    #[inline(always)]
+    unsafe fn end(&mut self, res: *mut T, b: u32) {
+        if self.seen {
+            *res.sub(b as usize) = self.acc;
         } else {
-            walk.acc
-        };
+            self.first = self.acc;
+            self.first_b = b;
+        }
+        self.seen = true;
     }
 }
 
@@ -943,13 +946,13 @@ const fn sparse_starts(nt: usize) -> usize {
 /// (values at `vals`, tile-local; `a_count` of them), for tiles with few segment starts
 /// (at `starts`, global value indices, `b_count` of them). A start at position `p` ends
 /// the open segment before value `p` is folded in: the thread finds its starts (the
-/// first by a binary search), marks their positions in `end_bits` (several starts at one
-/// value mark one end: the results place the empty segments), and then walks its values
-/// without branches. Also returns the index of the thread's first start. `FULL`: all
-/// `VT` positions hold values.
+/// first by a binary search) and marks their positions in a mask, then walks its values
+/// without branches but at the marked ones, where it stores the ends (into `res`, see
+/// [`Walk::end`]) and the empty segments of further starts at the same value.
+/// `FULL`: all `VT` positions hold values.
 ///
 /// # Safety
-/// As [`tiles`], after its loads.
+/// As [`tiles`], after its loads; `res.sub(b)` is writable for every `b < b_count`.
 #[inline(always)]
 unsafe fn sparse_walk<
     T: Element,
@@ -960,11 +963,12 @@ unsafe fn sparse_walk<
 >(
     vals: *const T,
     starts: *const I,
+    res: *mut T,
     a0: I,
     a_count: u32,
     b_count: u32,
     lo: u32,
-) -> (Walk<T, VT>, u32) {
+) -> Walk<T> {
     let base = a0.wrapping_add(I::from_u32(lo));
     // The first start at or after position `lo` (a bad CSR, not yet voted on, only gives
     // wrong positions: every read stays below `b_count`).
@@ -977,9 +981,8 @@ unsafe fn sparse_walk<
             r = m;
         }
     }
-    let first = l;
     let mut end_bits = 0u32;
-    let mut j = first;
+    let mut j = l;
     while j < b_count {
         let p = (*starts.add(j as usize)).wrapping_sub(base).to_u64();
         if p >= VT as u64 {
@@ -988,43 +991,62 @@ unsafe fn sparse_walk<
         end_bits |= 1 << p;
         j += 1;
     }
-    let mut acc = Op::identity();
-    let mut ends = [Op::identity(); VT];
-    for (k, end) in ends.iter_mut().enumerate() {
+    let mut walk = Walk::new(Op::identity());
+    if end_bits == 0 {
+        // No start here (most threads of long segments): a plain fold.
+        for k in 0..VT {
+            if FULL || lo + (k as u32) < a_count {
+                walk.acc = Op::apply(walk.acc, *vals.add(lo as usize + k));
+            }
+        }
+        return walk;
+    }
+    let mut b = l; // the next start
+    for k in 0..VT {
         let valid = FULL || lo + (k as u32) < a_count;
         let x = if valid {
             *vals.add(lo as usize + k)
         } else {
             Op::identity()
         };
-        *end = acc;
-        let before = if (end_bits >> k) & 1 != 0 {
-            Op::identity()
-        } else {
-            acc
-        };
-        acc = if valid { Op::apply(before, x) } else { before };
+        if (end_bits >> k) & 1 != 0 {
+            walk.end(res, b);
+            walk.acc = Op::identity();
+            // The other starts at this value begin empty segments: each ends the one
+            // before it with nothing.
+            b += 1;
+            let at = base.wrapping_add(I::from_u32(k as u32));
+            while b < b_count && *starts.add(b as usize) == at {
+                *res.sub(b as usize) = Op::identity();
+                b += 1;
+            }
+        }
+        if valid {
+            walk.acc = Op::apply(walk.acc, x);
+        }
     }
-    (
-        Walk {
-            acc,
-            ends,
-            end_bits,
-        },
-        first,
-    )
+    walk
 }
 
-/// A thread's walk from `(a, b)` on the tile's Merge Path (values at `vals`, tile-local;
+/// Where a thread's walk on its tile's Merge Path begins: the tile's first value and
+/// segment start (global), and the thread's first step (tile-local).
+struct Steps<I> {
+    a0: I,
+    b0: I,
+    a: u32,
+    b: u32,
+}
+
+/// A thread's walk from `at` on the tile's Merge Path (values at `vals`, tile-local;
 /// segment starts at `starts`, global value indices, with the sentinel at `b_count`):
-/// a value step folds the value in, a start step ends the open segment. `FULL` tiles
-/// take all `VT` steps without branches (the sentinel stops the starts); the last tile
-/// takes `my_steps`. Values read in the walk ([`Values::IN_WALK`]) follow each
-/// segment's source.
+/// a value step folds the value in, a start step ends the open segment (stored into
+/// `res`, see [`Walk::end`]). `FULL` tiles take all `VT` steps without branches but at
+/// the ends (the sentinel stops the starts); the last tile takes `my_steps`. Values read
+/// in the walk ([`Values::IN_WALK`]) follow each segment's source.
 ///
 /// # Safety
-/// As [`tiles`], after its loads.
-#[allow(clippy::too_many_arguments)]
+/// As [`tiles`], after its loads; `res.sub(b)` is writable for every start `b` the walk
+/// can reach (up to `VT` past the tile's on a bad CSR).
 #[inline(always)]
 unsafe fn walk<
     T: Element,
@@ -1037,16 +1059,18 @@ unsafe fn walk<
     args: &SegReduceArgs<T, I>,
     vals: *const T,
     starts: *const I,
-    a0: I,
-    b0: I,
-    mut a: u32,
-    mut b: u32,
+    res: *mut T,
+    at: Steps<I>,
     my_steps: u32,
     bad: &mut u32,
-) -> Walk<T, VT> {
-    let mut acc = Op::identity();
-    let mut ends = [Op::identity(); VT];
-    let mut end_bits = 0u32;
+) -> Walk<T> {
+    let Steps {
+        a0,
+        b0,
+        mut a,
+        mut b,
+    } = at;
+    let mut walk = Walk::new(Op::identity());
     // For values read during the walk: the current segment's first value and source.
     let global_b0 = b0.to_u64();
     let (mut seg_start, mut source) = (0u64, 0u64);
@@ -1059,19 +1083,19 @@ unsafe fn walk<
         };
         source = (*args.sources.add(s as usize)).to_u64();
     }
-    for (k, end) in ends.iter_mut().enumerate() {
+    for k in 0..VT {
         // Steps past the thread's last do nothing (selects, not a branch out of the
-        // loop: it must unroll, so that `ends` stay registers).
+        // loop: it must unroll).
         let valid = FULL || (k as u32) < my_steps;
         let before = a0.wrapping_add(I::from_u32(a)) < *starts.add(b as usize);
         let (take_a, take_b) = (valid && before, valid && !before);
         if V::IN_WALK {
             if take_a {
                 let i = a0.to_u64() + a as u64;
-                acc = Op::apply(acc, V::walk_value(args, i, seg_start, source, bad));
+                walk.acc = Op::apply(walk.acc, V::walk_value(args, i, seg_start, source, bad));
             } else if take_b {
-                *end = acc;
-                acc = Op::identity();
+                walk.end(res, b);
+                walk.acc = Op::identity();
                 // (A bad CSR can step past the last segment: no source there.)
                 let s = global_b0 + b as u64;
                 if s < args.num_segments {
@@ -1080,25 +1104,21 @@ unsafe fn walk<
                 }
             }
         } else {
-            let x = *vals.add(a as usize);
-            *end = acc;
-            acc = if take_a {
-                Op::apply(acc, x)
+            if take_b {
+                walk.end(res, b);
+            }
+            walk.acc = if take_a {
+                Op::apply(walk.acc, *vals.add(a as usize))
             } else if take_b {
                 Op::identity()
             } else {
-                acc
+                walk.acc
             };
         }
-        end_bits |= (take_b as u32) << k;
         a += take_a as u32;
         b += take_b as u32;
     }
-    Walk {
-        acc,
-        ends,
-        end_bits,
-    }
+    walk
 }
 
 /// Bytes of shared memory [`spine`] needs for `nt` threads and
