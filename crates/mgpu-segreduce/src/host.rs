@@ -165,7 +165,9 @@ where
 /// `SpmvPreprocess`): the CSR and its load-balancing partitions for `total` values of
 /// `T`, which [`SegReducePlan::seg_reduce_into`] and [`SegReducePlan::spmv_into`] then
 /// apply to new values, skipping the partition search. It borrows the CSR (checked again
-/// by every apply, as it is read) and owns the partitions.
+/// by every apply, as it is read) and owns the partitions: those of the segmented
+/// reduction's tile shape, made by [`SegReducePlan::new`], and those of SpMV's where its
+/// tiles differ (8-byte values), made by the first SpMV apply.
 ///
 /// # Examples
 ///
@@ -191,6 +193,8 @@ pub struct SegReducePlan<'a, T: Element, I: LoadBalanceIndex, D: Device> {
     total: usize,
     nv: usize,
     mp: Option<Temp<u64, D>>,
+    /// The partitions for another tile shape (`(nv, mp)`), made by its first apply.
+    other: std::sync::OnceLock<(usize, Temp<u64, D>)>,
     _values: std::marker::PhantomData<T>,
 }
 
@@ -220,6 +224,7 @@ where
             total,
             nv,
             mp,
+            other: std::sync::OnceLock::new(),
             _values: std::marker::PhantomData,
         })
     }
@@ -259,11 +264,26 @@ where
         let Some(mp) = &self.mp else {
             return Ok(Pending::done());
         };
-        if S::Tiles::NV as usize != self.nv {
-            return Err(Error::InvalidInput(
-                "seg_reduce plan: made for another tile shape (element width or device)".into(),
-            ));
-        }
+        let nv = S::Tiles::NV as usize;
+        let mp = if nv == self.nv {
+            mp
+        } else {
+            // Another shape (SpMV's tiles): its partitions, made once (queued before the
+            // tiles, on the same stream).
+            if self.other.get().is_none() {
+                grid_of(self.total, self.csr.len(), nv)?;
+                let other = mgpu_partition::load_balance_partitions(self.csr, self.total, nv)?;
+                let _ = self.other.set((nv, other));
+            }
+            match self.other.get() {
+                Some((other_nv, other)) if *other_nv == nv => other,
+                _ => {
+                    return Err(Error::InvalidInput(
+                        "seg_reduce plan: made for two other tile shapes".into(),
+                    ))
+                }
+            }
+        };
         let error = ErrorWord::zeroed(self.csr.device())?;
         queue_tiles::<D, T, I, S>(data, self.total, self.csr, output, extra, mp, error, false)
     }

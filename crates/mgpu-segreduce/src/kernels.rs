@@ -19,18 +19,39 @@ pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
     /// The tiles: a value is one merge step (a value or a segment start), its width the
-    /// element's size. 128 threads of 15 steps (11 for 8-byte elements) on sm_90, 7 on
+    /// element's size. 128 threads of 15 steps (13 for 8-byte elements) on sm_90, 7 on
     /// sm_70; built to fit 1536 threads per SM for 4-byte elements and 1024 for 8-byte
-    /// ones (a thread keeps one partial per step in registers). On an H100 at 2^27,
-    /// segments of mean 10: 11 steps took 1.48 times a copy for i32 and 2.27 for f64, 15
-    /// and 11 steps 1.33 and 1.95; 19 steps at 1024 threads 1.41 for i32 (docs/segreduce.md).
+    /// ones. On an H100 at 2^27, segments of mean 10: 11 steps took 1.48 times a copy for
+    /// i32 and 2.27 for f64, 15 and 11 steps 1.33 and 1.95; 19 steps at 1024 threads 1.41
+    /// for i32. On an H200 at 2^27, f64 mean 1000, 11, 13 and 15 steps took 1.19, 1.11-1.13
+    /// and 1.23 copies (docs/segreduce.md).
     ///
     /// ```
     /// use mgpu_core::Arch;
     /// let t = mgpu_segreduce::kernels::tuning::TILES;
-    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (1920, 1408));
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (1920, 1664));
     /// ```
     pub const TILES: Tuning = Tuning {
+        sm70: Shape::uniform(128, 7),
+        sm90: Shape {
+            nt: 128,
+            vt4: 15,
+            vt8: 13,
+        },
+        threads_per_sm4: 1536,
+        threads_per_sm8: 1024,
+    };
+
+    /// SpMV's tiles ([`TILES`] but 11 steps for 8-byte elements): its gathers hold more
+    /// registers, and on an H200 at 2^27 f64 SpMV took 8.9 copies at 11 steps, 9.8 at 13
+    /// and 9.9 at 15. A [`crate::SegReducePlan`] makes partitions for each shape it meets.
+    ///
+    /// ```
+    /// use mgpu_core::Arch;
+    /// let t = mgpu_segreduce::kernels::tuning::SPMV;
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (1920, 1408));
+    /// ```
+    pub const SPMV: Tuning = Tuning {
         sm70: Shape::uniform(128, 7),
         sm90: Shape {
             nt: 128,
@@ -258,7 +279,7 @@ mgpu_core::kernel_type! {
     pub struct SpmvTiles<T: Element, I: Idx, Op: AssociativeOp<T>, V: Values<T, I>>;
     args: SegReduceArgs<T, I>,
     module: MODULE,
-    tuning: tuning::TILES,
+    tuning: tuning::SPMV,
     width: size_of::<T>(),
     shared: device::tiles_shared_bytes(NT, VT, size_of::<T>(), size_of::<I>()),
     body: device::spmv_tiles,
@@ -467,7 +488,7 @@ macro_rules! for_each_segreduce_instance {
                 width: $t, name: [$t _ $i];
             impl SpmvSemiring<$t, $i>
                 for $crate::kernels::Semiring<$crate::__core::$mul, $crate::__core::$add> {
-                [SpmvTiles $entry TILES],
+                [SpmvTiles $entry SPMV],
                 ($crate::__core::tuned!(
                     $crate::kernels::Spine<$t, $i, $crate::__core::$add>,
                     $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
@@ -480,7 +501,7 @@ macro_rules! for_each_segreduce_instance {
             $mode $crate::kernels<$t, $i, $crate::__core::Plus, $crate::device::$form>,
                 width: $t, name: [$t _ $i];
             impl SpmvForm<$t, $i> for $crate::device::$form {
-                [SpmvTiles $entry TILES],
+                [SpmvTiles $entry SPMV],
                 ($crate::__core::tuned!(
                     $crate::kernels::Spine<$t, $i, $crate::__core::Plus>,
                     $crate::kernels::tuning::SPINE, Sm90, ::core::mem::size_of::<$t>()
