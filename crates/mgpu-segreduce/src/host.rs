@@ -161,6 +161,17 @@ where
     unsafe { dev.launch_dependent::<S>(chunks as u32, args) }
 }
 
+/// A plan's partitions of `csr` over `total` values in tiles of `nv` steps, the grid
+/// checked to fit first.
+fn plan_partitions<I: LoadBalanceIndex, D: Device>(
+    csr: DeviceSlice<'_, I, D>,
+    total: usize,
+    nv: usize,
+) -> Result<Temp<u64, D>> {
+    grid_of(total, csr.len(), nv)?;
+    mgpu_partition::load_balance_partitions(csr, total, nv)
+}
+
 /// A segment geometry prepared once (seed 002's `SegReduceCsrPreprocess` and
 /// `SpmvPreprocess`): the CSR and its load-balancing partitions for `total` values of
 /// `T`, which [`SegReducePlan::seg_reduce_into`] and [`SegReducePlan::spmv_into`] then
@@ -216,8 +227,7 @@ where
         let mp = if csr.is_empty() {
             None
         } else {
-            grid_of(total, csr.len(), nv)?;
-            Some(mgpu_partition::load_balance_partitions(csr, total, nv)?)
+            Some(plan_partitions(csr, total, nv)?)
         };
         Ok(SegReducePlan {
             csr,
@@ -271,8 +281,7 @@ where
             // Another shape (SpMV's tiles): its partitions, made once (queued before the
             // tiles, on the same stream).
             if self.other.get().is_none() {
-                grid_of(self.total, self.csr.len(), nv)?;
-                let other = mgpu_partition::load_balance_partitions(self.csr, self.total, nv)?;
+                let other = plan_partitions(self.csr, self.total, nv)?;
                 let _ = self.other.set((nv, other));
             }
             match self.other.get() {
