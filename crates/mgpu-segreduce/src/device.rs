@@ -868,16 +868,12 @@ unsafe fn tiles<
     // The thread's first end, and the last tile's final result, now that the carry-in
     // is known.
     if walk.seen {
-        *res.sub(walk.first_b as usize) = Op::apply(carry_in, walk.first);
+        *res.sub(walk.first_b as usize) = walk.first_with::<Op>(carry_in);
     }
     let (first, end) = ended_segments(b0.to_u64(), tile.b1.to_u64(), n, last_tile);
-    let top = vals.add(result_top(NT, VT));
+    let top = vals.add(result_top(NT, VT)); // the tile's first result (`res` less `shift`)
     if has_last {
-        *top.sub((n - 1 - first) as usize) = if walk.seen {
-            walk.acc
-        } else {
-            Op::apply(carry_in, walk.acc)
-        };
+        *top.sub((n - 1 - first) as usize) = walk.last_with::<Op>(carry_in);
     }
     if cta.sync_or(csr_bad != 0) {
         cta.raise_error(args.error, csr_bad);
@@ -897,18 +893,20 @@ unsafe fn tiles<
 
 /// What a thread's walk leaves once it has stored every end but its first: the
 /// accumulator after its last step, and (`seen`: the thread found an end) the partial
-/// its first end found (the carry-in goes before it) and that end's start (tile-local).
+/// its first end found (the carry-in goes before it) and that end's start (tile-local;
+/// reduce-by-key's walk does not use it). The segmented reduction's and reduce-by-key's
+/// walks both close their segments with [`Walk::end`].
 pub(crate) struct Walk<T> {
     pub(crate) acc: T,
-    pub(crate) first: T,
-    pub(crate) first_b: u32,
+    first: T,
+    first_b: u32,
     pub(crate) seen: bool,
 }
 
 impl<T: Element> Walk<T> {
     /// The walk before its first step.
     #[inline(always)]
-    fn new(identity: T) -> Self {
+    pub(crate) fn new(identity: T) -> Self {
         Walk {
             acc: identity,
             first: identity,
@@ -917,20 +915,39 @@ impl<T: Element> Walk<T> {
         }
     }
 
-    /// The start `b` ends the open segment: its result is stored (`res.sub(b)`), or kept
-    /// for the carry-in if it is the thread's first end.
+    /// The start `b` ends the open segment: its result is stored in `slot()` (then
+    /// `true`), or kept for the carry-in if it is the thread's first end.
     ///
     /// # Safety
-    /// `res.sub(b)` is writable.
+    /// `slot()` is writable.
     #[inline(always)]
-    unsafe fn end(&mut self, res: *mut T, b: u32) {
-        if self.seen {
-            *res.sub(b as usize) = self.acc;
+    pub(crate) unsafe fn end(&mut self, slot: impl FnOnce() -> *mut T, b: u32) -> bool {
+        let stored = self.seen;
+        if stored {
+            *slot() = self.acc;
         } else {
             self.first = self.acc;
             self.first_b = b;
         }
         self.seen = true;
+        stored
+    }
+
+    /// The thread's first end's result, with the carry-in before it.
+    #[inline(always)]
+    pub(crate) fn first_with<Op: AssociativeOp<T>>(&self, carry_in: T) -> T {
+        Op::apply(carry_in, self.first)
+    }
+
+    /// The result of the segment open after the thread's last step (the last tile's
+    /// virtual end): the accumulator, after the carry-in when the thread ended nothing.
+    #[inline(always)]
+    pub(crate) fn last_with<Op: AssociativeOp<T>>(&self, carry_in: T) -> T {
+        if self.seen {
+            self.acc
+        } else {
+            Op::apply(carry_in, self.acc)
+        }
     }
 }
 
@@ -1003,14 +1020,10 @@ unsafe fn sparse_walk<
     }
     let mut b = l; // the next start
     for k in 0..VT {
-        let valid = FULL || lo + (k as u32) < a_count;
-        let x = if valid {
-            *vals.add(lo as usize + k)
-        } else {
-            Op::identity()
-        };
+        // Read before the end's stores, so that the read is in flight during them.
+        let x = (FULL || lo + (k as u32) < a_count).then(|| *vals.add(lo as usize + k));
         if (end_bits >> k) & 1 != 0 {
-            walk.end(res, b);
+            walk.end(|| res.sub(b as usize), b);
             walk.acc = Op::identity();
             // The other starts at this value begin empty segments: each ends the one
             // before it with nothing.
@@ -1021,7 +1034,7 @@ unsafe fn sparse_walk<
                 b += 1;
             }
         }
-        if valid {
+        if let Some(x) = x {
             walk.acc = Op::apply(walk.acc, x);
         }
     }
@@ -1094,7 +1107,7 @@ unsafe fn walk<
                 let i = a0.to_u64() + a as u64;
                 walk.acc = Op::apply(walk.acc, V::walk_value(args, i, seg_start, source, bad));
             } else if take_b {
-                walk.end(res, b);
+                walk.end(|| res.sub(b as usize), b);
                 walk.acc = Op::identity();
                 // (A bad CSR can step past the last segment: no source there.)
                 let s = global_b0 + b as u64;
@@ -1105,7 +1118,7 @@ unsafe fn walk<
             }
         } else {
             if take_b {
-                walk.end(res, b);
+                walk.end(|| res.sub(b as usize), b);
             }
             walk.acc = if take_a {
                 Op::apply(walk.acc, *vals.add(a as usize))

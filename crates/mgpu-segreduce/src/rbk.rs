@@ -26,7 +26,7 @@
 //! shape: results are the same bits on every run. A run count past the outputs' `capacity` raises [`ERROR_CAPACITY`] and nothing is
 //! stored.
 
-use crate::device::{align16, ended_segments, SegReduceArgs, ERROR_CAPACITY};
+use crate::device::{align16, ended_segments, SegReduceArgs, Walk, ERROR_CAPACITY};
 use mgpu_core::{AssociativeOp, Comparator, Cta, Element, Plus};
 use mgpu_ctascan::{cta_scan, cta_scan_shared_len, cta_seg_scan, seg_scan_shared_bytes, ScanKind};
 
@@ -466,32 +466,28 @@ unsafe fn reduce_tile<
     // stored as they are found.
     let shift = (h0 == 0) as u32;
     let mut next = (before + 1 - shift) as usize; // the slot of the thread's second end
-    let (mut acc, mut first_end, mut seen) = (Op::identity(), Op::identity(), false);
+    let mut walk = Walk::new(Op::identity());
     for (k, x) in x.iter().enumerate() {
         if (bits >> k) & 1 != 0 {
-            if seen {
-                *vals.add(next) = acc;
+            if walk.end(|| vals.add(next), 0) {
                 next += 1;
-            } else {
-                first_end = acc;
             }
-            seen = true;
-            acc = *x;
+            walk.acc = *x;
         } else if FULL || ((base + k) as u32) < count {
-            acc = Op::apply(acc, *x);
+            walk.acc = Op::apply(walk.acc, *x);
         }
     }
     // The virtual end after the last item: the thread holding it.
     let has_last = last_tile && count > 0 && tid == (count - 1) / VT as u32;
-    let carry = if has_last { Op::identity() } else { acc };
+    let carry = if has_last { Op::identity() } else { walk.acc };
     let (carry_in, tile_carry) =
         cta_seg_scan::<C, T, Op, NT>(cta, carry, bits != 0 || has_last, scratch);
-    if seen && before >= shift {
-        *vals.add((before - shift) as usize) = Op::apply(carry_in, first_end);
+    if walk.seen && before >= shift {
+        *vals.add((before - shift) as usize) = walk.first_with::<Op>(carry_in);
     }
     let (first, end) = ended_segments(h0, h1, runs, last_tile);
     if has_last {
-        *vals.add((runs - 1 - first) as usize) = if seen { acc } else { Op::apply(carry_in, acc) };
+        *vals.add((runs - 1 - first) as usize) = walk.last_with::<Op>(carry_in);
     }
     cta.sync();
     let out = args.output.add(first as usize);
