@@ -937,6 +937,7 @@ fn main() {
             }
             b.spmv::<f64>(n, copy, false)?;
             b.spmv::<f64>(n, copy, true)?;
+            b.spmv::<f32>(n, copy, false)?;
             for avg in [10, 1000] {
                 b.reduce_by_key(n, copy, avg)?;
             }

@@ -273,3 +273,83 @@ pub unsafe fn load_streaming<T: Copy>(p: *const T) -> T {
     }
     *p
 }
+
+/// A global load predicated on `ok`: one PTX instruction `@ok ld.global.<cop>.b32/b64`
+/// into a register that holds `or` until it lands, so that no branch separates a load
+/// from the next one, nor from the code that uses it.
+macro_rules! predicated_load {
+    ($p:ident, $ok:ident, $or:ident, $cop:literal) => {{
+        #[cfg(target_arch = "nvptx64")]
+        {
+            use core::arch::asm;
+            match core::mem::size_of::<T>() {
+                4 => {
+                    let mut r: u32 = core::mem::transmute_copy(&$or);
+                    asm!(
+                        concat!("{{ .reg .pred q; setp.ne.u32 q, {ok}, 0; @q ld.global.", $cop, ".b32 {r}, [{p}]; }}"),
+                        r = inout(reg32) r, ok = in(reg32) $ok as u32, p = in(reg64) $p,
+                        options(nostack, readonly, pure)
+                    );
+                    return core::mem::transmute_copy(&r);
+                }
+                8 => {
+                    let mut r: u64 = core::mem::transmute_copy(&$or);
+                    asm!(
+                        concat!("{{ .reg .pred q; setp.ne.u32 q, {ok}, 0; @q ld.global.", $cop, ".b64 {r}, [{p}]; }}"),
+                        r = inout(reg64) r, ok = in(reg32) $ok as u32, p = in(reg64) $p,
+                        options(nostack, readonly, pure)
+                    );
+                    return core::mem::transmute_copy(&r);
+                }
+                _ => {}
+            }
+        }
+        if $ok {
+            *$p
+        } else {
+            $or
+        }
+    }};
+}
+
+/// `*p` read as streaming data ([`load_streaming`]) when `ok`, else `or`, by a
+/// predicated load with no branch around it: a loop of such loads keeps them all in
+/// flight, and their uses need not wait inside a branch (ptxas waits for a load before
+/// the end of the branch that holds its use). `p` is not read, and may point anywhere,
+/// when `ok` is false.
+///
+/// # Safety
+/// When `ok`: as [`load_streaming`].
+///
+/// # Examples
+///
+/// ```
+/// let x = [3u32, 4];
+/// let p = x.as_ptr().wrapping_add(7);
+/// assert_eq!(unsafe { mgpu_core::load_streaming_or(p, false, 9) }, 9);
+/// assert_eq!(unsafe { mgpu_core::load_streaming_or(x.as_ptr(), true, 9) }, 3);
+/// ```
+#[inline(always)]
+pub unsafe fn load_streaming_or<T: Copy>(p: *const T, ok: bool, or: T) -> T {
+    predicated_load!(p, ok, or, "cs")
+}
+
+/// `*p` read through the non-coherent read-only path (`ld.global.nc`, CUDA's `__ldg`)
+/// when `ok`, else `or`, as [`load_streaming_or`] predicated with no branch: for data no
+/// thread of the grid writes while it runs (SpMV's gathered vector).
+///
+/// # Safety
+/// When `ok`: `p` is readable global memory, aligned for `T` (4 or 8 bytes; other sizes
+/// read plainly), not written by any thread of the grid while it runs.
+///
+/// # Examples
+///
+/// ```
+/// let x = [3u64, 4];
+/// assert_eq!(unsafe { mgpu_core::load_read_only_or(x.as_ptr().add(1), true, 0) }, 4);
+/// assert_eq!(unsafe { mgpu_core::load_read_only_or(core::ptr::null::<u64>(), false, 5) }, 5);
+/// ```
+#[inline(always)]
+pub unsafe fn load_read_only_or<T: Copy>(p: *const T, ok: bool, or: T) -> T {
+    predicated_load!(p, ok, or, "nc")
+}

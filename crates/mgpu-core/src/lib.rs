@@ -71,7 +71,7 @@ mod nvptx;
 pub mod sim;
 
 pub use bounds::Bounds;
-pub use cta::{load_streaming, Cta, WARP_SIZE};
+pub use cta::{load_read_only_or, load_streaming, load_streaming_or, Cta, WARP_SIZE};
 #[cfg(not(target_arch = "nvptx64"))]
 pub use error::{Error, Result};
 pub use family::{EntryName, Shape, Tuning};

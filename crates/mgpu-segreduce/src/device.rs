@@ -54,12 +54,12 @@ pub const ERROR_CAPACITY: u32 = 32;
 
 /// Where a tile's values come from: the value of step `i` (a global value index), with
 /// a fault ORed into `bad`.
-pub trait Values<T, I>: Copy {
+pub trait Values<T: Element, I>: Copy {
     /// Whether the values are read during the walk ([`Values::walk_value`], which knows
     /// each value's segment) instead of loaded with the tile ([`Values::value`]).
     const IN_WALK: bool = false;
     /// What value `i`'s load needs first (SpMV: its column). The tiles load it for all
-    /// their values before any value ([`Values::value_at`]), so that the loads that
+    /// their values before any value ([`Values::value_or`]), so that the loads that
     /// depend on it are in flight together, not one after another.
     type Pre: Copy + Default;
     /// What value `i`'s load needs first.
@@ -67,18 +67,29 @@ pub trait Values<T, I>: Copy {
     /// # Safety
     /// As [`Values::value`].
     unsafe fn pre(args: &SegReduceArgs<T, I>, i: usize) -> Self::Pre;
-    /// Value `i`, given [`Values::pre`] of it.
+    /// Value `i`, given [`Values::pre`] of it, when `ok`; else `or`, nothing read and no
+    /// fault raised. No branch: the loads are predicated on `ok`, so that a tile's loads
+    /// are all in flight together and what combines them (SpMV's products) waits for them
+    /// after the last is issued (ptxas waits for a load before the end of a branch that
+    /// holds its use: SpMV's gathers went out one round trip apart).
     ///
     /// # Safety
-    /// As [`Values::value`].
-    unsafe fn value_at(args: &SegReduceArgs<T, I>, i: usize, pre: Self::Pre, bad: &mut u32) -> T;
+    /// As [`Values::value`] when `ok` (`pre` then being [`Values::pre`] of `i`).
+    unsafe fn value_or(
+        args: &SegReduceArgs<T, I>,
+        i: usize,
+        pre: Self::Pre,
+        ok: bool,
+        or: T,
+        bad: &mut u32,
+    ) -> T;
     /// Value `i`.
     ///
     /// # Safety
     /// `i < args.total`, and the pointers the implementation reads are valid there.
     #[inline(always)]
     unsafe fn value(args: &SegReduceArgs<T, I>, i: usize, bad: &mut u32) -> T {
-        Self::value_at(args, i, Self::pre(args, i), bad)
+        Self::value_or(args, i, Self::pre(args, i), true, T::ZERO, bad)
     }
     /// Value `i` of a segment that starts at value `seg_start` and whose source starts at
     /// `source`, read during the walk (only when [`Values::IN_WALK`]).
@@ -154,8 +165,8 @@ impl<T: Element, I, V: Values<T, I>> Values<T, I> for IndirectOf<V> {
     #[inline(always)]
     unsafe fn pre(_: &SegReduceArgs<T, I>, _: usize) {}
     #[inline(always)]
-    unsafe fn value_at(_: &SegReduceArgs<T, I>, _: usize, _: (), _: &mut u32) -> T {
-        T::ZERO
+    unsafe fn value_or(_: &SegReduceArgs<T, I>, _: usize, _: (), _: bool, or: T, _: &mut u32) -> T {
+        or
     }
     #[inline(always)]
     unsafe fn walk_value(
@@ -191,15 +202,24 @@ impl<T: Element, I> Values<T, I> for Direct {
     #[inline(always)]
     unsafe fn pre(_: &SegReduceArgs<T, I>, _: usize) {}
     #[inline(always)]
-    unsafe fn value_at(args: &SegReduceArgs<T, I>, i: usize, _: (), _: &mut u32) -> T {
+    unsafe fn value_or(
+        args: &SegReduceArgs<T, I>,
+        i: usize,
+        _: (),
+        ok: bool,
+        or: T,
+        _: &mut u32,
+    ) -> T {
         // Read once: evict-first (`ld.global.cs`). On an H200 the 8-byte rows took 4 to 9 %
         // less time at 2^24 than with default loads (docs/segreduce.md).
-        mgpu_core::load_streaming(args.data.add(i))
+        mgpu_core::load_streaming_or(args.data.wrapping_add(i), ok, or)
     }
 }
 
-/// SpMV's gather: `vec[col]`, or [`ERROR_COLUMN`] into `bad` (and nothing read) for a
-/// column at or past `vec_len`.
+/// SpMV's gather when `ok`: `vec[col]` (through the read-only path: no thread writes the
+/// vector), or [`ERROR_COLUMN`] into `bad` for a column at or past `vec_len`; `None`
+/// then, and when not `ok`, with nothing read. A predicated load, no branch
+/// ([`Values::value_or`]).
 ///
 /// # Safety
 /// `vec` is readable at `0..vec_len`.
@@ -207,15 +227,15 @@ impl<T: Element, I> Values<T, I> for Direct {
 unsafe fn gather<T: Element, I: Idx>(
     args: &SegReduceArgs<T, I>,
     col: I,
+    ok: bool,
     bad: &mut u32,
 ) -> Option<T> {
     let col = col.to_u64();
-    if col < args.vec_len {
-        Some(*args.vec.add(col as usize))
-    } else {
-        *bad |= ERROR_COLUMN;
-        None
-    }
+    let inside = col < args.vec_len;
+    *bad |= ERROR_COLUMN * (ok && !inside) as u32;
+    let x =
+        mgpu_core::load_read_only_or(args.vec.wrapping_add(col as usize), ok && inside, T::ZERO);
+    (ok && inside).then_some(x)
 }
 
 /// CSR SpMV over another semiring (seed 002's `SpmvCsrBinary` with its `mul` operator):
@@ -249,10 +269,20 @@ impl<T: Element, I: Idx, Mul: BinaryOp<T>> Values<T, I> for SpmvWith<Mul> {
         mgpu_core::load_streaming(args.cols.add(i))
     }
     #[inline(always)]
-    unsafe fn value_at(args: &SegReduceArgs<T, I>, i: usize, col: I, bad: &mut u32) -> T {
-        match gather(args, col, bad) {
-            Some(x) => Mul::apply(mgpu_core::load_streaming(args.data.add(i)), x),
-            None => T::ZERO,
+    unsafe fn value_or(
+        args: &SegReduceArgs<T, I>,
+        i: usize,
+        col: I,
+        ok: bool,
+        or: T,
+        bad: &mut u32,
+    ) -> T {
+        let x = gather(args, col, ok, bad);
+        let m = mgpu_core::load_streaming_or(args.data.wrapping_add(i), ok, T::ZERO);
+        match (ok, x) {
+            (false, _) => or,
+            (true, Some(x)) => Mul::apply(m, x),
+            (true, None) => T::ZERO,
         }
     }
 }
@@ -290,8 +320,19 @@ impl<T: Element, I: Idx> Values<T, I> for SpmvUnary {
         mgpu_core::load_streaming(args.cols.add(i))
     }
     #[inline(always)]
-    unsafe fn value_at(args: &SegReduceArgs<T, I>, _: usize, col: I, bad: &mut u32) -> T {
-        gather(args, col, bad).unwrap_or(T::ZERO)
+    unsafe fn value_or(
+        args: &SegReduceArgs<T, I>,
+        _: usize,
+        col: I,
+        ok: bool,
+        or: T,
+        bad: &mut u32,
+    ) -> T {
+        match gather(args, col, ok, bad) {
+            Some(x) => x,
+            None if ok => T::ZERO,
+            None => or,
+        }
     }
 }
 
@@ -732,9 +773,8 @@ unsafe fn tiles<
         }
         for (k, x) in v.iter_mut().enumerate() {
             let i = tid + (NT * k) as u32;
-            if i < a_count {
-                *x = V::value_at(args, a0.to_usize() + i as usize, pre[k], &mut bad);
-            }
+            let at = a0.to_usize() + i as usize;
+            *x = V::value_or(args, at, pre[k], i < a_count, *x, &mut bad);
         }
     }
     // Thread 0's loads for the checks: the start before the tile's; the first start

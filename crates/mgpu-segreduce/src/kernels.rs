@@ -42,23 +42,28 @@ pub mod tuning {
         threads_per_sm8: 1024,
     };
 
-    /// SpMV's tiles ([`TILES`] but 11 steps for 8-byte elements): its gathers hold more
-    /// registers, and on an H200 at 2^27 f64 SpMV took 8.9 copies at 11 steps, 9.8 at 13
-    /// and 9.9 at 15. A [`crate::SegReducePlan`] makes partitions for each shape it meets.
+    /// SpMV's tiles: 128 threads of 9 steps for either width on sm_90 (7 on sm_70), 1024
+    /// threads an SM (64 registers). A thread issues all its gathers and matrix values
+    /// before its first product (predicated loads, [`crate::device::Values::value_or`]),
+    /// so each step holds its gathered value and its matrix value at once; 9 steps is
+    /// what fits 64 registers without a stack for f32 and f64 with u32 columns. On an
+    /// H200 at 2^24 f64 SpMV took 4.14-4.26 copies, against 4.26-4.36 for 11 steps whose
+    /// gathers went out one round trip apart (each product waited for its gather inside
+    /// the branch that guarded it), and as before at 2^27 (8.9). With those serial
+    /// gathers f64 took 8.9 copies at 11 steps, 9.8 at 13 and 9.9 at 15 (2^27), and
+    /// 4-byte values at 15 steps and 1536 threads spilled 80 to 128 bytes
+    /// (docs/segreduce.md). A [`crate::SegReducePlan`] makes partitions for each shape it
+    /// meets.
     ///
     /// ```
     /// use mgpu_core::Arch;
     /// let t = mgpu_segreduce::kernels::tuning::SPMV;
-    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (1920, 1408));
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (1152, 1152));
     /// ```
     pub const SPMV: Tuning = Tuning {
         sm70: Shape::uniform(128, 7),
-        sm90: Shape {
-            nt: 128,
-            vt4: 15,
-            vt8: 11,
-        },
-        threads_per_sm4: 1536,
+        sm90: Shape::uniform(128, 9),
+        threads_per_sm4: 1024,
         threads_per_sm8: 1024,
     };
 
