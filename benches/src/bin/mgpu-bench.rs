@@ -321,10 +321,16 @@ impl Bench<'_> {
 
 impl Bench<'_> {
     /// Segmented reduction over CSR with `Plus`: n values of `T`, segment lengths uniform
-    /// in [0, 2·avg] covering them (ANCHORS.md), u32 starts. Timed on the queued form.
-    fn segreduce<T: Element>(&mut self, n: usize, copy: f64, avg: u32) -> Result<()>
+    /// in [0, 2·avg] covering them (ANCHORS.md), starts of `I` (ANCHORS.md's rows: u32).
+    /// Timed on the queued form.
+    fn segreduce<T: Element, I: mgpu_loadbalance::kernels::LoadBalanceIndex + Element>(
+        &mut self,
+        n: usize,
+        copy: f64,
+        avg: u32,
+    ) -> Result<()>
     where
-        Plus: mgpu_segreduce::SegReduceOp<T, u32>,
+        Plus: mgpu_segreduce::SegReduceOp<T, I>,
     {
         if !self.wants("seg_reduce_csr") {
             return Ok(());
@@ -333,12 +339,19 @@ impl Bench<'_> {
         let mut csr = counts_covering(n, CountDist::Uniform { max: 2 * avg }, &mut rng);
         mgpu_cpu::scan_counts_exclusive_in_place(&mut csr)?;
         let m = csr.len();
+        let csr: Vec<I> = csr
+            .iter()
+            .map(|&c| mgpu_core::Index::from_u64_wrapping(c as u64))
+            .collect();
         let csr = DeviceVec::from_slice(self.ctx, &csr)?;
         let data = DeviceVec::<T, _>::zeros(self.ctx, n)?;
         let mut out = DeviceVec::<T, _>::uninit(self.ctx, m)?;
         let size = std::mem::size_of::<T>();
-        let bytes = size * n + (4 + size) * m;
-        let input = format!("segments mean {avg}");
+        let bytes = size * n + (std::mem::size_of::<I>() + size) * m;
+        let input = match std::mem::size_of::<I>() {
+            4 => format!("segments mean {avg}"),
+            _ => format!("segments mean {avg}, {} starts", I::NAME),
+        };
         self.push_timed("seg_reduce_csr", T::NAME, &input, n, copy, bytes, || {
             mgpu_segreduce::seg_reduce_csr_into(
                 data.as_slice(),
@@ -348,7 +361,7 @@ impl Bench<'_> {
             )
         })?;
         // The same with the partitions made once (the seed's preprocess/apply).
-        let plan = mgpu_segreduce::SegReducePlan::<T, u32, _>::new(csr.as_slice(), n)?;
+        let plan = mgpu_segreduce::SegReducePlan::<T, I, _>::new(csr.as_slice(), n)?;
         self.push_timed(
             "seg_reduce_csr_apply",
             T::NAME,
@@ -932,8 +945,9 @@ fn main() {
             b.bulk::<i32>(n, copy)?;
             b.bulk::<i64>(n, copy)?;
             for avg in [10, 1000] {
-                b.segreduce::<i32>(n, copy, avg)?;
-                b.segreduce::<f64>(n, copy, avg)?;
+                b.segreduce::<i32, u32>(n, copy, avg)?;
+                b.segreduce::<f64, u32>(n, copy, avg)?;
+                b.segreduce::<i32, u64>(n, copy, avg)?;
             }
             b.spmv::<f64>(n, copy, false)?;
             b.spmv::<f64>(n, copy, true)?;
