@@ -19,9 +19,11 @@ pub mod tuning {
     use mgpu_core::{Shape, Tuning};
 
     /// The tiles: a value is one merge step (a value or a segment start), its width the
-    /// element's size. 128 threads of 15 steps (13 for 8-byte elements) on sm_90, 7 on
-    /// sm_70; built to fit 1536 threads per SM for 4-byte elements and 1024 for 8-byte
-    /// ones. On an H100 at 2^27, segments of mean 10: 11 steps took 1.48 times a copy for
+    /// wider of the element and the index ([`Wider`](super::Wider)). 128 threads of 15
+    /// steps (13 for 8-byte widths) on sm_90, 7 on sm_70; built to fit 1536 threads per SM
+    /// for 4-byte widths and 1024 for 8-byte ones. 4-byte elements with u64 segment starts
+    /// spilled 16 to 24 bytes in the 4-byte shape; in the 8-byte one they take 4 to 9 %
+    /// less time on an H200 at 2^24 (i32, segments of mean 10 and 1000). On an H100 at 2^27, segments of mean 10: 11 steps took 1.48 times a copy for
     /// i32 and 2.27 for f64, 15 and 11 steps 1.33 and 1.95; 19 steps at 1024 threads 1.41
     /// for i32. On an H200 at 2^27, f64 mean 1000, 11, 13 and 15 steps took 1.19, 1.11-1.13
     /// and 1.23 copies (docs/segreduce.md).
@@ -229,9 +231,27 @@ pub trait RbkOp<T: Element>: AssociativeOp<T> {
     type Sm70: rbk_values::KernelSet<T>;
 }
 
+/// The width that picks the tiles' shape ([`tuning::TILES`]): a type as large as the wider
+/// of the element `T` and the index `I`, so that 4-byte elements with u64 segment starts
+/// take the 8-byte shape (their 4-byte shape spilled registers).
+///
+/// ```
+/// use core::mem::size_of;
+/// use mgpu_segreduce::kernels::Wider;
+/// assert_eq!((size_of::<Wider<i32, u32>>(), size_of::<Wider<f32, u64>>()), (4, 8));
+/// assert_eq!(size_of::<Wider<f64, u32>>(), 8);
+/// ```
+#[derive(Clone, Copy)]
+pub union Wider<T: Copy, I: Copy> {
+    /// The element.
+    pub element: T,
+    /// The index.
+    pub index: I,
+}
+
 mgpu_core::kernel_types! {
     impl[T: Element, I: Idx, Op: AssociativeOp<T>] args: SegReduceArgs<T, I>, module: MODULE,
-        width: size_of::<T>();
+        width: size_of::<Wider<T, I>>();
     /// [`device::seg_reduce_tiles`].
     ///
     /// ```
@@ -517,7 +537,8 @@ macro_rules! for_each_segreduce_instance {
     (@ops $mode:ident, $i:ident, [$($op:ident $name:ident),+], $t:ident) => {
         $(
             $crate::__core::family_instance! {
-                $mode $crate::kernels<$t, $i, $crate::__core::$op>, width: $t, name: [$t _ $i _ $name];
+                $mode $crate::kernels<$t, $i, $crate::__core::$op>,
+                    width: $crate::kernels::Wider<$t, $i>, name: [$t _ $i _ $name];
                 impl SegReduceOp<$t, $i> for $crate::__core::$op {
                     [Tiles segreduce_tiles TILES], [Spine segreduce_spine SPINE];
                 }
@@ -531,7 +552,8 @@ macro_rules! for_each_segreduce_instance {
                 [<segreduce_indirect_ $t _ $i _ $name>],
                 $crate::__core::tuned!(
                     $crate::kernels::IndirectTiles<$t, $i, $crate::__core::$op>,
-                    $crate::kernels::tuning::TILES, TARGET, ::core::mem::size_of::<$t>()
+                    $crate::kernels::tuning::TILES, TARGET,
+                    ::core::mem::size_of::<$crate::kernels::Wider<$t, $i>>()
                 )
             );
         }
@@ -553,7 +575,8 @@ macro_rules! for_each_segreduce_instance {
         $crate::kernels::Set<
             $crate::__core::tuned!(
                 $crate::kernels::IndirectTiles<$t, $i, $crate::__core::$op>,
-                $crate::kernels::tuning::TILES, $arch, ::core::mem::size_of::<$t>()
+                $crate::kernels::tuning::TILES, $arch,
+                ::core::mem::size_of::<$crate::kernels::Wider<$t, $i>>()
             ),
             <<$crate::__core::$op as SegReduceOp<$t, $i>>::Sm90 as KernelSet<$t, $i>>::Spine,
         >
