@@ -45,6 +45,14 @@ pub struct TestExe {
 pub fn bundle(out: Option<PathBuf>) -> Result<()> {
     let root = workspace_root();
     let out = out.unwrap_or_else(|| root.join("bundle"));
+    // Every binary embeds the committed PTX and cubins (kernels-ptx), not the kernel
+    // sources: a kernel changed without `cargo xtask ptx` would be measured as it was.
+    crate::ptx::ptx(true).map_err(|e| {
+        format!(
+            "{e}\nxtask: bundle: the binaries embed kernels-ptx, which does not match the \
+             kernel sources: run `cargo xtask ptx` first"
+        )
+    })?;
     prepare_out_dir(&out)?;
 
     let packages = workspace_packages(&root)?;

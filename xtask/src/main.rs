@@ -44,7 +44,8 @@ commands:
                       cargo package (e.g. --allow-dirty)
   bundle [--out DIR]  stripped demo, benchmark and GPU test binaries + run.sh in DIR
                       (default bundle/), with the CUDA peers and bounds sources in
-                      DIR/cuda/ (run.sh --peers), for a GPU machine without Rust
+                      DIR/cuda/ (run.sh --peers), for a GPU machine without Rust;
+                      runs ptx --check first (the binaries embed kernels-ptx)
   help                this text";
 
 /// Parses the command line, runs the command and turns an error into exit code 1.
