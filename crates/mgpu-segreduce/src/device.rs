@@ -238,6 +238,18 @@ unsafe fn gather<T: Element, I: Idx>(
     (ok && inside).then_some(x)
 }
 
+/// An SpMV step's value from its [`gather`] `x`: `or` when the step is not `ok`, `f(x)`
+/// when the gather read the vector, zero on a column past it (the step raised
+/// [`ERROR_COLUMN`]).
+#[inline(always)]
+fn gathered_or<T: Element>(ok: bool, x: Option<T>, or: T, f: impl FnOnce(T) -> T) -> T {
+    match (ok, x) {
+        (false, _) => or,
+        (true, Some(x)) => f(x),
+        (true, None) => T::ZERO,
+    }
+}
+
 /// CSR SpMV over another semiring (seed 002's `SpmvCsrBinary` with its `mul` operator):
 /// `Mul(data[i], vec[cols[i]])`, the tiles' operator being the semiring's `add` (min-plus
 /// for shortest paths: `Mul = Plus`, `add = Minimum`); a column past the vector raises
@@ -279,11 +291,7 @@ impl<T: Element, I: Idx, Mul: BinaryOp<T>> Values<T, I> for SpmvWith<Mul> {
     ) -> T {
         let x = gather(args, col, ok, bad);
         let m = mgpu_core::load_streaming_or(args.data.wrapping_add(i), ok, T::ZERO);
-        match (ok, x) {
-            (false, _) => or,
-            (true, Some(x)) => Mul::apply(m, x),
-            (true, None) => T::ZERO,
-        }
+        gathered_or(ok, x, or, |x| Mul::apply(m, x))
     }
 }
 
@@ -328,11 +336,7 @@ impl<T: Element, I: Idx> Values<T, I> for SpmvUnary {
         or: T,
         bad: &mut u32,
     ) -> T {
-        match gather(args, col, ok, bad) {
-            Some(x) => x,
-            None if ok => T::ZERO,
-            None => or,
-        }
+        gathered_or(ok, gather(args, col, ok, bad), or, |x| x)
     }
 }
 
