@@ -23,10 +23,11 @@ pub mod tuning {
     /// steps (13 for 8-byte widths) on sm_90, 7 on sm_70; built to fit 1536 threads per SM
     /// for 4-byte widths and 1024 for 8-byte ones. 4-byte elements with u64 segment starts
     /// spilled 16 to 24 bytes in the 4-byte shape; in the 8-byte one they take 4 to 9 %
-    /// less time on an H200 at 2^24 (i32, segments of mean 10 and 1000). On an H100 at 2^27, segments of mean 10: 11 steps took 1.48 times a copy for
-    /// i32 and 2.27 for f64, 15 and 11 steps 1.33 and 1.95; 19 steps at 1024 threads 1.41
-    /// for i32. On an H200 at 2^27, f64 mean 1000, 11, 13 and 15 steps took 1.19, 1.11-1.13
-    /// and 1.23 copies (docs/segreduce.md).
+    /// less time on an H200 at 2^24 (i32, segments of mean 10 and 1000). On an H100 at
+    /// 2^27, segments of mean 10: 11 steps took 1.48 times a copy for i32 and 2.27 for
+    /// f64, 15 and 11 steps 1.33 and 1.95; 19 steps at 1024 threads 1.41 for i32. On an
+    /// H200 at 2^27, f64 mean 1000, 11, 13 and 15 steps took 1.19, 1.11-1.13 and 1.23
+    /// copies (docs/segreduce.md).
     ///
     /// ```
     /// use mgpu_core::Arch;
