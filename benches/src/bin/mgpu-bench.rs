@@ -377,11 +377,17 @@ impl Bench<'_> {
 impl Bench<'_> {
     /// CSR SpMV (binary, `Plus`/`Multiplies`), n nonzeros of `T` (ANCHORS.md): n/16 rows
     /// of lengths uniform in [0, 32] ("unif") or Pareto with alpha 1.5 ("pow"), columns
-    /// uniform over a vector of one element per row, u32 indices.
-    fn spmv<T: Element>(&mut self, n: usize, copy: f64, pow: bool) -> Result<()>
+    /// uniform over a vector of one element per row, row starts and columns of `I`
+    /// (ANCHORS.md's rows: u32; the same draws for u64, named in the input).
+    fn spmv<T: Element, I: mgpu_loadbalance::kernels::LoadBalanceIndex + Element>(
+        &mut self,
+        n: usize,
+        copy: f64,
+        pow: bool,
+    ) -> Result<()>
     where
-        mgpu_segreduce::device::SpmvBinary: mgpu_segreduce::kernels::SpmvForm<T, u32>,
-        Plus: mgpu_segreduce::SegReduceOp<T, u32>,
+        mgpu_segreduce::device::SpmvBinary: mgpu_segreduce::kernels::SpmvForm<T, I>,
+        Plus: mgpu_segreduce::SegReduceOp<T, I>,
     {
         if !self.wants("spmv_csr") {
             return Ok(());
@@ -396,19 +402,22 @@ impl Bench<'_> {
         let mut csr = counts_covering(n, dist, &mut rng);
         let m = csr.len();
         mgpu_cpu::scan_counts_exclusive_in_place(&mut csr)?;
-        let cols: Vec<u32> = (0..n).map(|_| rng.below(rows as u64) as u32).collect();
+        let index = |v: u64| -> I { mgpu_core::Index::from_u64_wrapping(v) };
+        let csr: Vec<I> = csr.iter().map(|&c| index(c as u64)).collect();
+        let cols: Vec<I> = (0..n).map(|_| index(rng.below(rows as u64))).collect();
         let csr = DeviceVec::from_slice(self.ctx, &csr)?;
         let cols = DeviceVec::from_slice(self.ctx, &cols)?;
         let matrix = DeviceVec::<T, _>::zeros(self.ctx, n)?;
         let x = DeviceVec::<T, _>::zeros(self.ctx, rows)?;
         let mut y = DeviceVec::<T, _>::uninit(self.ctx, m)?;
-        let size = std::mem::size_of::<T>();
-        let bytes = (size + 4) * n + (4 + size) * m + size * rows;
-        let input = if pow {
-            "16 per row, pow"
-        } else {
-            "16 per row, unif"
+        let (size, isize) = (std::mem::size_of::<T>(), std::mem::size_of::<I>());
+        let bytes = (size + isize) * n + (isize + size) * m + size * rows;
+        let shape = if pow { "pow" } else { "unif" };
+        let input = match isize {
+            4 => format!("16 per row, {shape}"),
+            _ => format!("16 per row, {shape}, {} indices", I::NAME),
         };
+        let input = input.as_str();
         self.push_timed("spmv_csr", T::NAME, input, n, copy, bytes, || {
             mgpu_segreduce::spmv_csr_into(
                 matrix.as_slice(),
@@ -419,7 +428,7 @@ impl Bench<'_> {
             )
         })?;
         // The same with the partitions made once (the seed's preprocess/apply).
-        let plan = mgpu_segreduce::SegReducePlan::<T, u32, _>::new(csr.as_slice(), n)?;
+        let plan = mgpu_segreduce::SegReducePlan::<T, I, _>::new(csr.as_slice(), n)?;
         self.push_timed("spmv_csr_apply", T::NAME, input, n, copy, bytes, || {
             plan.spmv_into(
                 matrix.as_slice(),
@@ -949,9 +958,11 @@ fn main() {
                 b.segreduce::<f64, u32>(n, copy, avg)?;
                 b.segreduce::<i32, u64>(n, copy, avg)?;
             }
-            b.spmv::<f64>(n, copy, false)?;
-            b.spmv::<f64>(n, copy, true)?;
-            b.spmv::<f32>(n, copy, false)?;
+            b.spmv::<f64, u32>(n, copy, false)?;
+            b.spmv::<f64, u32>(n, copy, true)?;
+            b.spmv::<f32, u32>(n, copy, false)?;
+            b.spmv::<f64, u64>(n, copy, false)?;
+            b.spmv::<i64, u32>(n, copy, false)?;
             for avg in [10, 1000] {
                 b.reduce_by_key(n, copy, avg)?;
             }
