@@ -45,27 +45,35 @@ pub mod tuning {
         threads_per_sm8: 1024,
     };
 
-    /// SpMV's tiles: 128 threads of 9 steps for either width on sm_90 (7 on sm_70), 1024
-    /// threads an SM (64 registers). A thread issues all its gathers and matrix values
-    /// before its first product (predicated loads, [`crate::device::Values::value_or`]),
-    /// so each step holds its gathered value and its matrix value at once; 9 steps is
-    /// what fits 64 registers without a stack for f32 and f64 with u32 columns. On an
-    /// H200 at 2^24 f64 SpMV took 4.14-4.26 copies, against 4.26-4.36 for 11 steps whose
-    /// gathers went out one round trip apart (each product waited for its gather inside
-    /// the branch that guarded it), and as before at 2^27 (8.9). With those serial
-    /// gathers f64 took 8.9 copies at 11 steps, 9.8 at 13 and 9.9 at 15 (2^27), and
-    /// 4-byte values at 15 steps and 1536 threads spilled 80 to 128 bytes
-    /// (docs/segreduce.md). A [`crate::SegReducePlan`] makes partitions for each shape it
-    /// meets.
+    /// SpMV's tiles: 128 threads of 5 steps for 4-byte widths and 7 for 8-byte ones on
+    /// sm_90 (7 on sm_70), 1024 threads an SM (64 registers), the width the wider of
+    /// the element and the column index ([`Wider`](super::Wider)). A thread issues all
+    /// its gathers and matrix values before its first product (predicated loads,
+    /// [`crate::device::Values::value_or`]), so each step holds its column, its gathered
+    /// value and its matrix value at once. At 9 steps for every width (before), the
+    /// kernels with u64 columns or 8-byte integers spilled 4 to 64 bytes; at 7 none
+    /// does but three 4-byte spills, at 5 none. On an H200, three rounds in one
+    /// process, 9 / 7 / 5 steps, copy ratios at 2^24: f64 4.18-4.31 / 3.95-4.04 /
+    /// 3.97-4.11, f32 3.82-3.94 / 3.85-3.95 / 3.68-3.73, f64 with u64 indices 4.63-4.89 /
+    /// 4.19-4.27 / 4.15-4.22 (2^27 11.1 / 8.7 / 8.8), i64 4.23-4.36 / 3.91-4.03 /
+    /// 4.09-4.21; f64 and f32 at 2^27 within 1 % (docs/segreduce.md). Longer tiles lost
+    /// before: f64 took 8.9 copies at 11 steps, 9.8 at 13 and 9.9 at 15 (2^27, gathers
+    /// then issued one round trip apart), and 4-byte values at 15 steps and 1536
+    /// threads spilled 80 to 128 bytes. A [`crate::SegReducePlan`] makes partitions for
+    /// each shape it meets.
     ///
     /// ```
     /// use mgpu_core::Arch;
     /// let t = mgpu_segreduce::kernels::tuning::SPMV;
-    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (1152, 1152));
+    /// assert_eq!((t.shape(Arch::Sm90).nv(4), t.shape(Arch::Sm90).nv(8)), (640, 896));
     /// ```
     pub const SPMV: Tuning = Tuning {
         sm70: Shape::uniform(128, 7),
-        sm90: Shape::uniform(128, 9),
+        sm90: Shape {
+            nt: 128,
+            vt4: 5,
+            vt8: 7,
+        },
         threads_per_sm4: 1024,
         threads_per_sm8: 1024,
     };
@@ -232,9 +240,10 @@ pub trait RbkOp<T: Element>: AssociativeOp<T> {
     type Sm70: rbk_values::KernelSet<T>;
 }
 
-/// The width that picks the tiles' shape ([`tuning::TILES`]): a type as large as the wider
-/// of the element `T` and the index `I`, so that 4-byte elements with u64 segment starts
-/// take the 8-byte shape (their 4-byte shape spilled registers).
+/// The width that picks the tiles' shape ([`tuning::TILES`], [`tuning::SPMV`]): a type as
+/// large as the wider of the element `T` and the index `I`, so that 4-byte elements with
+/// u64 segment starts (or SpMV columns) take the 8-byte shape (their 4-byte shape spilled
+/// registers).
 ///
 /// ```
 /// use core::mem::size_of;
@@ -306,7 +315,7 @@ mgpu_core::kernel_type! {
     args: SegReduceArgs<T, I>,
     module: MODULE,
     tuning: tuning::SPMV,
-    width: size_of::<T>(),
+    width: size_of::<Wider<T, I>>(),
     shared: device::tiles_shared_bytes(NT, VT, size_of::<T>(), size_of::<I>()),
     body: device::spmv_tiles,
 }
@@ -511,7 +520,7 @@ macro_rules! for_each_segreduce_instance {
         $crate::__core::family_instance! {
             $mode $crate::kernels<$t, $i, $crate::__core::$add,
                 $crate::device::SpmvWith<$crate::__core::$mul>>,
-                width: $t, name: [$t _ $i];
+                width: $crate::kernels::Wider<$t, $i>, name: [$t _ $i];
             impl SpmvSemiring<$t, $i>
                 for $crate::kernels::Semiring<$crate::__core::$mul, $crate::__core::$add> {
                 [SpmvTiles $entry SPMV],
@@ -525,7 +534,7 @@ macro_rules! for_each_segreduce_instance {
     (@form $mode:ident, $i:ident, $t:ident, $form:ident, $entry:ident) => {
         $crate::__core::family_instance! {
             $mode $crate::kernels<$t, $i, $crate::__core::Plus, $crate::device::$form>,
-                width: $t, name: [$t _ $i];
+                width: $crate::kernels::Wider<$t, $i>, name: [$t _ $i];
             impl SpmvForm<$t, $i> for $crate::device::$form {
                 [SpmvTiles $entry SPMV],
                 ($crate::__core::tuned!(
