@@ -66,6 +66,11 @@ fn cuda_err(e: cudarc::driver::DriverError) -> mgpu_runtime::Error {
     mgpu_runtime::Error::Cuda(format!("{e:?}"))
 }
 
+/// A drawn offset or column as the benchmark's index type (u32 or u64 rows).
+fn index<I: mgpu_core::Index>(v: u64) -> I {
+    I::from_u64_wrapping(v)
+}
+
 /// Median time of a device-to-device copy of n 4-byte elements.
 fn copy_ms(ctx: &Context, n: usize) -> Result<f64> {
     let a = DeviceVec::<u32, _>::zeros(ctx, n)?;
@@ -339,10 +344,7 @@ impl Bench<'_> {
         let mut csr = counts_covering(n, CountDist::Uniform { max: 2 * avg }, &mut rng);
         mgpu_cpu::scan_counts_exclusive_in_place(&mut csr)?;
         let m = csr.len();
-        let csr: Vec<I> = csr
-            .iter()
-            .map(|&c| mgpu_core::Index::from_u64_wrapping(c as u64))
-            .collect();
+        let csr: Vec<I> = csr.iter().map(|&c| index(c as u64)).collect();
         let csr = DeviceVec::from_slice(self.ctx, &csr)?;
         let data = DeviceVec::<T, _>::zeros(self.ctx, n)?;
         let mut out = DeviceVec::<T, _>::uninit(self.ctx, m)?;
@@ -402,7 +404,6 @@ impl Bench<'_> {
         let mut csr = counts_covering(n, dist, &mut rng);
         let m = csr.len();
         mgpu_cpu::scan_counts_exclusive_in_place(&mut csr)?;
-        let index = |v: u64| -> I { mgpu_core::Index::from_u64_wrapping(v) };
         let csr: Vec<I> = csr.iter().map(|&c| index(c as u64)).collect();
         let cols: Vec<I> = (0..n).map(|_| index(rng.below(rows as u64))).collect();
         let csr = DeviceVec::from_slice(self.ctx, &csr)?;
@@ -417,8 +418,7 @@ impl Bench<'_> {
             4 => format!("16 per row, {shape}"),
             _ => format!("16 per row, {shape}, {} indices", I::NAME),
         };
-        let input = input.as_str();
-        self.push_timed("spmv_csr", T::NAME, input, n, copy, bytes, || {
+        self.push_timed("spmv_csr", T::NAME, &input, n, copy, bytes, || {
             mgpu_segreduce::spmv_csr_into(
                 matrix.as_slice(),
                 cols.as_slice(),
@@ -429,7 +429,7 @@ impl Bench<'_> {
         })?;
         // The same with the partitions made once (the seed's preprocess/apply).
         let plan = mgpu_segreduce::SegReducePlan::<T, I, _>::new(csr.as_slice(), n)?;
-        self.push_timed("spmv_csr_apply", T::NAME, input, n, copy, bytes, || {
+        self.push_timed("spmv_csr_apply", T::NAME, &input, n, copy, bytes, || {
             plan.spmv_into(
                 matrix.as_slice(),
                 cols.as_slice(),
