@@ -33,7 +33,8 @@
 //              (DeviceSegmentedReduce::Sum, begin/end offsets from the CSR);
 //              reduce_by_key i32 "runs mean 10", "runs mean 1000" (DeviceReduce::ReduceByKey);
 //              spmv_csr f64 "16 per row, unif", "16 per row, pow" (cusparseSpMV, CSR,
-//              32-bit indices, alpha 1, beta 0, CUSPARSE_SPMV_ALG_DEFAULT)
+//              32-bit indices, alpha 1, beta 0, CUSPARSE_SPMV_ALG_DEFAULT as library
+//              cusparse, and the deterministic CUSPARSE_SPMV_CSR_ALG2 as cusparse-alg2)
 //   sort       mergesort_keys i32 "random", u64 "random", i32 "sorted";
 //              mergesort_pairs i32 "random, values" (DeviceMergeSort::SortKeysCopy,
 //              SortPairsCopy); merge_keys i32 "two sorted halves" (DeviceMerge::MergeKeys);
@@ -541,43 +542,53 @@ void spmv_rows(const Size& s, bool pow) {
         CKS(cusparseCreateDnVec(&X, (int64_t)rows, x.p, CUDA_R_64F));
         CKS(cusparseCreateDnVec(&Y, (int64_t)m, y.p, CUDA_R_64F));
         const double alpha = 1, beta = 0;
-        size_t bytes = 0;
-        CKS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y,
-                                    CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-        Temp buffer;
-        buffer.need(std::max<size_t>(bytes, 1));
-        auto call = [&] {
-            CKS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y,
-                             CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, buffer.p));
-        };
-        if (s.verify) {
-            // Dyadic check values: every product and partial sum is exact in f64, so any
-            // summation order gives the CPU's result; the tolerance (1e-9 of the row's sum
-            // of |a_ij x_j|, plus 1e-12) only guards against a library that rounds
-            // differently (FMA contraction, another precision).
-            std::vector<double> hv(n), hx(rows);
-            for (size_t i = 0; i < n; i++) hv[i] = (double)((int)(i % 13) - 6) * 0.125;
-            for (size_t j = 0; j < rows; j++) hx[j] = (double)((int)(j % 11) - 5) * 0.5;
-            vals.up(hv);
-            x.up(hx);
-            call();
-            auto got = y.down();
-            for (size_t r = 0; r < m; r++) {
-                double want = 0, mag = 0;
-                for (int32_t k = hr[r]; k < hr[r + 1]; k++) {
-                    double p = hv[k] * hx[hc[k]];
-                    want += p, mag += std::fabs(p);
+        // The default algorithm (CSR_ALG1: rows that cross its blocks joined by atomics,
+        // so not bitwise reproducible) and CSR_ALG2, cuSPARSE's deterministic one (same
+        // bits every run, as mgpu's), each checked and timed.
+        const struct {
+            cusparseSpMVAlg_t alg;
+            const char* library;
+        } algs[] = {{CUSPARSE_SPMV_ALG_DEFAULT, "cusparse"},
+                    {CUSPARSE_SPMV_CSR_ALG2, "cusparse-alg2"}};
+        for (const auto& a : algs) {
+            size_t bytes = 0;
+            CKS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y,
+                                        CUDA_R_64F, a.alg, &bytes));
+            Temp buffer;
+            buffer.need(std::max<size_t>(bytes, 1));
+            auto call = [&] {
+                CKS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y,
+                                 CUDA_R_64F, a.alg, buffer.p));
+            };
+            if (s.verify) {
+                // Dyadic check values: every product and partial sum is exact in f64, so any
+                // summation order gives the CPU's result; the tolerance (1e-9 of the row's sum
+                // of |a_ij x_j|, plus 1e-12) only guards against a library that rounds
+                // differently (FMA contraction, another precision).
+                std::vector<double> hv(n), hx(rows);
+                for (size_t i = 0; i < n; i++) hv[i] = (double)((int)(i % 13) - 6) * 0.125;
+                for (size_t j = 0; j < rows; j++) hx[j] = (double)((int)(j % 11) - 5) * 0.5;
+                vals.up(hv);
+                x.up(hx);
+                call();
+                auto got = y.down();
+                for (size_t r = 0; r < m; r++) {
+                    double want = 0, mag = 0;
+                    for (int32_t k = hr[r]; k < hr[r + 1]; k++) {
+                        double p = hv[k] * hx[hc[k]];
+                        want += p, mag += std::fabs(p);
+                    }
+                    if (!(std::fabs(got[r] - want) <= 1e-9 * mag + 1e-12)) {
+                        char b[160];
+                        snprintf(b, sizeof b, ": row %zu got %.17g want %.17g", r, got[r], want);
+                        mismatch(at_n("spmv_csr", "f64", input, n) + " " + a.library + b);
+                    }
                 }
-                if (!(std::fabs(got[r] - want) <= 1e-9 * mag + 1e-12)) {
-                    char b[160];
-                    snprintf(b, sizeof b, ": row %zu got %.17g want %.17g", r, got[r], want);
-                    mismatch(at_n("spmv_csr", "f64", input, n) + b);
-                }
+                vals.zero();
+                x.zero();
             }
-            vals.zero();
-            x.zero();
+            emit("spmv_csr", "f64", input, n, a.library, median_ms(call), s.copy);
         }
-        emit("spmv_csr", "f64", input, n, "cusparse", median_ms(call), s.copy);
         CKS(cusparseDestroyDnVec(X));
         CKS(cusparseDestroyDnVec(Y));
         CKS(cusparseDestroySpMat(A));
