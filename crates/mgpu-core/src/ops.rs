@@ -42,6 +42,17 @@ pub trait BinaryOp<T>: Copy + Default + Send + Sync + 'static {
 /// assert_eq!(<Multiplies as BinaryOp<f64>>::apply(id, 2.5), 2.5);
 /// ```
 pub trait AssociativeOp<T>: BinaryOp<T> {
+    /// Whether the operands may also be folded in any order: `a op b` and `b op a` are
+    /// the same value for every `a` and `b` (NaN payloads aside). True for the integer
+    /// operators and float plus and multiplies; false for float maximum and minimum
+    /// (with a NaN operand the result depends on the order) and [`Mat2Mul`].
+    ///
+    /// ```
+    /// use mgpu_core::{AssociativeOp, Mat2Mul, Maximum, Plus};
+    /// assert!(<Plus as AssociativeOp<f64>>::COMMUTATIVE && <Maximum as AssociativeOp<u32>>::COMMUTATIVE);
+    /// assert!(!<Maximum as AssociativeOp<f32>>::COMMUTATIVE && !<Mat2Mul as AssociativeOp<u64>>::COMMUTATIVE);
+    /// ```
+    const COMMUTATIVE: bool = true;
     /// `x op identity() == x` for every `x`.
     fn identity() -> T;
 }
@@ -273,10 +284,12 @@ macro_rules! float_ops {
             fn identity() -> $t { 1.0 }
         }
         impl AssociativeOp<$t> for Maximum {
+            const COMMUTATIVE: bool = false;
             #[inline(always)]
             fn identity() -> $t { <$t>::NEG_INFINITY }
         }
         impl AssociativeOp<$t> for Minimum {
+            const COMMUTATIVE: bool = false;
             #[inline(always)]
             fn identity() -> $t { <$t>::INFINITY }
         }
@@ -301,6 +314,7 @@ impl BinaryOp<u64> for Mat2Mul {
 }
 
 impl AssociativeOp<u64> for Mat2Mul {
+    const COMMUTATIVE: bool = false;
     #[inline(always)]
     fn identity() -> u64 {
         1 << 48 | 1

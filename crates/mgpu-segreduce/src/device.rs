@@ -423,6 +423,17 @@ pub struct SegReduceArgs<T, I> {
     pub keys_out: *mut u32,
     /// Reduce-by-key in one go: 32-bit words a key (1 or 2).
     pub key_words: u32,
+    /// A warp a segment ([`crate::warps`]): one word, zeroed before the launch: the
+    /// pieces of the segments listed as too long for a warp. Null otherwise.
+    pub long_count: *mut u32,
+    /// A warp a segment: at a listed segment's first piece, the segment's number.
+    pub long_segs: *mut u64,
+    /// A warp a segment: at a listed segment's first piece, its pieces folded so far.
+    pub long_done: *mut u32,
+    /// A warp a segment: per piece, its segment's first piece.
+    pub piece_owner: *mut u32,
+    /// A warp a segment: per piece, its values folded.
+    pub partials: *mut T,
 }
 
 impl<T, I> Default for SegReduceArgs<T, I> {
@@ -456,6 +467,11 @@ impl<T, I> Default for SegReduceArgs<T, I> {
             head_keys: null(),
             keys_out: null_mut(),
             key_words: 0,
+            long_count: null_mut(),
+            long_segs: null_mut(),
+            long_done: null_mut(),
+            piece_owner: null_mut(),
+            partials: null_mut(),
         }
     }
 }

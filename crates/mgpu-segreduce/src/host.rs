@@ -11,7 +11,7 @@ use crate::device::{
     SegReduceArgs, SpmvBinary, SpmvIndirectBinary, SpmvIndirectUnary, SpmvUnary, ERROR_CAPACITY, ERROR_COLUMN, ERROR_FIRST, ERROR_GATHER,
     ERROR_TOTAL, ERROR_UNSORTED,
 };
-use crate::kernels::{IndirectOp, KernelSet, RbkKey, RbkOp, SegReduceOp, SpmvForm};
+use crate::kernels::{by_warp, IndirectOp, KernelSet, RbkKey, RbkOp, SegReduceOp, SpmvForm, WarpOp};
 use crate::rbk::RbkKeysArgs;
 use mgpu_core::{Element, Kernel, Plus, Violation};
 use mgpu_loadbalance::LoadBalanceIndex;
@@ -73,6 +73,72 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
     let error = ErrorWord::uncleared(csr.device())?;
     let mp = mgpu_partition::load_balance_partitions_clearing(csr, total, nv, &error)?;
     queue_tiles::<D, T, I, S>(data, total, csr, output, extra, &mp, error, true)
+}
+
+/// The mean segment length from which [`seg_reduce_csr_into`] and a plan's
+/// [`SegReducePlan::seg_reduce_into`] reduce a warp a segment ([`crate::warps`]) when
+/// the operator's operands may be folded in any order (`AssociativeOp::COMMUTATIVE`).
+/// At mean 10 a warp would idle most of its lanes; at mean 1000 (f64, an H200, 2^24) the
+/// warps took 1.06-1.11 copies where the partitions, tiles and spine took 1.26-1.27
+/// (docs/segreduce.md). The threshold between is not tuned.
+pub(crate) const WARP_MEAN: usize = 256;
+
+/// Whether `total` values over `n` segments are reduced a warp a segment with `Op`.
+fn by_warp<T: Element, Op: mgpu_core::AssociativeOp<T>>(total: usize, n: usize) -> bool {
+    Op::COMMUTATIVE && n > 0 && total / n >= WARP_MEAN
+}
+
+/// Queues the reduction of `total` values (`data`) over the `csr` segments a warp a
+/// segment with the kernel set `S`: the warps, and the long segments' pieces (a
+/// dependent launch, which ends at once when none was listed). Its two words (the error
+/// and the pieces' count) are clean words of the pool: no memset.
+fn run_warps<D: Device, T: Element, I: LoadBalanceIndex, S: by_warp::KernelSet<T, I>>(
+    data: *const T,
+    total: usize,
+    csr: DeviceSlice<'_, I, D>,
+    mut output: DeviceSliceMut<'_, T, D>,
+) -> Result<Pending<D>> {
+    let (dev, n) = (csr.device(), csr.len());
+    let nv = S::Long::NV as usize;
+    // A listed segment has more than `nv` values, so its pieces number at most twice its
+    // values over `nv`.
+    let pieces = 2 * (total / nv) + 2;
+    let segs = Temp::<u64, D>::new(dev, pieces)?;
+    let done = Temp::<u32, D>::new(dev, pieces)?;
+    let owner = Temp::<u32, D>::new(dev, pieces)?;
+    let partials = Temp::<T, D>::new(dev, pieces)?;
+    let error = ErrorWord::clean(dev)?;
+    let count = dev.pool().clean_word(dev)?;
+    let args = SegReduceArgs {
+        data,
+        total: total as u64,
+        csr: csr.as_ptr(),
+        num_segments: n as u64,
+        nv: nv as u64,
+        output: output.as_mut_ptr(),
+        error: error.as_mut_ptr(),
+        long_count: count as *mut u32,
+        long_segs: segs.as_mut_ptr(),
+        long_done: done.as_mut_ptr(),
+        piece_owner: owner.as_mut_ptr(),
+        partials: partials.as_mut_ptr(),
+        ..Default::default()
+    };
+    let warps_per_cta = S::Warps::NT as usize / 32;
+    let grid = n.div_ceil(warps_per_cta).min(u32::MAX as usize) as u32;
+    let long_grid = dev.info().sm_count.max(1) * (2048 / S::Long::NT);
+    // SAFETY: `csr` has `n` starts, `data` `total` values, `output` `n` slots (checked by
+    // the callers); the count is a zeroed word and the list arrays are sized as
+    // `warps::warp_segments` documents; the long kernel is a dependent launch of the warps.
+    let launched = unsafe {
+        dev.launch::<S::Warps>(grid, &args)
+            .and_then(|()| dev.launch_dependent::<S::Long>(long_grid, &args))
+    };
+    // SAFETY: the word came from the pool's clean words; it is zeroed again (with its
+    // block) only by a memset queued after these launches.
+    unsafe { dev.pool().give_dirty(count) };
+    launched?;
+    Ok(Pending::new(error, &meaning(total as u64, 0, 0)))
 }
 
 /// Queues the tiles (a dependent launch when `dependent`: the partitions' kernel was the
@@ -315,6 +381,14 @@ where
         _op: Op,
     ) -> Result<Pending<D>> {
         Error::check_len("seg_reduce plan values", self.total, data.len())?;
+        if by_warp::<T, Op>(self.total, self.csr.len()) {
+            Error::check_len("seg_reduce plan output (one per segment)", self.csr.len(), output.len())?;
+            return mgpu_core::by_arch!(
+                self.csr.device().arch(),
+                Op as WarpOp<T, I>,
+                run_warps::<D, T, I>(data.as_ptr(), self.total, self.csr, output)
+            );
+        }
         mgpu_core::by_arch!(
             self.csr.device().arch(),
             Op as SegReduceOp<T, I>,
@@ -475,7 +549,11 @@ mgpu_runtime::queued_and_blocking! {
     /// them, and a segment holding every value all run at full speed: tiles cut the merge
     /// of the values with the segment starts evenly (see the crate documentation). The
     /// operator need not be commutative (it is applied in segment order), and the result
-    /// has the same bits on every run, floats included.
+    /// has the same bits on every run, floats included. Segments of 256 values or more on
+    /// average, with an operator whose operands may be folded in any order
+    /// (`AssociativeOp::COMMUTATIVE`), are reduced a warp a segment (one launch, no
+    /// partitions: [`crate::warps`]); the operands are then folded in another order, which
+    /// changes float results by rounding only, and still the same bits every run.
     ///
     /// # Errors
     /// At once: [`Error::LengthMismatch`] when `output.len() != csr.len()`,
@@ -507,6 +585,13 @@ mgpu_runtime::queued_and_blocking! {
         _op: Op,
     ) -> Result<Pending<D>> {
         mgpu_core::checks::seg_reduce_csr::<I>(data.len(), csr.len(), Some(output.len()))?;
+        if by_warp::<T, Op>(data.len(), csr.len()) {
+            return mgpu_core::by_arch!(
+                csr.device().arch(),
+                Op as WarpOp<T, I>,
+                run_warps::<D, T, I>(data.as_ptr(), data.len(), csr, output)
+            );
+        }
         mgpu_core::by_arch!(
             csr.device().arch(),
             Op as SegReduceOp<T, I>,

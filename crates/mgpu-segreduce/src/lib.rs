@@ -30,6 +30,10 @@
 //! scan joins the threads, and a one-launch spine joins the tiles (`device`). Operators
 //! are applied in segment order, so they need not be commutative, and the association
 //! depends only on the tile shape: the same input gives the same bits on every run.
+//! Segments of 256 values or more on average, with an operator whose operands may be
+//! folded in any order (`AssociativeOp::COMMUTATIVE`), are reduced a warp a segment
+//! instead, the longest split over all CTAs ([`warps`]): one launch and no partitions,
+//! the association then depending on the segment alone.
 //!
 //! SpMV runs the same tiles over the products (or the gathered vector values), loaded with
 //! the values: the rows are the segments. The indirect forms read each value during the
@@ -54,6 +58,7 @@
 pub mod device;
 pub mod kernels;
 pub mod rbk;
+pub mod warps;
 
 mgpu_core::family_crate!();
 

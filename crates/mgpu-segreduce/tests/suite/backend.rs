@@ -314,6 +314,13 @@ fn bad_input(b: &Backend, _: Target) {
     expect_invalid(run(&[0, 2, 6]), "a scan value is past the total 5");
     expect_invalid(run(&[]), "5 values with no segments");
     expect_invalid(run(&[1, 0]), "the scan does not start at 0"); // the first fault wins
+                                                                  // The same faults where the segments are long enough for a warp each.
+    let long = b.upload(&vec![1i32; 1000]).unwrap();
+    let run = |csr: &[u32]| b.seg_reduce_csr(&long, &b.upload(csr).unwrap(), Plus);
+    expect_invalid(run(&[1, 500]), "the scan does not start at 0");
+    expect_invalid(run(&[0, 600, 300]), "the scan is not non-decreasing");
+    expect_invalid(run(&[0, 2000]), "a scan value is past the total 1000");
+    expect_invalid(run(&[3, 0]), "the scan does not start at 0");
     let empty = b.upload::<i32>(&[]).unwrap();
     let none = b.upload::<u32>(&[]).unwrap();
     assert!(b

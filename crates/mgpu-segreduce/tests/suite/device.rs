@@ -99,6 +99,23 @@ fn plans<D: Device>(dev: &D, t: Target) {
         let want = kit::seg_reduce_csr(&data, &csr, i64::MIN, i64::max);
         assert_eq!(out.to_vec().unwrap(), want, "round {round} max");
     }
+    // Long segments: a warp each, and one of 20,000 values in pieces over the CTAs.
+    let mut long = kit::uniform_counts(&mut rng, t.cap(100_000), 4000);
+    long.insert(long.len() / 2, 20_000);
+    let total = long.iter().sum::<u64>() as usize;
+    let (long_csr, _) = kit::offsets(&long);
+    let lc = DeviceVec::from_slice(dev, &kit::to_index::<u64>(&long_csr)).unwrap();
+    let long_plan = SegReducePlan::<i64, u64, D>::new(lc.as_slice(), total).unwrap();
+    let mut long_out = DeviceVec::<i64, D>::zeros(dev, long_csr.len()).unwrap();
+    for round in 0..2 {
+        let data: Vec<i64> = kit::random_bits(&mut rng, total);
+        let d = DeviceVec::from_slice(dev, &data).unwrap();
+        long_plan
+            .seg_reduce(d.as_slice(), long_out.as_mut_slice(), Plus)
+            .unwrap();
+        let want = kit::seg_reduce_csr(&data, &long_csr, 0, i64::wrapping_add);
+        assert_eq!(long_out.to_vec().unwrap(), want, "long round {round}");
+    }
     // SpMV with the same rows: the plan's values are the nonzeros.
     let rows = csr.len();
     let cols: Vec<u64> = (0..n).map(|_| rng.below(rows as u64)).collect();
