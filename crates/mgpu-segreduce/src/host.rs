@@ -84,7 +84,7 @@ fn run<D: Device, T: Element, I: LoadBalanceIndex, S: KernelSet<T, I>>(
 pub(crate) const WARP_MEAN: usize = 256;
 
 /// Whether `total` values over `n` segments are reduced a warp a segment with `Op`.
-fn by_warp<T: Element, Op: mgpu_core::AssociativeOp<T>>(total: usize, n: usize) -> bool {
+fn takes_warps<T: Element, Op: mgpu_core::AssociativeOp<T>>(total: usize, n: usize) -> bool {
     Op::COMMUTATIVE && n > 0 && total / n >= WARP_MEAN
 }
 
@@ -126,7 +126,7 @@ fn run_warps<D: Device, T: Element, I: LoadBalanceIndex, S: by_warp::KernelSet<T
     };
     let warps_per_cta = S::Warps::NT as usize / 32;
     let grid = n.div_ceil(warps_per_cta).min(u32::MAX as usize) as u32;
-    let long_grid = dev.info().sm_count.max(1) * (2048 / S::Long::NT);
+    let long_grid = dev.info().sm_count.max(1) * S::Long::MIN_CTAS_PER_SM.max(1);
     // SAFETY: `csr` has `n` starts, `data` `total` values, `output` `n` slots (checked by
     // the callers); the count is a zeroed word and the list arrays are sized as
     // `warps::warp_segments` documents; the long kernel is a dependent launch of the warps.
@@ -329,6 +329,11 @@ where
         self.total
     }
 
+    /// An apply's output holds one result per segment of the plan.
+    fn check_output(&self, output: &DeviceSliceMut<'_, T, D>) -> Result<()> {
+        Error::check_len("seg_reduce plan output (one per segment)", self.csr.len(), output.len())
+    }
+
     /// Queues `S`'s tiles and spine over the plan's partitions.
     fn apply<S: KernelSet<T, I>>(
         &self,
@@ -336,7 +341,7 @@ where
         output: DeviceSliceMut<'_, T, D>,
         extra: Extra<'_, T, I, D>,
     ) -> Result<Pending<D>> {
-        Error::check_len("seg_reduce plan output (one per segment)", self.csr.len(), output.len())?;
+        self.check_output(&output)?;
         let Some(mp) = &self.mp else {
             return Ok(Pending::done());
         };
@@ -381,8 +386,8 @@ where
         _op: Op,
     ) -> Result<Pending<D>> {
         Error::check_len("seg_reduce plan values", self.total, data.len())?;
-        if by_warp::<T, Op>(self.total, self.csr.len()) {
-            Error::check_len("seg_reduce plan output (one per segment)", self.csr.len(), output.len())?;
+        if takes_warps::<T, Op>(self.total, self.csr.len()) {
+            self.check_output(&output)?;
             return mgpu_core::by_arch!(
                 self.csr.device().arch(),
                 Op as WarpOp<T, I>,
@@ -585,7 +590,7 @@ mgpu_runtime::queued_and_blocking! {
         _op: Op,
     ) -> Result<Pending<D>> {
         mgpu_core::checks::seg_reduce_csr::<I>(data.len(), csr.len(), Some(output.len()))?;
-        if by_warp::<T, Op>(data.len(), csr.len()) {
+        if takes_warps::<T, Op>(data.len(), csr.len()) {
             return mgpu_core::by_arch!(
                 csr.device().arch(),
                 Op as WarpOp<T, I>,

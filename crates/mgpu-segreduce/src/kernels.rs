@@ -287,7 +287,8 @@ pub mod by_warp {
         /// use mgpu_core::{Kernel, Plus};
         /// use mgpu_segreduce::kernels::{by_warp::KernelSet, WarpOp};
         /// type S = <Plus as WarpOp<i32, u32>>::Sm90;
-        /// assert_eq!(<S as KernelSet<i32, u32>>::Long::NV, 4096);
+        /// type L = <S as KernelSet<i32, u32>>::Long;
+        /// assert_eq!((L::NV, L::MIN_CTAS_PER_SM), (4096, 8));
         /// ```
         pub trait KernelSet<T, I> for SegReduceArgs<T, I> {
             /// The warps.
