@@ -58,6 +58,11 @@ pub trait Values<T: Element, I>: Copy {
     /// Whether the values are read during the walk ([`Values::walk_value`], which knows
     /// each value's segment) instead of loaded with the tile ([`Values::value`]).
     const IN_WALK: bool = false;
+    /// Whether the tiles load the values from a window aligned to [`SKEW`] values
+    /// (SpMV's, whose tiles are bound by L2's throughput: 1 to 2 % faster on an H200).
+    /// The plain reduction's loads gained nothing from it, and ptxas spilled in its
+    /// 4-byte tiles.
+    const SKEWED: bool = false;
     /// What value `i`'s load needs first (SpMV: its column). The tiles load it for all
     /// their values before any value ([`Values::value_or`]), so that the loads that
     /// depend on it are in flight together, not one after another.
@@ -253,7 +258,9 @@ fn gathered_or<T: Element>(ok: bool, x: Option<T>, or: T, f: impl FnOnce(T) -> T
 /// CSR SpMV over another semiring (seed 002's `SpmvCsrBinary` with its `mul` operator):
 /// `Mul(data[i], vec[cols[i]])`, the tiles' operator being the semiring's `add` (min-plus
 /// for shortest paths: `Mul = Plus`, `add = Minimum`); a column past the vector raises
-/// [`ERROR_COLUMN`] and reads nothing.
+/// [`ERROR_COLUMN`] and reads nothing. `SKEWED`: [`Values::SKEWED`] (the product,
+/// [`SpmvBinary`]; the other semirings' tiles keep plain loads, since the window's two
+/// registers made ptxas spill in the f64 min-plus and max-plus tiles).
 ///
 /// ```
 /// use mgpu_core::Plus;
@@ -263,17 +270,20 @@ fn gathered_or<T: Element>(ok: bool, x: Option<T>, or: T, f: impl FnOnce(T) -> T
 /// assert_eq!(unsafe { <SpmvWith<Plus> as Values<i32, u32>>::value(&args, 0, &mut 0) }, 22);
 /// ```
 #[derive(Debug, Default)]
-pub struct SpmvWith<Mul>(core::marker::PhantomData<Mul>);
+pub struct SpmvWith<Mul, const SKEWED: bool = false>(core::marker::PhantomData<Mul>);
 
-impl<Mul> Clone for SpmvWith<Mul> {
+impl<Mul, const SKEWED: bool> Clone for SpmvWith<Mul, SKEWED> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<Mul> Copy for SpmvWith<Mul> {}
+impl<Mul, const SKEWED: bool> Copy for SpmvWith<Mul, SKEWED> {}
 
-impl<T: Element, I: Idx, Mul: BinaryOp<T>> Values<T, I> for SpmvWith<Mul> {
+impl<T: Element, I: Idx, Mul: BinaryOp<T>, const SKEWED: bool> Values<T, I>
+    for SpmvWith<Mul, SKEWED>
+{
+    const SKEWED: bool = SKEWED;
     type Pre = I;
     #[inline(always)]
     unsafe fn pre(args: &SegReduceArgs<T, I>, i: usize) -> I {
@@ -307,7 +317,7 @@ impl<T: Element, I: Idx, Mul: BinaryOp<T>> Values<T, I> for SpmvWith<Mul> {
 /// unsafe { SpmvBinary::value(&args, 1, &mut bad) };
 /// assert_eq!(bad, ERROR_COLUMN);
 /// ```
-pub type SpmvBinary = SpmvWith<Multiplies>;
+pub type SpmvBinary = SpmvWith<Multiplies, true>;
 
 /// CSR SpMV, unary (seed 002's `SpmvCsrUnary`): `vec[cols[i]]` (no matrix values); a
 /// column past the vector raises [`ERROR_COLUMN`].
@@ -322,6 +332,7 @@ pub type SpmvBinary = SpmvWith<Multiplies>;
 pub struct SpmvUnary;
 
 impl<T: Element, I: Idx> Values<T, I> for SpmvUnary {
+    const SKEWED: bool = true;
     type Pre = I;
     #[inline(always)]
     unsafe fn pre(args: &SegReduceArgs<T, I>, i: usize) -> I {
@@ -516,7 +527,30 @@ const fn result_top(nt: usize, vt: usize) -> usize {
 /// Offset of the segment starts in [`seg_reduce_tiles`]' shared memory: after the
 /// values and results.
 const fn starts_offset(nt: usize, vt: usize, t_bytes: usize) -> usize {
-    align16(value_slots(nt, vt) * t_bytes)
+    align16((SKEW + value_slots(nt, vt)) * t_bytes)
+}
+
+/// The alignment, in values, of the windows the tiles load their values from: a tile's
+/// values `a0..a0 + a_count` are loaded as window slots `skew..skew + a_count` of a window
+/// that starts at the multiple of `SKEW` at or below `a0` (when the window, `NT * VT`
+/// slots, still holds them all; at `a0` otherwise), so that every warp's load of 4-byte
+/// columns covers one 128-byte line and of 8-byte values two, not one line more: at an
+/// arbitrary `a0` about 12 % more sectors, which SpMV's tiles, bound by L2's
+/// throughput, pay for. The values' shared slots are below `vals` by the skew; the
+/// layout reserves `SKEW` slots for it.
+const SKEW: usize = 32;
+
+/// The skew of a tile's value window ([`SKEW`]): `a0`'s remainder, when the window of
+/// `nv` slots still holds the tile's `a_count` values after it, else 0 (`window_skew(100,
+/// 50, 896)` is 4, `window_skew(100, 894, 896)` 0).
+#[inline(always)]
+fn window_skew(a0: u64, a_count: u32, nv: u32) -> u32 {
+    let skew = (a0 % SKEW as u64) as u32;
+    if skew + a_count <= nv {
+        skew
+    } else {
+        0
+    }
 }
 
 /// Offset of the segmented scan's scratch area.
@@ -532,7 +566,7 @@ const fn scratch_offset(nt: usize, vt: usize, t_bytes: usize, i_bytes: usize) ->
 ///
 /// ```
 /// use mgpu_segreduce::device::tiles_shared_bytes;
-/// assert_eq!(tiles_shared_bytes(128, 11, 4, 4), 5728 + 5680 + 32);
+/// assert_eq!(tiles_shared_bytes(128, 11, 4, 4), 5856 + 5680 + 32);
 /// ```
 pub const fn tiles_shared_bytes(nt: usize, vt: usize, t_bytes: usize, i_bytes: usize) -> usize {
     scratch_offset(nt, vt, t_bytes, i_bytes) + align16(seg_scan_shared_bytes(nt, t_bytes))
@@ -757,7 +791,15 @@ unsafe fn tiles<
     );
     let (a0, b0) = (tile.a0, tile.b0);
     let (a_count, b_count) = (tile.a_count(), tile.b_count());
-    let vals = cta.shared::<T>(0);
+    // The values' window (loaded aligned, [`SKEW`]); the tile's values from `vals` on.
+    const { assert!(NT >= SKEW) };
+    let skew = if V::IN_WALK || !V::SKEWED {
+        0
+    } else {
+        window_skew(a0.to_u64(), a_count, nv as u32)
+    };
+    let window = cta.shared::<T>(0);
+    let vals = window.add(skew as usize);
     let starts = cta.shared::<I>(starts_offset(NT, VT, t_bytes));
     let scratch = cta.shared::<u8>(scratch_offset(NT, VT, t_bytes, i_bytes));
 
@@ -784,17 +826,22 @@ unsafe fn tiles<
     if !V::IN_WALK {
         // What the values need first (SpMV's columns), all in flight together; then the
         // values (SpMV's gathers), all in flight together.
+        // Window slot `w = tid + NT * k` holds value `a0 - skew + w` when `skew <= w <
+        // skew + a_count` (only `k = 0` can be below the skew: `NT >= SKEW`).
+        let at = a0.to_usize() - skew as usize + tid as usize;
+        let (lo, hi) = (skew, skew + a_count);
+        let inside = |k: usize| {
+            let w = tid + (NT * k) as u32;
+            (k > 0 || w >= lo) && w < hi
+        };
         let mut pre = [V::Pre::default(); VT];
         for (k, p) in pre.iter_mut().enumerate() {
-            let i = tid + (NT * k) as u32;
-            if i < a_count {
-                *p = V::pre(args, a0.to_usize() + i as usize);
+            if inside(k) {
+                *p = V::pre(args, at + NT * k);
             }
         }
         for (k, x) in v.iter_mut().enumerate() {
-            let i = tid + (NT * k) as u32;
-            let at = a0.to_usize() + i as usize;
-            *x = V::value_or(args, at, pre[k], i < a_count, *x, &mut bad);
+            *x = V::value_or(args, at + NT * k, pre[k], inside(k), *x, &mut bad);
         }
     }
     // Thread 0's loads for the checks: the start before the tile's; the first start
@@ -825,11 +872,11 @@ unsafe fn tiles<
         *starts.add(tid as usize + NT) = c1;
     }
     if !V::IN_WALK {
-        // Every slot, past `a_count` too (the identity there, never read as a value): one
-        // guard per value, not two (ptxas keeps the loads' guards for the stores in
-        // spilled predicate bits otherwise).
+        // Every window slot, outside the tile's values too (the identity there, never
+        // read as a value): one guard per value, not two (ptxas keeps the loads' guards
+        // for the stores in spilled predicate bits otherwise).
         for (k, x) in v.iter().enumerate() {
-            *vals.add(tid as usize + NT * k) = *x;
+            *window.add(tid as usize + NT * k) = *x;
         }
         cta.raise_error(args.error, bad); // SpMV's columns: the results are still stored
     }
