@@ -48,6 +48,9 @@
         link_llvm_intrinsics
     )
 )]
+// The device build needs the two internal features above (the PTX intrinsics); nightly
+// warns about them on every build.
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 
 mod bounds;
 #[cfg(not(target_arch = "nvptx64"))]

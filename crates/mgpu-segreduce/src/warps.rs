@@ -17,7 +17,7 @@
 //! order, and the last CTA to finish a segment's pieces folds their partials in order,
 //! so the result is the same bits on every run.
 
-use crate::device::{SegReduceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
+use crate::device::{align16, SegReduceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 use mgpu_core::{shfl_down, shfl_idx, AssociativeOp, Cta, Element, WARP_SIZE};
 use mgpu_ctascan::{cta_scan, cta_scan_shared_len, warp_reduce, ScanKind};
 use mgpu_ctasearch::Idx;
@@ -275,7 +275,7 @@ pub unsafe fn long_segments<
     cta.grid_dependency_wait(); // the list comes from the warps just before
     let pieces = *args.long_count;
     let scan = cta.shared::<T>(0);
-    let last = cta.shared::<u32>(align8(cta_scan_shared_len(NT) * core::mem::size_of::<T>()));
+    let last = cta.shared::<u32>(align16(cta_scan_shared_len(NT) * core::mem::size_of::<T>()));
     let mut p = cta.block();
     while p < pieces {
         let first = *args.piece_owner.add(p as usize);
@@ -331,11 +331,6 @@ unsafe fn cta_fold<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize>(
     total
 }
 
-/// Bytes rounded up to 8.
-const fn align8(bytes: usize) -> usize {
-    bytes.div_ceil(8) * 8
-}
-
 /// Bytes of shared memory [`long_segments`] needs with `NT` threads and `t_bytes`-byte
 /// values: the CTA scan's, and one word.
 ///
@@ -343,5 +338,5 @@ const fn align8(bytes: usize) -> usize {
 /// assert_eq!(mgpu_segreduce::warps::long_shared_bytes(256, 8), 72);
 /// ```
 pub const fn long_shared_bytes(nt: usize, t_bytes: usize) -> usize {
-    align8(cta_scan_shared_len(nt) * t_bytes) + 8
+    align16(cta_scan_shared_len(nt) * t_bytes) + 8
 }
