@@ -326,13 +326,15 @@ impl Bench<'_> {
 
 impl Bench<'_> {
     /// Segmented reduction over CSR with `Plus`: n values of `T`, segment lengths uniform
-    /// in [0, 2·avg] covering them (ANCHORS.md), starts of `I` (ANCHORS.md's rows: u32).
-    /// Timed on the queued form.
+    /// in [0, 2·avg] covering them (ANCHORS.md), or (`pow`, no anchor: the issue's
+    /// heavy-tailed check) Pareto with alpha 1.5 and mean `avg`, starts of `I`
+    /// (ANCHORS.md's rows: u32). Timed on the queued form.
     fn segreduce<T: Element, I: mgpu_loadbalance::kernels::LoadBalanceIndex + Element>(
         &mut self,
         n: usize,
         copy: f64,
         avg: u32,
+        pow: bool,
     ) -> Result<()>
     where
         Plus: mgpu_segreduce::SegReduceOp<T, I>,
@@ -340,8 +342,13 @@ impl Bench<'_> {
         if !self.wants("seg_reduce_csr") {
             return Ok(());
         }
-        let mut rng = Rng::new(0x5e9 ^ n as u64 ^ avg as u64);
-        let mut csr = counts_covering(n, CountDist::Uniform { max: 2 * avg }, &mut rng);
+        let mut rng = Rng::new(0x5e9 ^ n as u64 ^ avg as u64 ^ ((pow as u64) << 32));
+        let dist = if pow {
+            CountDist::Pareto { mean: avg }
+        } else {
+            CountDist::Uniform { max: 2 * avg }
+        };
+        let mut csr = counts_covering(n, dist, &mut rng);
         mgpu_cpu::scan_counts_exclusive_in_place(&mut csr)?;
         let m = csr.len();
         let csr: Vec<I> = csr.iter().map(|&c| index(c as u64)).collect();
@@ -350,9 +357,14 @@ impl Bench<'_> {
         let mut out = DeviceVec::<T, _>::uninit(self.ctx, m)?;
         let size = std::mem::size_of::<T>();
         let bytes = size * n + (std::mem::size_of::<I>() + size) * m;
+        let lengths = if pow {
+            format!("segments pareto(1.5) mean {avg}")
+        } else {
+            format!("segments mean {avg}")
+        };
         let input = match std::mem::size_of::<I>() {
-            4 => format!("segments mean {avg}"),
-            _ => format!("segments mean {avg}, {} starts", I::NAME),
+            4 => lengths,
+            _ => format!("{lengths}, {} starts", I::NAME),
         };
         self.push_timed("seg_reduce_csr", T::NAME, &input, n, copy, bytes, || {
             mgpu_segreduce::seg_reduce_csr_into(
@@ -954,9 +966,11 @@ fn main() {
             b.bulk::<i32>(n, copy)?;
             b.bulk::<i64>(n, copy)?;
             for avg in [10, 1000] {
-                b.segreduce::<i32, u32>(n, copy, avg)?;
-                b.segreduce::<f64, u32>(n, copy, avg)?;
-                b.segreduce::<i32, u64>(n, copy, avg)?;
+                b.segreduce::<i32, u32>(n, copy, avg, false)?;
+                b.segreduce::<f64, u32>(n, copy, avg, false)?;
+                b.segreduce::<i32, u64>(n, copy, avg, false)?;
+                b.segreduce::<i32, u32>(n, copy, avg, true)?;
+                b.segreduce::<f64, u32>(n, copy, avg, true)?;
             }
             b.spmv::<f64, u32>(n, copy, false)?;
             b.spmv::<f64, u32>(n, copy, true)?;
