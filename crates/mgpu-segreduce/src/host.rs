@@ -89,9 +89,23 @@ fn takes_warps<T: Element, Op: mgpu_core::AssociativeOp<T>>(total: usize, n: usi
 }
 
 /// Queues the reduction of `total` values (`data`) over the `csr` segments a warp a
-/// segment with the kernel set `S`: the warps, and the long segments' pieces (a
+/// segment with `Op`'s kernels for the device's architecture: the warps, and the long segments' pieces (a
 /// dependent launch, which ends at once when none was listed). Its two words (the error
 /// and the pieces' count) are clean words of the pool: no memset.
+fn run_warps_by_arch<D: Device, T: Element, I: LoadBalanceIndex, Op: WarpOp<T, I>>(
+    data: *const T,
+    total: usize,
+    csr: DeviceSlice<'_, I, D>,
+    output: DeviceSliceMut<'_, T, D>,
+) -> Result<Pending<D>> {
+    mgpu_core::by_arch!(
+        csr.device().arch(),
+        Op as WarpOp<T, I>,
+        run_warps::<D, T, I>(data, total, csr, output)
+    )
+}
+
+/// [`run_warps_by_arch`] with the kernel set of one architecture.
 fn run_warps<D: Device, T: Element, I: LoadBalanceIndex, S: by_warp::KernelSet<T, I>>(
     data: *const T,
     total: usize,
@@ -124,7 +138,7 @@ fn run_warps<D: Device, T: Element, I: LoadBalanceIndex, S: by_warp::KernelSet<T
         partials: partials.as_mut_ptr(),
         ..Default::default()
     };
-    let warps_per_cta = S::Warps::NT as usize / 32;
+    let warps_per_cta = S::Warps::NT as usize / mgpu_core::WARP_SIZE as usize;
     let grid = n.div_ceil(warps_per_cta).min(u32::MAX as usize) as u32;
     let long_grid = dev.info().sm_count.max(1) * S::Long::MIN_CTAS_PER_SM.max(1);
     // SAFETY: `csr` has `n` starts, `data` `total` values, `output` `n` slots (checked by
@@ -388,11 +402,7 @@ where
         Error::check_len("seg_reduce plan values", self.total, data.len())?;
         if takes_warps::<T, Op>(self.total, self.csr.len()) {
             self.check_output(&output)?;
-            return mgpu_core::by_arch!(
-                self.csr.device().arch(),
-                Op as WarpOp<T, I>,
-                run_warps::<D, T, I>(data.as_ptr(), self.total, self.csr, output)
-            );
+            return run_warps_by_arch::<D, T, I, Op>(data.as_ptr(), self.total, self.csr, output);
         }
         mgpu_core::by_arch!(
             self.csr.device().arch(),
@@ -591,11 +601,7 @@ mgpu_runtime::queued_and_blocking! {
     ) -> Result<Pending<D>> {
         mgpu_core::checks::seg_reduce_csr::<I>(data.len(), csr.len(), Some(output.len()))?;
         if takes_warps::<T, Op>(data.len(), csr.len()) {
-            return mgpu_core::by_arch!(
-                csr.device().arch(),
-                Op as WarpOp<T, I>,
-                run_warps::<D, T, I>(data.as_ptr(), data.len(), csr, output)
-            );
+            return run_warps_by_arch::<D, T, I, Op>(data.as_ptr(), data.len(), csr, output);
         }
         mgpu_core::by_arch!(
             csr.device().arch(),
