@@ -13,9 +13,10 @@
 //!
 //! A segment of more than `args.nv` values is not folded by its warp: the warp takes
 //! numbers for its pieces of `args.nv` values (an atomic count), and
-//! [`long_segments`] (a dependent launch) folds the pieces on all its CTAs, each piece in
-//! order, and the last CTA to finish a segment's pieces folds their partials in order,
-//! so the result is the same bits on every run.
+//! [`long_segments`] (a dependent launch) folds the pieces on all its CTAs (a commutative
+//! operator's piece with coalesced strided loads, any other's in order), and the last CTA
+//! to finish a segment's pieces folds their partials in order, so the result is the same
+//! bits on every run.
 
 use crate::device::{align16, SegReduceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 use mgpu_core::{shfl_down, shfl_idx, AssociativeOp, Cta, Element, WARP_SIZE};
@@ -229,8 +230,9 @@ unsafe fn list_long<C: Cta, T, I: Idx>(
 }
 
 /// The long segments that [`warp_segments`] listed: CTA `c` folds pieces `c, c + grid,
-/// ...` (each `args.nv` values of its segment, the last shorter) in order into
-/// `partials`, and the CTA that finishes a segment's last piece folds its partials in
+/// ...` (each `args.nv` values of its segment, the last shorter) into `partials` (by
+/// [`cta_fold_strided`] for an operator that may fold in any order, else in order), and
+/// the CTA that finishes a segment's last piece folds its partials in
 /// order into `output`. A dependent launch of [`warp_segments`]: it reads the list once
 /// that grid has ended.
 ///
@@ -284,9 +286,13 @@ pub unsafe fn long_segments<
         let count = (e - b).div_ceil(args.nv) as u32;
         let begin = b + (p - first) as u64 * args.nv;
         let end = e.min(begin + args.nv);
-        let partial = cta_fold::<C, T, Op, NT>(cta, scan, end - begin, |i| {
-            mgpu_core::load_streaming(args.data.add((begin + i) as usize))
-        });
+        let partial = if Op::COMMUTATIVE {
+            cta_fold_strided::<C, T, Op, NT>(cta, scan, args.data, begin, end - begin)
+        } else {
+            cta_fold::<C, T, Op, NT>(cta, scan, end - begin, |i| {
+                mgpu_core::load_streaming(args.data.add((begin + i) as usize))
+            })
+        };
         if cta.tid() == 0 {
             *args.partials.add(p as usize) = partial;
             cta.fence_gpu(); // the partial before the count
@@ -325,6 +331,42 @@ unsafe fn cta_fold<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize>(
     let mut acc = Op::identity();
     for i in lo..hi {
         acc = Op::apply(acc, value(i));
+    }
+    let (_, total) = cta_scan::<C, T, Op, NT>(cta, acc, scan, ScanKind::Inclusive);
+    cta.sync(); // `scan` is reused by the next fold
+    total
+}
+
+/// Values a thread of [`cta_fold_strided`] has in flight.
+const STRIDED_VT: usize = 8;
+
+/// `len` values at `data[begin..]` folded by the CTA in an order of its own (for operators
+/// that may fold in any order): thread `t` folds values `t, t + NT, ...`,
+/// [`STRIDED_VT`] in flight (each warp's loads coalesced, where [`cta_fold`]'s
+/// contiguous shares touch a sector a lane), and the CTA scan joins the threads. The
+/// association depends only on `len` and `NT`: the same bits every run. Every thread gets
+/// the result.
+#[inline(always)]
+unsafe fn cta_fold_strided<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize>(
+    cta: &C,
+    scan: *mut T,
+    data: *const T,
+    begin: u64,
+    len: u64,
+) -> T {
+    let tid = cta.tid() as u64;
+    let mut acc = Op::identity();
+    let mut at = 0;
+    while at < len {
+        let mut x = [Op::identity(); STRIDED_VT];
+        for (k, v) in x.iter_mut().enumerate() {
+            let i = at + (NT * k) as u64 + tid;
+            *v = mgpu_core::load_streaming_or(data.wrapping_add((begin + i) as usize), i < len, *v);
+        }
+        for &v in x.iter() {
+            acc = Op::apply(acc, v);
+        }
+        at += (NT * STRIDED_VT) as u64;
     }
     let (_, total) = cta_scan::<C, T, Op, NT>(cta, acc, scan, ScanKind::Inclusive);
     cta.sync(); // `scan` is reused by the next fold
