@@ -113,7 +113,7 @@ fn run_warps<D: Device, T: Element, I: LoadBalanceIndex, S: by_warp::KernelSet<T
     mut output: DeviceSliceMut<'_, T, D>,
 ) -> Result<Pending<D>> {
     let (dev, n) = (csr.device(), csr.len());
-    let nv = S::Long::NV as usize;
+    let nv = crate::warps::PIECE;
     // A listed segment has more than `nv` values, so its pieces number at most twice its
     // values over `nv`.
     let pieces = 2 * (total / nv) + 2;

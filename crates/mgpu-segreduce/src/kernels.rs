@@ -89,7 +89,8 @@ pub mod tuning {
     /// ```
     pub const SPINE: Tuning = Tuning::uniform(Shape::uniform(256, 1), 1024);
 
-    /// A warp a segment ([`crate::warps::warp_segments`]): 256 threads, each lane
+    /// A warp a segment ([`crate::warps::warp_segments`]) and a warp a piece of the longer
+    /// ones ([`crate::warps::long_segments`]): 256 threads, each lane
     /// holding 16 values in flight for 4-byte widths and 8 for 8-byte ones, 2048 threads
     /// an SM (32 registers). On an H200, segments of mean 1000, the whole call took
     /// 0.62-0.67 / 0.50 copies for i32 and 1.06-1.11 / 0.97-0.98 for f64 at 2^24 / 2^27,
@@ -110,15 +111,6 @@ pub mod tuning {
         threads_per_sm4: 2048,
         threads_per_sm8: 2048,
     };
-
-    /// The long segments' pieces ([`crate::warps::long_segments`]): 256 threads of 16
-    /// values, so a piece (and the longest segment a warp takes whole) is 4096 values.
-    ///
-    /// ```
-    /// use mgpu_core::Arch;
-    /// assert_eq!(mgpu_segreduce::kernels::tuning::LONG.shape(Arch::Sm90).nv(8), 4096);
-    /// ```
-    pub const LONG: Tuning = Tuning::uniform(Shape::uniform(256, 16), 2048);
 
     /// Reduce-by-key's passes ([`crate::rbk`]): a value is one item. The passes over the
     /// keys and over the values must cut the same tiles whatever the key and value
@@ -273,8 +265,8 @@ pub mod by_warp {
         /// assert_eq!((K::ENTRY, K::NV), ("segreduce_long_i32_u64_plus", 4096));
         /// ```
         pub struct Long {
-            tuning: tuning::LONG,
-            shared: warps::long_shared_bytes(NT, size_of::<T>()),
+            tuning: tuning::WARPS,
+            shared: 0,
             body: warps::long_segments,
         }
     }
@@ -662,7 +654,7 @@ macro_rules! for_each_segreduce_instance {
                 $mode $crate::kernels::by_warp<$t, $i, $crate::__core::$op>,
                     width: $crate::kernels::Wider<$t, $i>, name: [$t _ $i _ $name];
                 impl WarpOp<$t, $i> for $crate::__core::$op {
-                    [Warps segreduce_warps WARPS], [Long segreduce_long LONG];
+                    [Warps segreduce_warps WARPS], [Long segreduce_long WARPS];
                 }
             }
             $crate::for_each_segreduce_instance!(@indirect $mode, $i, $t, $op, $name);

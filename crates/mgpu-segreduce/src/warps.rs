@@ -11,16 +11,16 @@
 //! only on the segment, so every run gives the same bits. Any other operator is folded in
 //! segment order, 32 values at a time by a shuffle tree.
 //!
-//! A segment of more than `args.nv` values is not folded by its warp: the warp takes
-//! numbers for its pieces of `args.nv` values (an atomic count), and
-//! [`long_segments`] (a dependent launch) folds the pieces on all its CTAs (a commutative
-//! operator's piece with coalesced strided loads, any other's in order), and the last CTA
-//! to finish a segment's pieces folds their partials in order, so the result is the same
-//! bits on every run.
+//! A segment of more than `args.nv` values ([`PIECE`] on the device) is not folded by its
+//! warp: the warp takes numbers for its pieces of `args.nv` values (an atomic count), and
+//! [`long_segments`] (a dependent launch) folds the pieces a warp each, as a segment, and
+//! the last warp to finish a segment's pieces folds their partials in order, so the
+//! result is the same bits on every run. No warp folds more than `args.nv` values, so
+//! heavy-tailed lengths keep the warps balanced.
 
-use crate::device::{align16, SegReduceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
+use crate::device::{SegReduceArgs, ERROR_FIRST, ERROR_TOTAL, ERROR_UNSORTED};
 use mgpu_core::{shfl_down, shfl_idx, AssociativeOp, Cta, Element, WARP_SIZE};
-use mgpu_ctascan::{cta_scan, cta_scan_shared_len, warp_reduce, ScanKind};
+use mgpu_ctascan::warp_reduce;
 use mgpu_ctasearch::Idx;
 
 /// Segment `s`'s value range `(begin, end)`, `end` the next start (or `total` for the
@@ -50,6 +50,16 @@ unsafe fn segment<T, I: Idx>(args: &SegReduceArgs<T, I>, s: u64) -> (u64, u64, u
     }
     (b, e, bad)
 }
+
+/// The most values a warp folds: a segment's, or a piece's of a longer segment. On an
+/// H200 (docs/segreduce.md) 2048 was fastest for i32 and f64 on Pareto(1.5) lengths of
+/// mean 1000 (4 rounds of loads a lane for 4-byte values, 8 for 8-byte ones) and left
+/// the uniform rows as they were; 1024 cost uniform lengths of mean 1000 a quarter.
+///
+/// ```
+/// assert_eq!(mgpu_segreduce::warps::PIECE, 2048);
+/// ```
+pub const PIECE: usize = 2048;
 
 /// The warps: warp `w` of the grid folds segments `w, w + warps, ...` into `output`
 /// (the identity for an empty one), `VT` values a lane in flight, and lists each segment
@@ -132,7 +142,9 @@ pub unsafe fn warp_segments<
             let r = if Op::COMMUTATIVE {
                 fold_lanes::<C, T, Op, VT>(cta, args.data, b, e)
             } else {
-                fold_in_order::<C, T, Op>(cta, args.data, b, e)
+                fold_in_order::<C, T, Op>(cta, b, e, |i| {
+                    mgpu_core::load_streaming(args.data.add(i as usize))
+                })
             };
             if lane == 0 {
                 *args.output.add(s as usize) = r;
@@ -170,15 +182,16 @@ unsafe fn fold_lanes<C: Cta, T: Element, Op: AssociativeOp<T>, const VT: usize>(
     warp_reduce::<C, T, Op>(cta, acc)
 }
 
-/// The values `b..e` folded in order, 32 at a time by a shuffle tree: the warp's result
-/// (in lane 0). One value a lane in flight: the host takes this path for no operator
-/// (it reduces segments of an order-dependent operator in tiles), so it is kept simple.
+/// The values `value(b..e)` folded in order, 32 at a time by a shuffle tree: the warp's
+/// result (in lane 0). One value a lane in flight: it folds the partials of a long
+/// segment, and the segments of no operator the host sends here (it reduces an
+/// order-dependent operator's segments in tiles), so it is kept simple.
 #[inline(always)]
 unsafe fn fold_in_order<C: Cta, T: Element, Op: AssociativeOp<T>>(
     cta: &C,
-    data: *const T,
     b: u64,
     e: u64,
+    value: impl Fn(u64) -> T,
 ) -> T {
     let lane = cta.lane();
     let mut acc = Op::identity();
@@ -186,8 +199,7 @@ unsafe fn fold_in_order<C: Cta, T: Element, Op: AssociativeOp<T>>(
     while at < e {
         let i = at + lane as u64;
         // Lane `l` (a multiple of `2d`) takes lane `l + d`'s fold after its own.
-        let mut t =
-            mgpu_core::load_streaming_or(data.wrapping_add(i as usize), i < e, Op::identity());
+        let mut t = if i < e { value(i) } else { Op::identity() };
         let mut d = 1;
         while d < WARP_SIZE {
             let u = shfl_down(cta, !0, t, d, WARP_SIZE);
@@ -229,17 +241,16 @@ unsafe fn list_long<C: Cta, T, I: Idx>(
     }
 }
 
-/// The long segments that [`warp_segments`] listed: CTA `c` folds pieces `c, c + grid,
-/// ...` (each `args.nv` values of its segment, the last shorter) into `partials` (by
-/// [`cta_fold_strided`] for an operator that may fold in any order, else in order), and
-/// the CTA that finishes a segment's last piece folds its partials in
-/// order into `output`. A dependent launch of [`warp_segments`]: it reads the list once
-/// that grid has ended.
+/// The long segments that [`warp_segments`] listed: warp `w` of the grid folds pieces
+/// `w, w + warps, ...` (each `args.nv` values of its segment, the last shorter) into
+/// `partials` (as [`warp_segments`] folds a segment: lane-strided with `VT` values a lane
+/// in flight for an operator that may fold in any order, else in order), and the warp
+/// that finishes a segment's last piece folds its partials in order into `output`. A
+/// dependent launch of [`warp_segments`]: it reads the list once that grid has ended.
 ///
 /// # Safety
 /// As [`warp_segments`], after it ran (with the same `args.nv`, the pieces' length);
-/// `partials` writable at the pieces' numbers; shared memory is [`long_shared_bytes`];
-/// `NT` a multiple of 32.
+/// `partials` writable at the pieces' numbers; `NT` a multiple of 32.
 ///
 /// # Examples
 ///
@@ -247,7 +258,7 @@ unsafe fn list_long<C: Cta, T, I: Idx>(
 ///
 /// ```
 /// use mgpu_core::{sim, Plus};
-/// use mgpu_segreduce::{device::SegReduceArgs, warps::{long_segments, long_shared_bytes}};
+/// use mgpu_segreduce::{device::SegReduceArgs, warps::long_segments};
 /// let (data, csr) = ([1i64, 2, 3, 4, 5, 6, 7, 8, 9, 10], [0u32]);
 /// let (mut out, mut count, mut segs, mut done) = ([0i64], [3u32], [0u64; 3], [0u32; 3]);
 /// let (mut owner, mut partials) = ([0u32; 3], [0i64; 3]);
@@ -257,8 +268,8 @@ unsafe fn list_long<C: Cta, T, I: Idx>(
 ///     long_done: done.as_mut_ptr(), piece_owner: owner.as_mut_ptr(),
 ///     partials: partials.as_mut_ptr(), ..Default::default()
 /// };
-/// sim::launch(2, 32, long_shared_bytes(32, 8), &|cta: &sim::SimCta| unsafe {
-///     long_segments::<_, i64, u32, Plus, 32, 1>(cta, &args)
+/// sim::launch(2, 64, 0, &|cta: &sim::SimCta| unsafe {
+///     long_segments::<_, i64, u32, Plus, 64, 1>(cta, &args)
 /// });
 /// assert_eq!((out, partials), ([55], [10, 26, 19]));
 /// ```
@@ -276,109 +287,45 @@ pub unsafe fn long_segments<
 ) {
     cta.grid_dependency_wait(); // the list comes from the warps just before
     let pieces = *args.long_count;
-    let scan = cta.shared::<T>(0);
-    let last = cta.shared::<u32>(align16(cta_scan_shared_len(NT) * core::mem::size_of::<T>()));
-    let mut p = cta.block();
+    let lane = cta.lane();
+    let per_cta = (NT / WARP_SIZE as usize) as u32;
+    let warps = cta.grid() * per_cta;
+    let mut p = cta.block() * per_cta + cta.warp();
     while p < pieces {
         let first = *args.piece_owner.add(p as usize);
-        let (j, s) = (first as usize, *args.long_segs.add(first as usize));
+        let s = *args.long_segs.add(first as usize);
         let (b, e, _) = segment(args, s);
         let count = (e - b).div_ceil(args.nv) as u32;
         let begin = b + (p - first) as u64 * args.nv;
         let end = e.min(begin + args.nv);
         let partial = if Op::COMMUTATIVE {
-            cta_fold_strided::<C, T, Op, NT>(cta, scan, args.data, begin, end - begin)
+            fold_lanes::<C, T, Op, VT>(cta, args.data, begin, end)
         } else {
-            cta_fold::<C, T, Op, NT>(cta, scan, end - begin, |i| {
-                mgpu_core::load_streaming(args.data.add((begin + i) as usize))
+            fold_in_order::<C, T, Op>(cta, begin, end, |i| {
+                mgpu_core::load_streaming(args.data.add(i as usize))
             })
         };
-        if cta.tid() == 0 {
+        let mut last = 0;
+        if lane == 0 {
             *args.partials.add(p as usize) = partial;
             cta.fence_gpu(); // the partial before the count
-            let before = cta.atomic_add_u32(args.long_done.add(j), 1);
-            *last = (before + 1 == count) as u32;
+            let before = cta.atomic_add_u32(args.long_done.add(first as usize), 1);
+            last = (before + 1 == count) as u32;
         }
-        cta.sync();
-        if *last != 0 {
-            cta.fence_gpu(); // the other CTAs' partials after their counts
-            let folded = cta_fold::<C, T, Op, NT>(cta, scan, count as u64, |i| {
-                // Written by other CTAs during this launch: past the L1 cache.
-                core::ptr::read_volatile(args.partials.add(first as usize + i as usize))
+        if shfl_idx(cta, !0, last, 0, WARP_SIZE) != 0 {
+            // Lane 0 saw the other warps' counts: after it, past their fences, every lane
+            // reads their partials.
+            cta.sync_warp(!0);
+            cta.fence_gpu();
+            let end = (first + count) as u64;
+            let folded = fold_in_order::<C, T, Op>(cta, first as u64, end, |i| {
+                // Written by other warps during this launch: past the L1 cache.
+                core::ptr::read_volatile(args.partials.add(i as usize))
             });
-            if cta.tid() == 0 {
+            if lane == 0 {
                 *args.output.add(s as usize) = folded;
             }
         }
-        cta.sync(); // `scan` and `last` are read again for the next piece
-        p += cta.grid();
+        p += warps;
     }
-}
-
-/// `len` values `value(0..len)` folded in order by the CTA: thread `t` folds its
-/// contiguous share, then the CTA scan joins the shares in thread order. Every thread
-/// gets the result.
-#[inline(always)]
-unsafe fn cta_fold<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize>(
-    cta: &C,
-    scan: *mut T,
-    len: u64,
-    value: impl Fn(u64) -> T,
-) -> T {
-    let share = len.div_ceil(NT as u64);
-    let lo = (cta.tid() as u64 * share).min(len);
-    let hi = (lo + share).min(len);
-    let mut acc = Op::identity();
-    for i in lo..hi {
-        acc = Op::apply(acc, value(i));
-    }
-    let (_, total) = cta_scan::<C, T, Op, NT>(cta, acc, scan, ScanKind::Inclusive);
-    cta.sync(); // `scan` is reused by the next fold
-    total
-}
-
-/// Values a thread of [`cta_fold_strided`] has in flight.
-const STRIDED_VT: usize = 8;
-
-/// `len` values at `data[begin..]` folded by the CTA in an order of its own (for operators
-/// that may fold in any order): thread `t` folds values `t, t + NT, ...`,
-/// [`STRIDED_VT`] in flight (each warp's loads coalesced, where [`cta_fold`]'s
-/// contiguous shares touch a sector a lane), and the CTA scan joins the threads. The
-/// association depends only on `len` and `NT`: the same bits every run. Every thread gets
-/// the result.
-#[inline(always)]
-unsafe fn cta_fold_strided<C: Cta, T: Element, Op: AssociativeOp<T>, const NT: usize>(
-    cta: &C,
-    scan: *mut T,
-    data: *const T,
-    begin: u64,
-    len: u64,
-) -> T {
-    let tid = cta.tid() as u64;
-    let mut acc = Op::identity();
-    let mut at = 0;
-    while at < len {
-        let mut x = [Op::identity(); STRIDED_VT];
-        for (k, v) in x.iter_mut().enumerate() {
-            let i = at + (NT * k) as u64 + tid;
-            *v = mgpu_core::load_streaming_or(data.wrapping_add((begin + i) as usize), i < len, *v);
-        }
-        for &v in x.iter() {
-            acc = Op::apply(acc, v);
-        }
-        at += (NT * STRIDED_VT) as u64;
-    }
-    let (_, total) = cta_scan::<C, T, Op, NT>(cta, acc, scan, ScanKind::Inclusive);
-    cta.sync(); // `scan` is reused by the next fold
-    total
-}
-
-/// Bytes of shared memory [`long_segments`] needs with `NT` threads and `t_bytes`-byte
-/// values: the CTA scan's, and one word.
-///
-/// ```
-/// assert_eq!(mgpu_segreduce::warps::long_shared_bytes(256, 8), 72);
-/// ```
-pub const fn long_shared_bytes(nt: usize, t_bytes: usize) -> usize {
-    align16(cta_scan_shared_len(nt) * t_bytes) + 8
 }
