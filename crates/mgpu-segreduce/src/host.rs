@@ -89,9 +89,9 @@ fn takes_warps<T: Element, Op: mgpu_core::AssociativeOp<T>>(total: usize, n: usi
 }
 
 /// Queues the reduction of `total` values (`data`) over the `csr` segments a warp a
-/// segment with `Op`'s kernels for the device's architecture: the warps, and the long segments' pieces (a
-/// dependent launch, which ends at once when none was listed). Its two words (the error
-/// and the pieces' count) are clean words of the pool: no memset.
+/// segment with `Op`'s kernels for the device's architecture: the warps, and the long
+/// segments' pieces (a dependent launch, which ends at once when none was listed). Its
+/// two words (the error and the pieces' count) are clean words of the pool: no memset.
 fn run_warps_by_arch<D: Device, T: Element, I: LoadBalanceIndex, Op: WarpOp<T, I>>(
     data: *const T,
     total: usize,

@@ -1,6 +1,6 @@
 //! The segmented reduction for long segments, without partitions or a spine: a warp a
 //! segment ([`warp_segments`]), and the segments too long for one warp split into pieces
-//! over all the CTAs ([`long_segments`]), with the CSR checks fused in (DESIGN §5).
+//! a warp each ([`long_segments`]), with the CSR checks fused in (DESIGN §5).
 //!
 //! A warp reads its segment's two starts, checks them as the tiles do (the first start
 //! 0, each pair non-decreasing, the last start at most `total`), and folds the segment's
