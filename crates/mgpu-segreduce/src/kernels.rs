@@ -257,12 +257,13 @@ pub mod by_warp {
             shared: 0,
             body: warps::warp_segments,
         }
-        /// [`warps::long_segments`].
+        /// [`warps::long_segments`]: the warps' shape (a lane's values in flight, `VT`),
+        /// whose `NV` is not the pieces' length ([`warps::PIECE`] is).
         ///
         /// ```
         /// use mgpu_core::{Kernel, Plus};
-        /// type K = mgpu_segreduce::kernels::by_warp::Long<i32, u64, Plus, 256, 16>;
-        /// assert_eq!((K::ENTRY, K::NV), ("segreduce_long_i32_u64_plus", 4096));
+        /// type K = mgpu_segreduce::kernels::by_warp::Long<i32, u64, Plus, 256, 8>;
+        /// assert_eq!((K::ENTRY, K::NT, K::VT), ("segreduce_long_i32_u64_plus", 256, 8));
         /// ```
         pub struct Long {
             tuning: tuning::WARPS,
@@ -280,7 +281,7 @@ pub mod by_warp {
         /// use mgpu_segreduce::kernels::{by_warp::KernelSet, WarpOp};
         /// type S = <Plus as WarpOp<i32, u32>>::Sm90;
         /// type L = <S as KernelSet<i32, u32>>::Long;
-        /// assert_eq!((L::NV, L::MIN_CTAS_PER_SM), (4096, 8));
+        /// assert_eq!((L::NT, L::VT, L::MIN_CTAS_PER_SM), (256, 16, 8));
         /// ```
         pub trait KernelSet<T, I> for SegReduceArgs<T, I> {
             /// The warps.
