@@ -139,13 +139,7 @@ pub unsafe fn warp_segments<
         } else if e - b > args.nv {
             list_long(cta, args, s, b, e);
         } else {
-            let r = if Op::COMMUTATIVE {
-                fold_lanes::<C, T, Op, VT>(cta, args.data, b, e)
-            } else {
-                fold_in_order::<C, T, Op>(cta, b, e, |i| {
-                    mgpu_core::load_streaming(args.data.add(i as usize))
-                })
-            };
+            let r = fold_values::<C, T, Op, VT>(cta, args.data, b, e);
             if lane == 0 {
                 *args.output.add(s as usize) = r;
             }
@@ -153,6 +147,25 @@ pub unsafe fn warp_segments<
         s += warps;
     }
     cta.launch_dependents(); // the long segments' kernel may start its CTAs
+}
+
+/// The values `data[b..e]` folded by the warp (the result in lane 0): lane-strided
+/// ([`fold_lanes`], `VT` values a lane in flight) for an operator whose operands may be
+/// folded in any order, else in order ([`fold_in_order`]).
+#[inline(always)]
+unsafe fn fold_values<C: Cta, T: Element, Op: AssociativeOp<T>, const VT: usize>(
+    cta: &C,
+    data: *const T,
+    b: u64,
+    e: u64,
+) -> T {
+    if Op::COMMUTATIVE {
+        fold_lanes::<C, T, Op, VT>(cta, data, b, e)
+    } else {
+        fold_in_order::<C, T, Op>(cta, b, e, |i| {
+            mgpu_core::load_streaming(data.add(i as usize))
+        })
+    }
 }
 
 /// Each lane folds values `b + lane`, `b + lane + 32`, ... (`VT` in flight), then the
@@ -298,13 +311,7 @@ pub unsafe fn long_segments<
         let count = (e - b).div_ceil(args.nv) as u32;
         let begin = b + (p - first) as u64 * args.nv;
         let end = e.min(begin + args.nv);
-        let partial = if Op::COMMUTATIVE {
-            fold_lanes::<C, T, Op, VT>(cta, args.data, begin, end)
-        } else {
-            fold_in_order::<C, T, Op>(cta, begin, end, |i| {
-                mgpu_core::load_streaming(args.data.add(i as usize))
-            })
-        };
+        let partial = fold_values::<C, T, Op, VT>(cta, args.data, begin, end);
         let mut last = 0;
         if lane == 0 {
             *args.partials.add(p as usize) = partial;
