@@ -263,7 +263,7 @@ pub mod by_warp {
         /// ```
         /// use mgpu_core::{Kernel, Plus};
         /// type K = mgpu_segreduce::kernels::by_warp::Long<i32, u64, Plus, 256, 8>;
-        /// assert_eq!((K::ENTRY, K::NT, K::VT), ("segreduce_long_i32_u64_plus", 256, 8));
+        /// assert_eq!((K::ENTRY, K::SHARED_BYTES), ("segreduce_long_i32_u64_plus", 0));
         /// ```
         pub struct Long {
             tuning: tuning::WARPS,
